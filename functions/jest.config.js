@@ -1,0 +1,19 @@
+/** Two projects: pure unit tests (no emulator) and emulator tests (real Firestore). */
+const common = {
+  preset: "ts-jest",
+  testEnvironment: "node",
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json", isolatedModules: true }] },
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: "unit", testMatch: ["<rootDir>/test/unit/**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "emulator",
+      testMatch: ["<rootDir>/test/emulator/**/*.test.ts"],
+      setupFiles: ["<rootDir>/test/emulator/env.ts"],
+      slowTestThreshold: 30,
+    },
+  ],
+};

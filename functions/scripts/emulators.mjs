@@ -1,0 +1,153 @@
+// The project's emulator commands (see README):
+//   node scripts/emulators.mjs exec -- CMD…   Firestore for CMD (reused if FIRESTORE_EMULATOR_HOST is set)
+//   node scripts/emulators.mjs seed           regenerate ../emulator-data from the deterministic seed
+//   node scripts/emulators.mjs start          the local stack on the demo data, until Ctrl-C
+// Every process started here is stopped on exit, Ctrl-C or failure (no orphaned JVM).
+import { spawn } from "node:child_process";
+import { mkdtempSync, renameSync, rmSync, existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { answers, exportFirestore, PROJECT_ID, startFirestore } from "./firestoreEmulator.mjs";
+
+const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = resolve(FUNCTIONS_DIR, "..");
+const RULES = join(ROOT, "firestore.rules");
+const DATA_DIR = join(ROOT, "emulator-data");
+const EXPORT_NAME = "firestore_export";
+const SEED = join(DATA_DIR, EXPORT_NAME, `${EXPORT_NAME}.overall_export_metadata`);
+const FIREBASE_BIN = join(FUNCTIONS_DIR, "node_modules", ".bin", "firebase");
+const REGION = "europe-west1";
+
+const cleanups = [];
+async function cleanup() {
+  while (cleanups.length) await cleanups.pop()().catch(() => {});
+}
+
+/** Runs a child in its own process group; resolves with its exit code. */
+function run(cmd, args, options = {}) {
+  const child = spawn(cmd, args, { stdio: "inherit", detached: true, ...options });
+  const done = new Promise((res) => child.on("exit", (code, signal) => res(code ?? (signal ? 1 : 0))));
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // gone
+      }
+      await Promise.race([done, new Promise((r) => setTimeout(r, 8000))]);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  });
+  return { child, done };
+}
+
+/** Reuses FIRESTORE_EMULATOR_HOST when it answers, else starts our own emulator. */
+async function firestore(options) {
+  const external = process.env.FIRESTORE_EMULATOR_HOST;
+  if (external) {
+    if (!(await answers(external))) throw new Error(`FIRESTORE_EMULATOR_HOST=${external} does not answer.`);
+    return { host: external, reused: true };
+  }
+  const emulator = await startFirestore({ rules: RULES, ...options });
+  cleanups.push(emulator.stop);
+  return { host: emulator.host, reused: false };
+}
+
+const env = (host) => ({ ...process.env, FIRESTORE_EMULATOR_HOST: host, GCLOUD_PROJECT: PROJECT_ID });
+
+async function exec(argv) {
+  const [cmd, ...args] = argv;
+  if (!cmd) throw new Error("usage: emulators.mjs exec -- COMMAND [ARGS…]");
+  const { host } = await firestore({});
+  return run(cmd, args, { env: env(host), detached: false }).done;
+}
+
+async function seed() {
+  const { host } = await firestore({});
+  const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], { env: env(host), detached: false }).done;
+  if (code !== 0) return code;
+  const staging = mkdtempSync(join(tmpdir(), "seed-"));
+  await exportFirestore(host, staging, EXPORT_NAME);
+  mkdirSync(DATA_DIR, { recursive: true });
+  rmSync(join(DATA_DIR, EXPORT_NAME), { recursive: true, force: true });
+  renameSync(join(staging, EXPORT_NAME), join(DATA_DIR, EXPORT_NAME));
+  rmSync(staging, { recursive: true, force: true });
+  console.log(`Seeded demo data exported to ${join(DATA_DIR, EXPORT_NAME)}`);
+  return 0;
+}
+
+async function waitFor(url, seconds, alive) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (!alive()) return false;
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return true;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+async function start() {
+  if (!existsSync(join(FUNCTIONS_DIR, "lib", "index.js"))) throw new Error("Build first: npm run build");
+  const port = Number(process.env.FIRESTORE_PORT ?? 8080);
+  const { host, reused } = await firestore({ port, seed: SEED, quiet: true });
+  if (reused) {
+    console.log(`Reusing the Firestore emulator at ${host}; loading the demo data into it…`);
+    const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], { env: env(host), detached: false }).done;
+    if (code !== 0) throw new Error("seeding the running emulator failed");
+  }
+  const firebase = run(FIREBASE_BIN, ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"], {
+    cwd: ROOT,
+    env: env(host),
+  });
+  const base = `http://127.0.0.1:5001/${PROJECT_ID}/${REGION}`;
+  const ready = await waitFor(`${base}/findingsApi/v1`, 180, () => firebase.child.exitCode === null);
+  if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
+  const { DEMO_KEYS } = await import(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
+  console.log(`
+==============================================================================
+ Local stack ready (project ${PROJECT_ID}; Firestore ${host}; Auth 127.0.0.1:9099)
+   findingsApi  ${base}/findingsApi/v1
+   companyApi   ${base}/companyApi/v1
+ Demo keys (demo data only, never valid anywhere else):
+${DEMO_KEYS.map((k) => `   ${k.label.padEnd(36)} ${k.key}`).join("\n")}
+ Try:
+   curl -H "Authorization: Bearer ${DEMO_KEYS[0].key}" ${base}/findingsApi/v1/project
+ Ctrl-C stops everything.
+==============================================================================`);
+  return firebase.done;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const commands = { exec: () => exec(rest[0] === "--" ? rest.slice(1) : rest), seed, start };
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await cleanup();
+    process.exit(130);
+  });
+}
+if (!commands[command]) {
+  console.error("usage: emulators.mjs exec -- COMMAND… | seed | start");
+  process.exit(2);
+}
+commands[command]()
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code ?? 0);
+  })
+  .catch(async (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    await cleanup();
+    process.exit(1);
+  });

@@ -1,0 +1,5 @@
+# Sourced by start.sh and test.sh: installs the functions package exactly as locked, once.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "Installing dependencies (npm ci)…"
+  npm ci --no-audit --no-fund
+fi

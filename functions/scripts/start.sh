@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The local stack on the seeded demo data: bash functions/scripts/start.sh (see README).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/ensure-deps.sh
+npm run build
+exec node scripts/emulators.mjs start

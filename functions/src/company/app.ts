@@ -1,0 +1,16 @@
+import { createApp } from "../http/createApp";
+
+export const COMPANY_API = {
+  api: "company" as const,
+  title: "Company Safety-Data and Provisioning API",
+  version: "1.0.0",
+  openapi: "3.1.0" as const,
+  description:
+    "Company-wide export of safety data and inbound provisioning. One key per integration: " +
+    "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 requests per key per UTC " +
+    "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
+  defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/companyApi",
+  routes: [],
+};
+
+export const createCompanyApp = () => createApp(COMPANY_API);

@@ -1,0 +1,109 @@
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { MAX_BODY_BYTES } from "../config/constants";
+import type { KeyApi } from "../lib/apiKeyFormat";
+import { authenticate } from "./auth";
+import { ApiError } from "./errors";
+import { errorHandler } from "./errorHandler";
+import { buildDocument, type ApiDescription } from "./openapi";
+import { rateLimit } from "./rateLimit";
+import { requestContext } from "./requestId";
+import { defineRoute, expressPath, handlerOf, type AnyRoute } from "./route";
+import { z } from "./zod";
+
+export interface ApiConfig extends ApiDescription {
+  api: KeyApi;
+  routes: AnyRoute[];
+}
+
+const serviceMetadata = z
+  .object({
+    data: z.object({
+      name: z.string(),
+      api_version: z.literal("v1"),
+      document_version: z.string(),
+      openapi_version: z.string(),
+      links: z.object({
+        openapi: z.string().openapi({ description: "Path of the OpenAPI document, relative to the base address." }),
+      }),
+    }),
+  })
+  .openapi("ServiceMetadata");
+
+/** `GET /v1` and `GET /v1/openapi.json`, which every API serves without a key. */
+function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>): AnyRoute[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1",
+      operationId: "getServiceMetadata",
+      summary: "Service metadata (no key required)",
+      tags: ["Service"],
+      public: true,
+      query: z.object({}).strict(),
+      success: { description: "Name and version of the service, and where its description is.", schema: serviceMetadata },
+      errors: ["invalid_request"],
+      handler: async () => ({
+        data: {
+          name: config.title,
+          api_version: "v1" as const,
+          document_version: config.version,
+          openapi_version: config.openapi,
+          links: { openapi: "/v1/openapi.json" },
+        },
+      }),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/openapi.json",
+      operationId: "getOpenApiDocument",
+      summary: `The OpenAPI ${config.openapi} description of this API (no key required)`,
+      tags: ["Service"],
+      public: true,
+      query: z.object({}).strict(),
+      success: { description: "The OpenAPI document.", schema: z.record(z.string(), z.unknown()) },
+      errors: ["invalid_request"],
+      handler: async () => document(),
+    }),
+  ];
+}
+
+function methodNotAllowed(allowed: string[]) {
+  const allow = [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(", ");
+  return (req: Request, _res: Response, next: NextFunction) =>
+    next(new ApiError("method_not_allowed", `${req.method} is not supported on this path; use ${allow}.`, { Allow: allow }));
+}
+
+/** Mounts routes, then a 405 for any other method on their paths. */
+function mount(app: Express, routes: AnyRoute[]): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of routes) {
+    const path = expressPath(route.path);
+    app[route.method](path, handlerOf(route));
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
+  }
+  for (const [path, methods] of methodsByPath) app.all(path, methodNotAllowed(methods));
+}
+
+/**
+ * The Express app of one API. Order matters: public routes answer before authentication;
+ * every other request (unknown paths included) is authenticated, rate limited and audited,
+ * so a keyed 404 is recorded like any other keyed request.
+ */
+export function createApp(config: ApiConfig): Express {
+  let cached: Record<string, unknown> | undefined;
+  const publics = publicRoutes(config, () => (cached ??= buildDocument(config, [...publics, ...config.routes])));
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestContext(config.api));
+  mount(app, publics);
+  app.use(authenticate, rateLimit, express.json({ limit: MAX_BODY_BYTES, type: ["application/json", "application/*+json"] }));
+  mount(app, config.routes);
+  app.use((req: Request, _res: Response, next: NextFunction) =>
+    next(new ApiError("not_found", `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`)),
+  );
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,56 @@
+import type { NextFunction, Request, Response } from "express";
+import { contextOf, pathOf } from "./context";
+import { ApiError, type ErrorBody } from "./errors";
+import { auditWriteFailed, requestFailed } from "./logs";
+import { recordRequest } from "./record";
+
+/** body-parser's failures, by their `type`, as envelope errors. */
+function fromBodyParser(err: { type?: string; status?: number }): ApiError | null {
+  switch (err.type) {
+    case "entity.parse.failed":
+      return new ApiError("invalid_request", "The request body is not valid JSON.");
+    case "entity.too.large":
+      return new ApiError("payload_too_large", "The request body is too large.");
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new ApiError("unsupported_media_type", "The request body's encoding or charset is not supported.");
+    case "request.aborted":
+    case "request.size.invalid":
+    case "stream.encoding.set":
+      return new ApiError("invalid_request", "The request body could not be read.");
+    default:
+      return null;
+  }
+}
+
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err && typeof err === "object") return fromBodyParser(err as { type?: string });
+  return null;
+}
+
+/**
+ * The only place that renders errors: the envelope with the request id, after the request has
+ * been recorded. Anything that is not an ApiError is a 500 `internal` whose details go to the
+ * log only.
+ */
+export async function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> {
+  const ctx = contextOf(res);
+  const where = { api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req) };
+  let error = toApiError(err);
+  if (!error) {
+    requestFailed(where, err);
+    error = new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
+  }
+  try {
+    await recordRequest(req, res, error.status);
+  } catch (auditErr) {
+    auditWriteFailed({ ...where, companyId: ctx.auditSubject?.companyId ?? "" }, auditErr);
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: ctx.requestId } };
+  res.status(error.status).set(error.headers).json(body);
+}

@@ -1,0 +1,45 @@
+/**
+ * The closed list of error codes both APIs answer with, and the HTTP status of each.
+ * Services throw `ApiError`; the error handler alone renders the envelope.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. `Retry-After`, `Allow`, `WWW-Authenticate`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const invalidRequest = (message: string) => new ApiError("invalid_request", message);
+export const notFound = (message = "Not found.") => new ApiError("not_found", message);
+
+export function unauthorized(message: string): ApiError {
+  return new ApiError("unauthorized", message, { "WWW-Authenticate": 'Bearer realm="api"' });
+}
+
+export const forbidden = (message: string) => new ApiError("forbidden", message);
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; request_id: string };
+}

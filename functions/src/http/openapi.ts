@@ -1,0 +1,105 @@
+import { OpenApiGeneratorV3, OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { ERROR_STATUS, type ErrorCode } from "./errors";
+import type { AnyRoute } from "./route";
+import { z } from "./zod";
+
+export interface ApiDescription {
+  title: string;
+  version: string;
+  description: string;
+  openapi: "3.0.3" | "3.1.0";
+  /** Default of the `{base_url}` server variable (the local emulator URL). */
+  defaultBaseUrl: string;
+}
+
+export const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string().openapi({ description: "Human-readable explanation; do not parse it." }),
+      request_id: z.string().openapi({ description: "Same value as the `X-Request-Id` response header." }),
+    }),
+  })
+  .openapi("Error");
+
+const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  invalid_request: "A parameter or the body is malformed; the message names it.",
+  unauthorized: "The API key is missing, malformed, unknown or revoked.",
+  forbidden: "API access is off for the company, or the key may not do this.",
+  not_found: "Unknown endpoint, or the resource does not exist for this key.",
+  method_not_allowed: "The path exists but not with this method; see the `Allow` header.",
+  payload_too_large: "The request body exceeds 64 KiB.",
+  unsupported_media_type: "The request body is not JSON.",
+  rate_limited: "Rate limit or daily quota exceeded; retry after `Retry-After` seconds.",
+  internal: "Server-side failure; retry with exponential backoff.",
+};
+
+const RATE_HEADERS = {
+  RateLimit: { description: 'The closer limit, e.g. `"minute";r=59;t=42` (draft-ietf-httpapi-ratelimit-headers-11).', schema: { type: "string" as const } },
+  "RateLimit-Policy": { description: 'Both windows, e.g. `"minute";q=60;w=60, "day";q=10000;w=86400`.', schema: { type: "string" as const } },
+};
+const REQUEST_ID_HEADER = { "X-Request-Id": { description: "The request's id (echoed when the caller sent a sane one).", schema: { type: "string" as const } } };
+
+function errorResponse(code: ErrorCode, keyed: boolean): ResponseConfig {
+  const headers: ResponseConfig["headers"] = { ...REQUEST_ID_HEADER };
+  if (keyed && code !== "unauthorized" && code !== "forbidden") Object.assign(headers, RATE_HEADERS);
+  if (code === "rate_limited") headers["Retry-After"] = { description: "Seconds until the exhausted window frees up.", schema: { type: "integer" } };
+  if (code === "method_not_allowed") headers.Allow = { description: "The methods this path supports.", schema: { type: "string" } };
+  if (code === "unauthorized") headers["WWW-Authenticate"] = { description: "`Bearer` challenge.", schema: { type: "string" } };
+  return { description: ERROR_DESCRIPTIONS[code], headers, content: { "application/json": { schema: errorSchema } } };
+}
+
+/** Builds the OpenAPI document of one API from its route definitions. */
+export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registry.register("Error", errorSchema);
+  const bearer = registry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "`Authorization: Bearer <API_KEY>`. Keys are created in the app and shown once.",
+  });
+  for (const route of routes) {
+    const keyed = !route.public;
+    const status = String(route.success.status ?? 200);
+    const content: Record<string, { schema: z.ZodType }> = {
+      [route.success.contentType ?? "application/json"]: { schema: route.success.schema },
+    };
+    for (const [type, schema] of Object.entries(route.success.alternatives ?? {})) content[type] = { schema };
+    const responses: Record<string, ResponseConfig> = {
+      [status]: {
+        description: route.success.description,
+        headers: keyed ? { ...REQUEST_ID_HEADER, ...RATE_HEADERS } : REQUEST_ID_HEADER,
+        ...(status === "204" ? {} : { content }),
+      },
+    };
+    for (const code of route.errors) responses[String(ERROR_STATUS[code])] = errorResponse(code, keyed);
+    registry.registerPath({
+      method: route.method,
+      path: route.path,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      tags: route.tags,
+      security: keyed ? [{ [bearer.name]: [] }] : [],
+      request: {
+        query: route.query,
+        params: route.params,
+        ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+      },
+      responses,
+    });
+  }
+  const Generator = api.openapi === "3.0.3" ? OpenApiGeneratorV3 : OpenApiGeneratorV31;
+  const document = new Generator(registry.definitions).generateDocument({
+    openapi: api.openapi,
+    info: { title: api.title, version: api.version, description: api.description },
+    servers: [
+      {
+        url: "{base_url}",
+        description: "The function's base address, without a trailing slash.",
+        variables: { base_url: { default: api.defaultBaseUrl } },
+      },
+    ],
+  });
+  return document as unknown as Record<string, unknown>;
+}

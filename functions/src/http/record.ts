@@ -1,0 +1,43 @@
+import type { Request, Response } from "express";
+import { appendAuditEntry } from "../repos/auditLogs";
+import { auditEntry } from "../services/audit";
+import { contextOf, pathOf } from "./context";
+import { unattributedRequest } from "./logs";
+
+/**
+ * Records one finished request: an audit entry in the key's company when the key was
+ * recognised, else a structured log line (no key material). Awaited before the response is
+ * sent, because Cloud Functions may freeze the instance as soon as it has answered.
+ * Public endpoints (no key involved) are not recorded.
+ */
+export async function recordRequest(req: Request, res: Response, status: number): Promise<void> {
+  const ctx = contextOf(res);
+  if (ctx.recorded) return;
+  ctx.recorded = true;
+  const subject = ctx.auditSubject;
+  if (subject) {
+    await appendAuditEntry(
+      subject.companyId,
+      auditEntry({
+        class: ctx.privileged ? "privileged" : "operational",
+        action: "api.request",
+        actor: subject.actor,
+        api: ctx.api,
+        method: req.method,
+        path: pathOf(req),
+        status,
+        requestId: ctx.requestId,
+        projectId: subject.projectId,
+      }),
+    );
+  } else if (ctx.rejection) {
+    unattributedRequest({
+      api: ctx.api,
+      requestId: ctx.requestId,
+      method: req.method,
+      path: pathOf(req),
+      status,
+      reason: ctx.rejection,
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { KeyApi } from "../lib/apiKeyFormat";
+import { setContext } from "./context";
+
+/** A caller's id is kept when it is short and plain enough to log and echo safely. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+export function requestContext(api: KeyApi) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, "")}`;
+    setContext(res, { requestId, api });
+    res.set("X-Request-Id", requestId);
+    res.set("Cache-Control", "no-store");
+    next();
+  };
+}

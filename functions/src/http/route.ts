@@ -1,0 +1,115 @@
+import type { NextFunction, Request, Response } from "express";
+import { contextOf, type Principal, type RequestContext } from "./context";
+import { ApiError, invalidRequest, type ErrorCode } from "./errors";
+import { recordRequest } from "./record";
+import { z } from "./zod";
+
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** What a handler may return instead of a plain JSON body. */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly options: { status?: number; contentType?: string; headers?: Record<string, string> } = {},
+  ) {}
+}
+
+type Obj = z.ZodObject;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerInput<Q, P, B> {
+  query: Out<Q>;
+  params: Out<P>;
+  body: Out<B>;
+  ctx: RequestContext;
+  /** Present on every keyed route; public routes get `undefined`. */
+  principal: Principal | undefined;
+  req: Request;
+}
+
+/**
+ * One endpoint: its schemas, its documentation and its handler, in one place. The same
+ * definition mounts the Express route and registers the OpenAPI operation, so the served
+ * document cannot drift from what the code accepts.
+ */
+export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | undefined, B extends z.ZodType | undefined> {
+  method: Method;
+  /** OpenAPI form, e.g. `/v1/findings/{id}/comments`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Public routes need no key and are neither rate limited nor audited. */
+  public?: boolean;
+  /** A scope the key must hold (company API). */
+  scope?: string;
+  query?: Q;
+  params?: P;
+  body?: B;
+  success: { status?: number; description: string; schema: z.ZodType; contentType?: string; alternatives?: Record<string, z.ZodType> };
+  /** Error codes this operation can answer with, for the document. */
+  errors: ErrorCode[];
+  handler: (input: HandlerInput<Q, P, B>) => Promise<unknown>;
+}
+
+export type AnyRoute = RouteDefinition<Obj | undefined, Obj | undefined, z.ZodType | undefined>;
+
+export function defineRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  definition: RouteDefinition<Q, P, B>,
+): AnyRoute {
+  return definition as unknown as AnyRoute;
+}
+
+export const expressPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ":$1");
+
+/** `query parameter "limit": …` — names the offending parameter, never echoes long input. */
+function describeIssues(location: string, error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === "unrecognized_keys") {
+        const noun = issue.keys.length > 1 ? "parameters" : "parameter";
+        return `Unknown ${location} ${noun} ${issue.keys.map((k) => `"${k}"`).join(", ")}.`;
+      }
+      const name = issue.path.length ? issue.path.join(".") : location;
+      return `Invalid ${location} parameter "${name}": ${issue.message}.`.replace(/\.\.$/, ".");
+    })
+    .join(" ");
+}
+
+function parsePart<S extends z.ZodType | undefined>(schema: S, value: unknown, location: string): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw invalidRequest(describeIssues(location, result.error));
+  return result.data as Out<S>;
+}
+
+/** The Express handler of a definition: validate once, call, record, send. */
+export function handlerOf(route: AnyRoute) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const ctx = contextOf(res);
+      if (route.scope && !ctx.principal?.scopes.includes(route.scope)) {
+        throw new ApiError("forbidden", `This key lacks the "${route.scope}" scope required by this endpoint.`);
+      }
+      const input = {
+        query: parsePart(route.query, req.query, "query"),
+        params: parsePart(route.params, req.params, "path"),
+        body: parsePart(route.body, req.body, "body"),
+        ctx,
+        principal: ctx.principal,
+        req,
+      };
+      const result = await route.handler(input);
+      const reply = result instanceof Reply ? result : new Reply(result);
+      const status = reply.options.status ?? route.success.status ?? 200;
+      await recordRequest(req, res, status);
+      res.status(status).set(reply.options.headers ?? {});
+      if (reply.options.contentType) res.type(reply.options.contentType).send(reply.body);
+      else if (status === 204) res.end();
+      else res.json(reply.body);
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,34 @@
+import { forbidden, unauthorized } from "../http/errors";
+import type { KeyApi } from "../lib/apiKeyFormat";
+import type { ApiKeyDoc } from "../repos/apiKeys";
+import type { CompanyDoc } from "../repos/companies";
+import type { ProjectDoc } from "../repos/projects";
+
+/**
+ * The access rules of both API documents, decided from freshly read documents on every
+ * request (no cache), so revocation and access switches apply to the very next request.
+ */
+const UNKNOWN_KEY = "The API key is unknown or has been revoked.";
+
+export function assertKeyUsable(key: ApiKeyDoc | null, api: KeyApi): asserts key is ApiKeyDoc {
+  if (!key || key.api !== api) throw unauthorized(UNKNOWN_KEY);
+  if (key.revokedAt) throw unauthorized(UNKNOWN_KEY);
+}
+
+export function assertFindingsAccess(key: ApiKeyDoc, company: CompanyDoc | null, project: ProjectDoc | null): void {
+  if (company?.apiAccess?.findingsExport !== true) {
+    throw forbidden("API access to the findings export is turned off for this company.");
+  }
+  if (!project || project.deleted || project.companyId !== key.companyId) {
+    throw forbidden("The key's project no longer exists or now belongs to another company.");
+  }
+}
+
+export function assertCompanyAccess(company: CompanyDoc | null): void {
+  if (company?.plan !== "enterprise") {
+    throw forbidden("The company API is available on the enterprise plan only.");
+  }
+  if (company.apiAccess?.companyApi !== true) {
+    throw forbidden("API access to the company API is turned off for this company.");
+  }
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import { Timestamp, type DocumentData } from "firebase-admin/firestore";
+import { firestore } from "../config/firebase";
+import { composeKey, displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
+import { apiKeysCollection, newApiKeyData } from "../repos/apiKeys";
+
+/**
+ * Seed builders writing documents exactly as firestore-schema.md describes them. Emulator tests
+ * use them with random ids so test files never share data; the demo seed uses them with fixed ids.
+ */
+export const randomId = (prefix = "t") => `${prefix}${randomBytes(8).toString("hex")}`;
+
+export async function seedCompany(overrides: DocumentData = {}, id = randomId("co")): Promise<string> {
+  await firestore()
+    .collection("companies")
+    .doc(id)
+    .set({
+      name: `Company ${id}`,
+      plan: "enterprise",
+      apiAccess: { findingsExport: true, companyApi: true },
+      seatCapacity: 25,
+      seatsUsed: 0,
+      ...overrides,
+    });
+  return id;
+}
+
+export async function seedProject(companyId: string, overrides: DocumentData = {}, id = randomId("pr")): Promise<string> {
+  await firestore()
+    .collection("projects")
+    .doc(id)
+    .set({
+      companyId,
+      name: `Vessel ${id}`,
+      customerProjectId: null,
+      status: "In service",
+      currentMilestone: null,
+      isClosed: false,
+      dateCreated: Timestamp.fromDate(new Date("2025-01-15T00:00:00Z")),
+      projectProgress: null,
+      findingsCounter: 0,
+      findingsCounterIsCorrected: null,
+      inspectionsCounter: 0,
+      issuesCounter: 0,
+      vessel: {},
+      classification: {},
+      propulsion: {},
+      survey: {},
+      claim: {},
+      client: {},
+      ...overrides,
+    });
+  return id;
+}
+
+export interface SeededKey {
+  key: string;
+  hash: string;
+  prefix: string;
+}
+
+export interface KeySeed {
+  api: KeyApi;
+  companyId: string;
+  projectId?: string | null;
+  scopes?: string[];
+  name?: string;
+  revoked?: boolean;
+  rateLimits?: { perMinute?: number; perDay?: number };
+  /** Fixed 32 random characters, for the demo keys; random otherwise. */
+  random?: string;
+}
+
+export async function seedKey(seed: KeySeed): Promise<SeededKey> {
+  const key = seed.random ? composeKey(seed.api, seed.random) : generateKey(seed.api);
+  const hash = hashKey(key);
+  const now = Timestamp.now();
+  const data: DocumentData = newApiKeyData(
+    {
+      api: seed.api,
+      companyId: seed.companyId,
+      projectId: seed.api === "findings" ? (seed.projectId ?? null) : null,
+      scopes: seed.scopes ?? ["read"],
+      name: seed.name ?? `${seed.api} test key`,
+      prefix: displayPrefix(key),
+      createdBy: "seed",
+    },
+    now,
+  );
+  if (seed.revoked) Object.assign(data, { revokedAt: now, revokedBy: "seed" });
+  if (seed.rateLimits) data.rateLimits = seed.rateLimits;
+  await apiKeysCollection().doc(hash).set(data);
+  return { key, hash, prefix: displayPrefix(key) };
+}

@@ -1,0 +1,29 @@
+import { firestore } from "../../config/firebase";
+import { seedKey } from "../builders";
+import { DEMO_KEYS } from "../demoKeys";
+import { DEMO_COMPANY, writeCompanies } from "./people";
+import { writeSafetyData } from "./safety";
+import { VESSEL_A, writeVessels } from "./vessels";
+
+/** Writes the whole demo dataset (deterministic: fixed ids, fixed dates, seeded randomness). */
+export async function writeDemoData(): Promise<void> {
+  const writer = firestore().bulkWriter();
+  writer.onWriteError((err) => {
+    throw new Error(`demo seed write failed at ${err.documentRef.path}: ${err.message}`);
+  });
+  writeCompanies(writer);
+  writeVessels(writer);
+  writeSafetyData(writer);
+  await writer.close();
+  for (const demo of DEMO_KEYS) {
+    await seedKey({
+      api: demo.api,
+      companyId: DEMO_COMPANY,
+      projectId: demo.api === "findings" ? VESSEL_A : null,
+      scopes: demo.scopes,
+      name: `Demo: ${demo.label}`,
+      revoked: demo.revoked,
+      random: demo.random,
+    });
+  }
+}
