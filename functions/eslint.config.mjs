@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -14,8 +15,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", clearTimeout: "readonly", fetch: "readonly", Buffer: "readonly" } },
+    files: ["scripts/**/*.mjs", "*.js", "*.mjs"],
+    languageOptions: { globals: { ...globals.node } },
   },
   {
     files: ["src/tools/**/*.ts", "src/testing/**/*.ts", "test/**/*.ts"],

@@ -11,8 +11,13 @@ npm run build
 npm run typecheck
 echo "== lint"
 npm run lint
+echo "== OpenAPI documents (redocly lint)"
+node scripts/writeOpenapi.mjs "$results/openapi"
+npx redocly lint --format=stylish "$results"/openapi/*.json
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile="$results/unit.json"
-echo "== emulator tests (Firestore emulator started and stopped by the harness)"
-node scripts/emulators.mjs exec -- npx jest --selectProjects emulator --json --outputFile="$results/emulator.json"
-node scripts/summarize.mjs "$results/unit.json" "$results/emulator.json"
+echo "== emulator tests (the harness starts and stops a Firestore emulator)"
+node scripts/emulators.mjs exec -- npx jest --selectProjects emulator --silent --json --outputFile="$results/emulator.json"
+echo "== smoke test through the Functions emulator (firebase emulators:exec)"
+SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+node scripts/summarize.mjs "$results/unit.json" "$results/emulator.json" "$results/smoke.json"

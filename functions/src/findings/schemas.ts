@@ -1,9 +1,8 @@
-import { z } from "../http/zod";
+import { jsonObject, z } from "../http/zod";
 
 /** Shared schema pieces of the findings export (snake_case, ISO-8601 UTC). */
 export const isoTimestamp = z.string().openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
 export const nullableTimestamp = isoTimestamp.nullable();
-const freeForm = z.record(z.string(), z.unknown());
 
 export const projectSchema = z
   .object({
@@ -20,12 +19,12 @@ export const projectSchema = z
     findings_counter_is_corrected: z.number().nullable(),
     inspections_counter: z.number().nullable(),
     issues_counter: z.number().nullable(),
-    vessel: freeForm.openapi({ description: "Free-form vessel identity details, exported as stored." }),
-    classification: freeForm.openapi({ description: "Free-form, exported as stored." }),
-    propulsion: freeForm.openapi({ description: "Free-form, exported as stored." }),
-    survey: freeForm.openapi({ description: "Free-form, exported as stored." }),
-    claim: freeForm.openapi({ description: "Free-form, exported as stored." }),
-    client: freeForm.openapi({ description: "Free-form, exported as stored." }),
+    vessel: jsonObject().openapi({ description: "Free-form vessel identity details, exported as stored." }),
+    classification: jsonObject().openapi({ description: "Free-form, exported as stored." }),
+    propulsion: jsonObject().openapi({ description: "Free-form, exported as stored." }),
+    survey: jsonObject().openapi({ description: "Free-form, exported as stored." }),
+    claim: jsonObject().openapi({ description: "Free-form, exported as stored." }),
+    client: jsonObject().openapi({ description: "Free-form, exported as stored." }),
   })
   .openapi("Project", {
     description: "The vessel. An allow-list: budget, hours spent, drawings and internal notes are never part of it.",

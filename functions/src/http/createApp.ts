@@ -8,7 +8,7 @@ import { buildDocument, type ApiDescription } from "./openapi";
 import { rateLimit } from "./rateLimit";
 import { requestContext } from "./requestId";
 import { defineRoute, expressPath, handlerOf, type AnyRoute } from "./route";
-import { z } from "./zod";
+import { jsonObject, z } from "./zod";
 
 export interface ApiConfig extends ApiDescription {
   api: KeyApi;
@@ -60,17 +60,21 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
       tags: ["Service"],
       public: true,
       query: z.object({}).strict(),
-      success: { description: "The OpenAPI document.", schema: z.record(z.string(), z.unknown()) },
+      success: { description: "The OpenAPI document.", schema: jsonObject() },
       errors: ["invalid_request"],
       handler: async () => document(),
     }),
   ];
 }
 
+/** Marks the 405 catch-alls, so route listings (tests) can tell them from endpoints. */
+export const METHOD_NOT_ALLOWED = Symbol("methodNotAllowed");
+
 function methodNotAllowed(allowed: string[]) {
   const allow = [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(", ");
-  return (req: Request, _res: Response, next: NextFunction) =>
+  const handler = (req: Request, _res: Response, next: NextFunction) =>
     next(new ApiError("method_not_allowed", `${req.method} is not supported on this path; use ${allow}.`, { Allow: allow }));
+  return Object.assign(handler, { [METHOD_NOT_ALLOWED]: true });
 }
 
 /** Mounts routes, then a 405 for any other method on their paths. */

@@ -92,7 +92,12 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
   const Generator = api.openapi === "3.0.3" ? OpenApiGeneratorV3 : OpenApiGeneratorV31;
   const document = new Generator(registry.definitions).generateDocument({
     openapi: api.openapi,
-    info: { title: api.title, version: api.version, description: api.description },
+    info: {
+      title: api.title,
+      version: api.version,
+      description: api.description,
+      license: { name: "Proprietary; for use by customers under their service agreement" },
+    },
     servers: [
       {
         url: "{base_url}",

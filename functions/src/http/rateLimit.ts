@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { consume } from "../repos/apiKeyUsage";
+import { consume, UsageContentionError } from "../repos/apiKeyUsage";
 import { policyHeader, remainingHeader } from "../services/rateLimit";
 import { principalOf, contextOf } from "./context";
 import { ApiError } from "./errors";
@@ -22,6 +22,12 @@ export async function rateLimit(_req: Request, res: Response, next: NextFunction
     }
     next();
   } catch (err) {
+    if (err instanceof UsageContentionError) {
+      // Extreme concurrency on one key from many instances: ask the caller to slow down
+      // rather than admit a request we could not count.
+      next(new ApiError("rate_limited", "Too many concurrent requests with this key; retry after 1 s.", { "Retry-After": "1" }));
+      return;
+    }
     next(err);
   }
 }

@@ -8,3 +8,9 @@ import { z } from "zod";
 extendZodWithOpenApi(z);
 
 export { z };
+
+/**
+ * A free-form JSON object. Documented as `additionalProperties: true`: zod's record of
+ * unknown would render as a type-less nullable schema, which OpenAPI 3.0 forbids.
+ */
+export const jsonObject = () => z.record(z.string(), z.unknown()).openapi({ type: "object", additionalProperties: true });

@@ -78,6 +78,18 @@ export function decide(stored: UsageState | undefined, nowMs: number, limits: Li
   };
 }
 
+/** Decisions for `count` requests arriving together, in order, each seeing the ones before it. */
+export function decideMany(stored: UsageState | undefined, nowMs: number, limits: Limits, count: number): RateLimitDecision[] {
+  const decisions: RateLimitDecision[] = [];
+  let state = stored;
+  for (let i = 0; i < count; i++) {
+    const decision = decide(state, nowMs, limits);
+    decisions.push(decision);
+    if (decision.allowed) state = decision.next;
+  }
+  return decisions;
+}
+
 /** `RateLimit-Policy` of draft-ietf-httpapi-ratelimit-headers-11. */
 export function policyHeader(decision: RateLimitDecision): string {
   return decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(", ");

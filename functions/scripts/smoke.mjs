@@ -1,0 +1,63 @@
+// Smoke test of the deployed shape: the built functions under the Functions emulator, started
+// the plain Firebase way (`firebase emulators:exec --only functions,auth`), against the
+// Firestore emulator named by FIRESTORE_EMULATOR_HOST, with the demo data loaded.
+//   node scripts/smoke.mjs          orchestrates (seed, then emulators:exec running the checks)
+//   node scripts/smoke.mjs checks   the checks themselves (run inside emulators:exec)
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = resolve(FUNCTIONS_DIR, "..");
+const BASE = "http://127.0.0.1:5001/demo-safety-apis/europe-west1";
+
+async function checks() {
+  const { DEMO_KEYS } = createRequire(import.meta.url)(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
+  const [vesselA, companyRead, , revoked] = DEMO_KEYS;
+  const failures = [];
+  let passed = 0;
+  async function check(name, path, key, expectStatus, inspect = () => true) {
+    const res = await fetch(`${BASE}${path}`, { headers: key ? { Authorization: `Bearer ${key.key}` } : {} });
+    const body = await res.json().catch(() => null);
+    const ok = res.status === expectStatus && body !== null && inspect(body, res);
+    if (ok) passed++;
+    else failures.push(`${name}: got ${res.status} ${JSON.stringify(body)?.slice(0, 200)}`);
+  }
+  await check("findings metadata", "/findingsApi/v1", null, 200, (b) => b.data.name === "Vessel Findings Export API");
+  await check("company metadata", "/companyApi/v1", null, 200, (b) => b.data.openapi_version === "3.1.0");
+  await check("findings OpenAPI", "/findingsApi/v1/openapi.json", null, 200, (b) => b.openapi === "3.0.3");
+  await check("company OpenAPI", "/companyApi/v1/openapi.json", null, 200, (b) => b.openapi === "3.1.0");
+  await check("project with the demo key", "/findingsApi/v1/project", vesselA, 200, (b, r) => b.data.id === "demo-vessel-a" && r.headers.get("ratelimit-policy")?.includes('"minute";q=60'));
+  await check("revoked demo key", "/findingsApi/v1/project", revoked, 401, (b) => b.error.code === "unauthorized");
+  await check("no key", "/findingsApi/v1/project", null, 401, (b) => b.error.code === "unauthorized");
+  await check("company key on the findings API", "/findingsApi/v1/project", companyRead, 401, (b) => b.error.code === "unauthorized");
+  await check("unknown path", "/companyApi/v1/nope", companyRead, 404, (b) => b.error.code === "not_found" && b.error.request_id);
+  console.log(`smoke: ${passed} passed, ${failures.length} failed`);
+  // Same keys as jest's JSON report, so the closing summary can add them up.
+  if (process.env.SMOKE_REPORT) writeFileSync(process.env.SMOKE_REPORT, JSON.stringify({ numPassedTests: passed, numFailedTests: failures.length, numPendingTests: 0, numTodoTests: 0 }));
+  for (const failure of failures) console.error(`  ✗ ${failure}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+function orchestrate() {
+  if (!process.env.FIRESTORE_EMULATOR_HOST) throw new Error("run under: node scripts/emulators.mjs exec -- node scripts/smoke.mjs");
+  const seed = spawnSync(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], { stdio: "inherit" });
+  if (seed.status !== 0) process.exit(seed.status ?? 1);
+  const firebase = join(FUNCTIONS_DIR, "node_modules", ".bin", "firebase");
+  const run = spawnSync(
+    firebase,
+    ["emulators:exec", "--only", "functions,auth", "--project", "demo-safety-apis", "--non-interactive", `node ${JSON.stringify(join(FUNCTIONS_DIR, "scripts", "smoke.mjs"))} checks`],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  const output = `${run.stdout}\n${run.stderr}`;
+  // The emulator's own chatter is noise unless something failed.
+  const summary = output.split("\n").filter((line) => line.startsWith("smoke:") || line.includes("✗"));
+  console.log(summary.join("\n") || output);
+  if (run.status !== 0 && summary.length === 0) console.log(output);
+  process.exit(run.status ?? 1);
+}
+
+if (process.argv[2] === "checks") await checks();
+else orchestrate();

@@ -1,0 +1,63 @@
+import { createFindingsApp } from "../../src/findings/app";
+import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { auditCount, auditEntriesFor, client } from "../../src/testing/http";
+
+const findings = client(createFindingsApp());
+
+describe("audit trail of keyed requests", () => {
+  let companyId: string;
+  let projectId: string;
+  let key: Awaited<ReturnType<typeof seedKey>>;
+  beforeAll(async () => {
+    companyId = await seedCompany();
+    projectId = await seedProject(companyId);
+    key = await seedKey({ api: "findings", companyId, projectId, name: "ERP nightly export" });
+  });
+
+  it("a success writes one operational entry with the contract's fields, before the response", async () => {
+    const rid = `ok-${companyId}`;
+    const res = await findings.get("/v1/project?", key.key, { "X-Request-Id": rid });
+    expect(res.status).toBe(200);
+    // No waiting: the entry is committed before the response is sent.
+    const entries = await auditEntriesFor(companyId, rid);
+    expect(entries).toHaveLength(1);
+    const [entry] = entries;
+    expect(entry).toEqual({
+      at: expect.anything(),
+      class: "operational",
+      action: "api.request",
+      actor: { type: "api_key", id: key.prefix, name: "ERP nightly export" },
+      api: "findings",
+      method: "GET",
+      path: "/v1/project",
+      status: 200,
+      requestId: rid,
+      projectId,
+      expireAt: expect.anything(),
+    });
+    expect(entry.actor.id).toHaveLength(12);
+    const days = (entry.expireAt.toMillis() - entry.at.toMillis()) / 86_400_000;
+    expect(days).toBe(90);
+  });
+
+  it("a failure (400) writes one entry with its status", async () => {
+    const rid = `bad-${companyId}`;
+    expect((await findings.get("/v1/project?x=1", key.key, { "X-Request-Id": rid })).status).toBe(400);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 400, path: "/v1/project" })]);
+  });
+
+  it("public endpoints are not audited", async () => {
+    const before = await auditCount(companyId);
+    await findings.get("/v1", key.key);
+    await findings.get("/v1/openapi.json", key.key);
+    expect(await auditCount(companyId)).toBe(before);
+  });
+
+  it("the key is never stored in the entry", async () => {
+    const rid = `nokey-${companyId}`;
+    await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
+    const [entry] = await auditEntriesFor(companyId, rid);
+    expect(JSON.stringify(entry)).not.toContain(key.key);
+    expect(JSON.stringify(entry)).not.toContain(key.hash);
+  });
+});

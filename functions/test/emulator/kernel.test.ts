@@ -1,0 +1,106 @@
+import { createCompanyApp } from "../../src/company/app";
+import { createFindingsApp } from "../../src/findings/app";
+import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { auditEntriesFor, client } from "../../src/testing/http";
+
+const findings = client(createFindingsApp());
+const company = client(createCompanyApp());
+let key: string;
+let companyId: string;
+
+beforeAll(async () => {
+  companyId = await seedCompany();
+  const projectId = await seedProject(companyId);
+  key = (await seedKey({ api: "findings", companyId, projectId })).key;
+});
+
+describe("request ids", () => {
+  it("echoes a sane incoming X-Request-Id in the header and the error body", async () => {
+    const res = await findings.get("/v1/nope", key, { "X-Request-Id": "abc-123.x:y_z" });
+    expect(res.headers["x-request-id"]).toBe("abc-123.x:y_z");
+    expect(res.body.error.request_id).toBe("abc-123.x:y_z");
+  });
+
+  it.each([["spaces", "a b"], ["too long", "x".repeat(129)], ["control characters", "a\tb"], ["a leading dash", "-abc"]])(
+    "replaces an incoming id with %s by a generated one",
+    async (_n, id) => {
+      const res = await findings.raw().get("/v1").set("X-Request-Id", id);
+      expect(res.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+    },
+  );
+
+  it("generates one when none is sent, on public and keyed responses alike", async () => {
+    const res = await findings.raw().get("/v1");
+    expect(res.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});
+
+describe("error envelope", () => {
+  it("unknown path with a valid key → 404 not_found, audited", async () => {
+    const res = await findings.get("/v1/does-not-exist", key, { "X-Request-Id": `nf-${companyId}` });
+    expect(res.status).toBe(404);
+    expect(res.headers["content-type"]).toMatch(/application\/json/);
+    expect(res.body).toEqual({ error: { code: "not_found", message: expect.any(String), request_id: `nf-${companyId}` } });
+    const [entry] = await auditEntriesFor(companyId, `nf-${companyId}`);
+    expect(entry).toMatchObject({ status: 404, path: "/v1/does-not-exist", method: "GET" });
+  });
+
+  it("unknown path without a key → 401 (every non-public path needs a key)", async () => {
+    expect((await findings.get("/nowhere")).status).toBe(401);
+  });
+
+  it.each(["post", "put", "patch", "delete"] as const)("%s on a read-only path → 405 with Allow", async (method) => {
+    const res = await findings.raw()[method]("/v1/project").set("Authorization", `Bearer ${key}`);
+    expect(res.status).toBe(405);
+    expect(res.body.error.code).toBe("method_not_allowed");
+    expect(res.headers.allow).toBe("GET, HEAD");
+  });
+
+  it("405 on a public path needs no key", async () => {
+    const res = await company.raw().delete("/v1/openapi.json");
+    expect(res.status).toBe(405);
+    expect(res.body.error.code).toBe("method_not_allowed");
+  });
+
+  it("malformed JSON body → 400 invalid_request in the envelope", async () => {
+    const res = await findings.raw().post("/v1/project").set("Authorization", `Bearer ${key}`).set("Content-Type", "application/json").send("{bad");
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "invalid_request", message: "The request body is not valid JSON." });
+  });
+
+  it("oversized body → 413 payload_too_large in the envelope", async () => {
+    const res = await findings.raw().post("/v1/project").set("Authorization", `Bearer ${key}`).set("Content-Type", "application/json").send(JSON.stringify({ x: "y".repeat(70 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("payload_too_large");
+  });
+
+  it("unknown query parameter → 400 naming it (no silent default page)", async () => {
+    const res = await findings.get("/v1/project?page_size=5", key);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.error.message).toContain('"page_size"');
+  });
+
+  it("unknown query parameter on a public route → 400 too", async () => {
+    const res = await findings.get("/v1?verbose=1");
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('"verbose"');
+  });
+});
+
+describe("public endpoints", () => {
+  it.each([
+    [findings, "Vessel Findings Export API", "3.0.3"],
+    [company, "Company Safety-Data and Provisioning API", "3.1.0"],
+  ])("GET /v1 answers metadata without a key (%#)", async (api, name, openapi) => {
+    const res = await api.get("/v1");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { name, api_version: "v1", document_version: "1.0.0", openapi_version: openapi, links: { openapi: "/v1/openapi.json" } } });
+    expect(res.headers.ratelimit).toBeUndefined();
+  });
+
+  it("HEAD /v1 answers without a body", async () => {
+    const res = await findings.raw().head("/v1");
+    expect(res.status).toBe(200);
+  });
+});

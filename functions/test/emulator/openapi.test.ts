@@ -1,0 +1,61 @@
+import type { Express } from "express";
+import { createCompanyApp } from "../../src/company/app";
+import { createFindingsApp } from "../../src/findings/app";
+import { METHOD_NOT_ALLOWED } from "../../src/http/createApp";
+import { client } from "../../src/testing/http";
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean>; stack: Array<{ handle: object }> };
+}
+
+/** Every (method, path) Express actually routes, except the 405 catch-alls. */
+function servedRoutes(app: Express): string[] {
+  const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+  return stack
+    .filter((layer) => layer.route && !layer.route.stack.some((s) => METHOD_NOT_ALLOWED in s.handle))
+    .flatMap((layer) =>
+      Object.keys(layer.route!.methods)
+        .filter((m) => m !== "head" || !layer.route!.methods.get)
+        .map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`),
+    )
+    .sort();
+}
+
+function documentedRoutes(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
+  return Object.entries(doc.paths)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
+}
+
+describe.each([
+  ["findings", createFindingsApp, "3.0.3"],
+  ["company", createCompanyApp, "3.1.0"],
+])("OpenAPI document of the %s API", (_name, create, version) => {
+  const app = create();
+  const api = client(app);
+
+  it(`is served without a key as OpenAPI ${version}, document version 1.0.0`, async () => {
+    const res = await api.get("/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe(version);
+    expect(res.body.info.version).toBe("1.0.0");
+    expect(res.body.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  it("describes exactly the routes the app serves", async () => {
+    const doc = (await api.get("/v1/openapi.json")).body;
+    expect(documentedRoutes(doc)).toEqual(servedRoutes(app));
+  });
+
+  it("documents the envelope for every error status of every keyed operation", async () => {
+    const doc = (await api.get("/v1/openapi.json")).body;
+    for (const ops of Object.values<Record<string, { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) >= 400) expect(response.content?.["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+        }
+        if (op.security.length) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429"]));
+      }
+    }
+  });
+});

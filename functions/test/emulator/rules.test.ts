@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { collection, doc, getDoc, getDocs, setDoc, deleteDoc } from "firebase/firestore";
+
+// A project of its own: loading rules and clearing data never touch the API tests' project.
+const PROJECT = "demo-rules-test";
+let env: RulesTestEnvironment;
+
+beforeAll(async () => {
+  const [host, port] = process.env.FIRESTORE_EMULATOR_HOST!.split(":");
+  env = await initializeTestEnvironment({
+    projectId: PROJECT,
+    firestore: { host, port: Number(port), rules: readFileSync(join(__dirname, "../../../firestore.rules"), "utf8") },
+  });
+  await env.withSecurityRulesDisabled(async (ctx) => {
+    const db = ctx.firestore();
+    await setDoc(doc(db, "users/alice"), { companyId: "acme", role: "owner", keyUser: true, status: "active" });
+    await setDoc(doc(db, "users/bob"), { companyId: "other", role: "owner", status: "active" });
+    await setDoc(doc(db, "apiKeys/h1"), { companyId: "acme", api: "findings", prefix: "vfe_12345678" });
+    await setDoc(doc(db, "apiKeyUsage/h1"), { minuteCount: 1 });
+    await setDoc(doc(db, "companies/acme/auditLogs/e1"), { action: "api.request" });
+    await setDoc(doc(db, "companies/acme/kpiRollups/latest"), { incidents: {} });
+  });
+});
+
+afterAll(async () => {
+  await env.clearFirestore();
+  await env.cleanup();
+});
+
+const alice = () => env.authenticatedContext("alice").firestore();
+const bob = () => env.authenticatedContext("bob").firestore();
+const admin = () => env.authenticatedContext("staff", { admin: true }).firestore();
+const anon = () => env.unauthenticatedContext().firestore();
+
+describe("firestore.rules", () => {
+  it.each([["a member", alice], ["a platform admin", admin], ["an anonymous client", anon]])(
+    "%s can neither read nor write apiKeys or usage counters",
+    async (_who, ctx) => {
+      await assertFails(getDoc(doc(ctx(), "apiKeys/h1")));
+      await assertFails(getDocs(collection(ctx(), "apiKeys")));
+      await assertFails(setDoc(doc(ctx(), "apiKeys/h2"), { companyId: "acme" }));
+      await assertFails(deleteDoc(doc(ctx(), "apiKeys/h1")));
+      await assertFails(getDoc(doc(ctx(), "apiKeyUsage/h1")));
+      await assertFails(setDoc(doc(ctx(), "apiKeyUsage/h1"), { minuteCount: 0 }));
+    },
+  );
+
+  it("a member reads their own company's audit log", async () => {
+    await assertSucceeds(getDoc(doc(alice(), "companies/acme/auditLogs/e1")));
+    await assertSucceeds(getDocs(collection(alice(), "companies/acme/auditLogs")));
+    await assertSucceeds(getDoc(doc(alice(), "companies/acme/kpiRollups/latest")));
+  });
+
+  it("nobody writes audit entries from a client, not even a member", async () => {
+    await assertFails(setDoc(doc(alice(), "companies/acme/auditLogs/e2"), { action: "forged" }));
+    await assertFails(setDoc(doc(alice(), "companies/acme/auditLogs/e1"), { action: "changed" }));
+    await assertFails(deleteDoc(doc(alice(), "companies/acme/auditLogs/e1")));
+    await assertFails(setDoc(doc(alice(), "companies/acme/kpiRollups/latest"), { incidents: 1 }));
+  });
+
+  it("a member of another company, or an anonymous client, cannot read the audit log", async () => {
+    await assertFails(getDoc(doc(bob(), "companies/acme/auditLogs/e1")));
+    await assertFails(getDocs(collection(bob(), "companies/acme/auditLogs")));
+    await assertFails(getDoc(doc(anon(), "companies/acme/auditLogs/e1")));
+    await assertFails(getDoc(doc(env.authenticatedContext("nobody").firestore(), "companies/acme/auditLogs/e1")));
+  });
+});

@@ -1,0 +1,20 @@
+import { consumeMany } from "../../src/repos/apiKeyUsage";
+import { randomId } from "../../src/testing/builders";
+import { firestore } from "../../src/config/firebase";
+
+describe("usage counter across instances (compare-and-swap)", () => {
+  it("admits exactly the limit when many instances contend on one key", async () => {
+    const keyHash = randomId("hash");
+    // Each direct call stands for a different instance: no in-process coalescing between them.
+    await firestore().doc(`apiKeys/${keyHash}`).set({ placeholder: true });
+    const left = 60 - (Date.now() / 1000) % 60;
+    if (left < 15) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => consumeMany(keyHash, 2, { perMinute: 30, perDay: 1000 })),
+    );
+    const admitted = results.flat().filter((d) => d.allowed).length;
+    expect(admitted).toBe(30);
+    const stored = (await firestore().doc(`apiKeyUsage/${keyHash}`).get()).data();
+    expect(stored).toMatchObject({ minuteCount: 30, dayCount: 30 });
+  }, 60_000);
+});
