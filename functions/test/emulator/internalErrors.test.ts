@@ -1,0 +1,41 @@
+import { logger } from "firebase-functions";
+import { firestore } from "../../src/config/firebase";
+import { createFindingsApp } from "../../src/findings/app";
+import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { auditEntriesFor, client } from "../../src/testing/http";
+
+const findings = client(createFindingsApp());
+
+describe("failures that are not the caller's", () => {
+  it("a stored document that breaks the data contract → 500 internal without internals, logged", async () => {
+    const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
+    const companyId = await seedCompany();
+    const projectId = await seedProject(companyId);
+    const key = await seedKey({ api: "findings", companyId, projectId });
+    await firestore().doc(`projects/${projectId}`).update({ isClosed: "not-a-boolean" });
+    const rid = `int-${companyId}`;
+    const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      error: { code: "internal", message: "An internal error occurred; retry with exponential backoff.", request_id: rid },
+    });
+    expect(res.text).not.toMatch(/projects\/|StoredData|stack|at /);
+    expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: rid }));
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 500 })]);
+    error.mockRestore();
+  });
+
+  it("a body in an unsupported charset → 415 unsupported_media_type", async () => {
+    const companyId = await seedCompany();
+    const projectId = await seedProject(companyId);
+    const key = await seedKey({ api: "findings", companyId, projectId });
+    const res = await findings
+      .raw()
+      .post("/v1/project")
+      .set("Authorization", `Bearer ${key.key}`)
+      .set("Content-Type", "application/json; charset=latin1")
+      .send('{"a":1}');
+    expect(res.status).toBe(415);
+    expect(res.body.error.code).toBe("unsupported_media_type");
+  });
+});
