@@ -30,3 +30,128 @@ export const projectSchema = z
     description: "The vessel. An allow-list: budget, hours spent, drawings and internal notes are never part of it.",
   });
 export type Project = z.infer<typeof projectSchema>;
+
+export const STATUS_VALUES = ["Open", "To be reviewed", "Closed", "Accepted as is", "Cancelled", "Shipyard confirmed rectification"] as const;
+
+export const checklistItemSchema = z
+  .object({
+    index: z.number().int().openapi({ description: "Position in the finding's checklist; stable only while the list is not reordered. Correlate on it, do not key on it." }),
+    title: z.string(),
+    done: z.boolean(),
+    date_created: nullableTimestamp,
+    date_closed: nullableTimestamp,
+    created_by: z.string().nullable(),
+    created_by_name: z.string().nullable(),
+  })
+  .openapi("ChecklistItem");
+
+const lastCommentSchema = z
+  .object({
+    text: z.string(),
+    author_name: z.string().nullable(),
+    author_id: z.string().nullable(),
+    created_at: nullableTimestamp,
+    system_triggered: z.boolean(),
+  })
+  .nullable()
+  .openapi({ description: "Summary of the newest comment (no e-mail, no avatar)." });
+
+const nullableText = z.string().nullable();
+
+export const findingSchema = z
+  .object({
+    id: z.string(),
+    finding_number: z.number().int().nullable(),
+    title: z.string(),
+    description: z.string(),
+    status: z.enum(STATUS_VALUES).nullable().openapi({ description: "One of the six status values, or null." }),
+    previous_status: nullableText,
+    priority: nullableText.openapi({ description: "Free text." }),
+    system: nullableText.openapi({ description: "Free text, e.g. a vessel system name." }),
+    date_of_finding: nullableTimestamp,
+    date_created: nullableTimestamp,
+    last_edited_date: nullableTimestamp.openapi({ description: "Written on every save, including creation." }),
+    start_date: nullableTimestamp,
+    due_date: nullableTimestamp,
+    corrective_measure: z.string(),
+    location_details: z.string(),
+    location_level_1: nullableText,
+    location_level_2: nullableText,
+    location_level_3: nullableText,
+    location_level_4: nullableText,
+    location_level_5: nullableText,
+    location_lat_lng: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+    numeric_value: z.number().nullable(),
+    nfc_information: nullableText,
+    shipyard_reference: nullableText,
+    created_by: nullableText,
+    created_by_name: nullableText,
+    created_by_company_name: nullableText,
+    last_edited_by: nullableText,
+    last_edited_by_name: nullableText,
+    last_edited_by_company_name: nullableText,
+    inspection_id: nullableText,
+    project_id: nullableText,
+    company_id: nullableText,
+    assignee_ids: z.array(z.string()),
+    checklist: z.array(checklistItemSchema),
+    checklist_total: z.number().int(),
+    checklist_open: z.number().int(),
+    last_comment: lastCommentSchema,
+    has_location_details_image: z.boolean(),
+    marker_count: z.number().int(),
+  })
+  .openapi("Finding");
+export type Finding = z.infer<typeof findingSchema>;
+
+export const commentSchema = z
+  .object({
+    id: z.string(),
+    finding_id: z.string(),
+    text: z.string(),
+    created_at: nullableTimestamp,
+    author_id: nullableText,
+    author_name: nullableText,
+    system_triggered: z.boolean().openapi({ description: "True for entries the app writes itself, e.g. status changes." }),
+    has_image: z.boolean(),
+    has_audio: z.boolean(),
+    has_video: z.boolean(),
+    has_file: z.boolean(),
+    file_name: nullableText.openapi({ description: "Name of the comment's first `file` entry." }),
+  })
+  .openapi("Comment");
+export type Comment = z.infer<typeof commentSchema>;
+
+export const attachmentSchema = z
+  .object({
+    id: nullableText.openapi({ description: "Id of the finding's file record; null for location image and comment rows." }),
+    source: z.enum(["location_details_image", "findings_file", "comment"]),
+    comment_id: nullableText,
+    title: nullableText,
+    description_short: nullableText,
+    description_long: nullableText,
+    file_name: nullableText,
+    content_kind: z.enum(["image", "video", "audio", "file"]),
+    custom_index: z.number().int().nullable(),
+    folder_path: nullableText,
+    blur_hash: nullableText,
+    excluded_from_reports: z.boolean(),
+    captured_at: nullableTimestamp,
+    uploaded_at: nullableTimestamp,
+    uploaded_by: nullableText,
+    uploaded_by_name: nullableText,
+    uploaded_by_company_name: nullableText,
+    download_url: z.string().nullable().openapi({ description: "V4 signed link, valid 15 minutes; null when it could not be signed." }),
+    download_url_expires_at: nullableTimestamp,
+    download_error: z.enum(["unrecognized_storage_reference", "foreign_bucket", "signing_failed"]).nullable(),
+  })
+  .openapi("Attachment");
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      data: z.array(item),
+      next_page_token: z.string().nullable().openapi({ description: "Opaque; pass as `page_token` for the next page. Null at the end. A page may be short, even empty, and still have a next page." }),
+    })
+    .openapi(name);

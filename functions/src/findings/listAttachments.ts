@@ -1,0 +1,60 @@
+import { storageBuckets } from "../config/params";
+import { notFound } from "../http/errors";
+import { defineRoute } from "../http/route";
+import { z } from "../http/zod";
+import { mapPool } from "../lib/pool";
+import { allComments, findVisibleFinding, liveFiles } from "../repos/findings";
+import { attachmentCandidates, type Candidate } from "../services/attachmentRows";
+import { signReadUrl } from "../services/signing";
+import { FINDING_NOT_FOUND, findingIdParams } from "./listComments";
+import { limitParam } from "./params";
+import { attachmentSchema, type Attachment } from "./schemas";
+
+/** Signing calls in flight at once (IAM signBlob in production takes tens of milliseconds each). */
+const SIGNING_CONCURRENCY = 16;
+
+const responseSchema = z
+  .object({
+    data: z.array(attachmentSchema),
+    finding_id: z.string(),
+    truncated: z.boolean().openapi({ description: "True when `limit` cut rows off." }),
+  })
+  .openapi("AttachmentList");
+export type ListAttachmentsResponse = z.infer<typeof responseSchema>;
+
+async function signed({ row, target }: Candidate): Promise<Attachment> {
+  if ("error" in target) return { ...row, download_url: null, download_url_expires_at: null, download_error: target.error };
+  try {
+    const { url, expiresAt } = await signReadUrl(target.bucket, target.path);
+    return { ...row, download_url: url, download_url_expires_at: expiresAt.toISOString(), download_error: null };
+  } catch {
+    return { ...row, download_url: null, download_url_expires_at: null, download_error: "signing_failed" };
+  }
+}
+
+export const listAttachments = defineRoute({
+  method: "get",
+  path: "/v1/findings/{id}/attachments",
+  operationId: "listFindingAttachments",
+  summary: "A finding's attachments with 15-minute download links",
+  description:
+    "Not paginated. Rows: the location image first, then the finding's files in the order the app and its reports " +
+    "show them, then comment files (photos, videos, voice notes, documents) by comment, oldest first. `limit` caps the " +
+    "total; `truncated` says whether rows were left out. A row whose link cannot be created has `download_url: null` " +
+    "and a `download_error`; the request still succeeds.",
+  tags: ["Findings"],
+  params: findingIdParams,
+  query: z.object({ limit: limitParam.openapi({ description: "Cap on the total rows across all sources, 1 to 500 (default 100)." }) }).strict(),
+  success: { description: "The finding's attachments.", schema: responseSchema },
+  errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
+  handler: async ({ params, query, principal }) => {
+    const projectId = principal!.projectId!;
+    const finding = await findVisibleFinding(projectId, params.id);
+    if (!finding) throw notFound(FINDING_NOT_FOUND);
+    const [files, comments] = await Promise.all([liveFiles(projectId, finding.id), allComments(projectId, finding.id)]);
+    const candidates = attachmentCandidates(finding, files, comments, storageBuckets());
+    const kept = candidates.slice(0, query.limit);
+    const data = await mapPool(kept, SIGNING_CONCURRENCY, signed);
+    return { data, finding_id: finding.id, truncated: candidates.length > kept.length } satisfies ListAttachmentsResponse;
+  },
+});

@@ -1,0 +1,60 @@
+import { notFound } from "../http/errors";
+import { defineRoute } from "../http/route";
+import { z } from "../http/zod";
+import { compareInstants } from "../lib/dates";
+import { findVisibleFinding, queryComments } from "../repos/findings";
+import { toComment } from "./map";
+import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken } from "./params";
+import { commentSchema, pageOf } from "./schemas";
+
+export const findingIdParams = z.object({
+  id: z.string().openapi({ description: "Finding id." }),
+});
+
+const query = z
+  .object({
+    limit: limitParam,
+    page_token: pageTokenParam,
+    from: instantParam("Inclusive lower bound on the comment's `created_at`. Comments without a `created_at` are excluded when it is given."),
+    to: instantParam("Exclusive upper bound on the comment's `created_at`. Comments without a `created_at` sort first and are included."),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.from && q.to && compareInstants(q.from, q.to) >= 0) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+  });
+
+const responseSchema = pageOf(commentSchema, "CommentPage");
+export type ListCommentsResponse = z.infer<typeof responseSchema>;
+
+export const FINDING_NOT_FOUND = "No such finding in this key's project.";
+
+export const listComments = defineRoute({
+  method: "get",
+  path: "/v1/findings/{id}/comments",
+  operationId: "listFindingComments",
+  summary: "A finding's comment thread, oldest first",
+  description:
+    "Ordered by `created_at` ascending, then by id; includes the entries the app writes itself " +
+    "(`system_triggered: true`, e.g. status changes). `from` is inclusive and `to` exclusive, both on `created_at`.",
+  tags: ["Findings"],
+  params: findingIdParams,
+  query,
+  success: { description: "One page of comments.", schema: responseSchema },
+  errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
+  handler: async ({ params, query: q, principal }) => {
+    const projectId = principal!.projectId!;
+    const finding = await findVisibleFinding(projectId, params.id);
+    if (!finding) throw notFound(FINDING_NOT_FOUND);
+    const scope = {
+      endpoint: "comments",
+      project: projectId,
+      finding: finding.id,
+      from: instantKey(q.from),
+      to: instantKey(q.to),
+    };
+    const after = readPageToken(q.page_token, scope);
+    const rows = await queryComments(projectId, finding.id, { from: q.from, to: q.to, after, limit: q.limit + 1 });
+    const { page, next_page_token } = pageResult(rows, q.limit, scope);
+    return { data: page.map((row) => toComment(row.comment, finding.id)), next_page_token } satisfies ListCommentsResponse;
+  },
+});

@@ -1,0 +1,80 @@
+import { defineRoute } from "../http/route";
+import { z } from "../http/zod";
+import { compareInstants } from "../lib/dates";
+import { queryFindings, type EqualityField } from "../repos/findings";
+import { toFinding } from "./map";
+import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken } from "./params";
+import { findingSchema, pageOf, STATUS_VALUES } from "./schemas";
+
+const FILTERS: EqualityField[] = ["status", "system", "priority"];
+
+export const listFindingsQuery = z
+  .object({
+    limit: limitParam,
+    page_token: pageTokenParam,
+    from: instantParam("Default mode: inclusive lower bound on `date_created`. Findings without a `date_created` are excluded when it is given."),
+    to: instantParam("Default mode: exclusive upper bound on `date_created`. Findings without a `date_created` sort first and are included."),
+    updated_since: instantParam("Incremental sync: findings whose `last_edited_date` is at or after this instant, ordered by `last_edited_date`. Cannot be combined with `from` or `to` (400)."),
+    status: z.enum(STATUS_VALUES).optional().openapi({ description: "Exactly one of the six status values. At most one of status, system, priority." }),
+    system: z.string().min(1).max(200).optional().openapi({ description: "Exact match on the finding's system (at most 200 characters). At most one of status, system, priority." }),
+    priority: z.string().min(1).max(200).optional().openapi({ description: "Exact match on the finding's priority (at most 200 characters). At most one of status, system, priority." }),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.updated_since && (q.from || q.to)) {
+      ctx.addIssue({ code: "custom", path: ["updated_since"], message: "cannot be combined with from or to" });
+    }
+    const given = FILTERS.filter((f) => q[f] !== undefined);
+    if (given.length > 1) {
+      ctx.addIssue({ code: "custom", path: [given[1]], message: `only one of status, system, priority may be given (got ${given.join(", ")})` });
+    }
+    if (q.from && q.to && compareInstants(q.from, q.to) >= 0) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+    }
+  });
+
+const responseSchema = pageOf(findingSchema, "FindingPage");
+export type ListFindingsResponse = z.infer<typeof responseSchema>;
+
+export const listFindings = defineRoute({
+  method: "get",
+  path: "/v1/findings",
+  operationId: "listFindings",
+  summary: "The project's findings, with checklists",
+  description:
+    "Default mode: ordered by `date_created` ascending (findings without one first), then by id. " +
+    "Incremental sync (`updated_since`): ordered by `last_edited_date` ascending, then by id. " +
+    "Hidden findings are removed after each page is read, so a page may be short or even empty and still have a " +
+    "`next_page_token`; page until it is null. A `page_token` is bound to the key's project, the mode and every filter.",
+  tags: ["Findings"],
+  query: listFindingsQuery,
+  success: { description: "One page of findings.", schema: responseSchema },
+  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  handler: async ({ query: q, principal }) => {
+    const projectId = principal!.projectId!;
+    const incremental = q.updated_since !== undefined;
+    const filter = FILTERS.find((f) => q[f] !== undefined);
+    const scope = {
+      endpoint: "findings",
+      project: projectId,
+      mode: incremental ? "incremental" : "default",
+      from: instantKey(q.from),
+      to: instantKey(q.to),
+      updated_since: instantKey(q.updated_since),
+      status: q.status,
+      system: q.system,
+      priority: q.priority,
+    };
+    const after = readPageToken(q.page_token, scope);
+    const rows = await queryFindings(projectId, incremental ? "lastEditedDate" : "dateCreated", {
+      from: incremental ? q.updated_since : q.from,
+      to: q.to,
+      equality: filter ? { field: filter, value: q[filter]! } : undefined,
+      after,
+      limit: q.limit + 1,
+    });
+    const { page, next_page_token } = pageResult(rows, q.limit, scope);
+    const data = page.filter((row) => !row.finding.hidden).map((row) => toFinding(row.finding));
+    return { data, next_page_token } satisfies ListFindingsResponse;
+  },
+});

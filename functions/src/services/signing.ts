@@ -1,0 +1,47 @@
+import { generateKeyPairSync } from "node:crypto";
+import { Storage } from "@google-cloud/storage";
+import { onEmulator, projectId } from "../config/params";
+
+/**
+ * V4 signed read URLs for attachments (valid 15 minutes).
+ *
+ * - Production: the function's service account signs through IAM `signBlob`, which needs
+ *   `roles/iam.serviceAccountTokenCreator` on that service account (see README).
+ * - Emulators without signing credentials: an ephemeral RSA key generated in memory, so every
+ *   emulator start returns real V4 links without a key on disk.
+ * - Tests install a test service account with `useSigningCredentials`.
+ */
+export const LINK_LIFETIME_SECONDS = 15 * 60;
+
+export interface SigningCredentials {
+  client_email: string;
+  private_key: string;
+}
+
+let storage: Storage | undefined;
+
+export function useSigningCredentials(credentials: SigningCredentials | undefined): void {
+  storage = credentials ? new Storage({ projectId: projectId(), credentials }) : undefined;
+}
+
+function ephemeralCredentials(): SigningCredentials {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return {
+    client_email: `emulator-signer@${projectId()}.iam.gserviceaccount.com`,
+    private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
+}
+
+function client(): Storage {
+  if (!storage) {
+    const hasCredentials = Boolean(process.env.GOOGLE_APPLICATION_CREDENTIALS);
+    storage = onEmulator() && !hasCredentials ? new Storage({ projectId: projectId(), credentials: ephemeralCredentials() }) : new Storage();
+  }
+  return storage;
+}
+
+export async function signReadUrl(bucket: string, path: string, now = Date.now()): Promise<{ url: string; expiresAt: Date }> {
+  const expiresAt = new Date(now + LINK_LIFETIME_SECONDS * 1000);
+  const [url] = await client().bucket(bucket).file(path).getSignedUrl({ version: "v4", action: "read", expires: expiresAt });
+  return { url, expiresAt };
+}
