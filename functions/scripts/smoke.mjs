@@ -34,6 +34,27 @@ async function checks() {
   await check("no key", "/findingsApi/v1/project", null, 401, (b) => b.error.code === "unauthorized");
   await check("company key on the findings API", "/findingsApi/v1/project", companyRead, 401, (b) => b.error.code === "unauthorized");
   await check("unknown path", "/companyApi/v1/nope", companyRead, 404, (b) => b.error.code === "not_found" && b.error.request_id);
+  // A full export of the demo vessel through the emulated function: 320 findings, 20 hidden.
+  const exported = [];
+  let token = null;
+  let requests = 0;
+  do {
+    const res = await fetch(`${BASE}/findingsApi/v1/findings?limit=120${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, { headers: { Authorization: `Bearer ${vesselA.key}` } });
+    const body = await res.json();
+    requests++;
+    if (res.status !== 200) break;
+    exported.push(...body.data.map((f) => f.id));
+    token = body.next_page_token;
+  } while (token && requests < 20);
+  if (exported.length === 300 && new Set(exported).size === 300) passed++;
+  else failures.push(`full export: ${exported.length} findings (${new Set(exported).size} distinct) in ${requests} requests, expected 300`);
+  // Attachments of a finding with a location image: a real V4 link from the emulator's ephemeral signer.
+  const withImage = await fetch(`${BASE}/findingsApi/v1/findings?limit=50`, { headers: { Authorization: `Bearer ${vesselA.key}` } })
+    .then((r) => r.json())
+    .then((b) => b.data.find((f) => f.has_location_details_image));
+  await check("attachments with signed links", `/findingsApi/v1/findings/${withImage?.id}/attachments`, vesselA, 200, (b) =>
+    b.data.some((row) => row.download_url?.startsWith("https://storage.googleapis.com/") && row.download_url.includes("X-Goog-Signature=")),
+  );
   console.log(`smoke: ${passed} passed, ${failures.length} failed`);
   // Same keys as jest's JSON report, so the closing summary can add them up.
   if (process.env.SMOKE_REPORT) writeFileSync(process.env.SMOKE_REPORT, JSON.stringify({ numPassedTests: passed, numFailedTests: failures.length, numPendingTests: 0, numTodoTests: 0 }));

@@ -2,14 +2,36 @@ import type { Express } from "express";
 import request from "supertest";
 import { firestore } from "../config/firebase";
 import { randomId } from "./builders";
+import { createResponseValidator } from "./openapiValidator";
 
-/** supertest against an app, with a fresh request id per call so audit entries can be found. */
+type Validator = ReturnType<typeof createResponseValidator>;
+const validators = new WeakMap<Express, Promise<Validator>>();
+
+/** The validator of the document the app itself serves at /v1/openapi.json. */
+function validatorOf(app: Express): Promise<Validator> {
+  let validator = validators.get(app);
+  if (!validator) {
+    validator = request(app)
+      .get("/v1/openapi.json")
+      .then((res) => createResponseValidator(res.body));
+    validators.set(app, validator);
+  }
+  return validator;
+}
+
+/**
+ * supertest against an app. `get` sends a fresh request id (so audit entries can be found) and
+ * validates every response against the served OpenAPI document; `raw` is plain supertest.
+ */
 export function client(app: Express) {
   return {
-    get(path: string, key?: string, headers: Record<string, string> = {}) {
+    async get(path: string, key?: string, headers: Record<string, string> = {}) {
       const req = request(app).get(path).set("X-Request-Id", headers["X-Request-Id"] ?? randomId("rq"));
       for (const [name, value] of Object.entries(headers)) req.set(name, value);
-      return key ? req.set("Authorization", `Bearer ${key}`) : req;
+      if (key) req.set("Authorization", `Bearer ${key}`);
+      const res = await req;
+      (await validatorOf(app))("GET", path, res.status, res.body);
+      return res;
     },
     raw: () => request(app),
   };
@@ -23,9 +45,4 @@ export async function auditEntriesFor(companyId: string, requestId: string) {
 export async function auditCount(companyId: string): Promise<number> {
   const snap = await firestore().collection(`companies/${companyId}/auditLogs`).count().get();
   return snap.data().count;
-}
-
-/** Every string value anywhere in a JSON body, for privacy assertions. */
-export function allText(body: unknown): string {
-  return JSON.stringify(body);
 }
