@@ -66,15 +66,20 @@ export const listFindings = defineRoute({
       priority: q.priority,
     };
     const after = readPageToken(q.page_token, scope);
-    const rows = await queryFindings(projectId, incremental ? "lastEditedDate" : "dateCreated", {
-      from: incremental ? q.updated_since : q.from,
-      to: q.to,
-      equality: filter ? { field: filter, value: q[filter]! } : undefined,
-      after,
-      limit: q.limit + 1,
-    });
+    const rows = await queryFindings(
+      projectId,
+      incremental ? "lastEditedDate" : "dateCreated",
+      {
+        from: incremental ? q.updated_since : q.from,
+        to: q.to,
+        equality: filter ? { field: filter, value: q[filter]! } : undefined,
+        after,
+        limit: q.limit + 1,
+      },
+      (finding) => (finding.hidden ? null : toFinding(finding)),
+    );
     const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    const data = page.filter((row) => !row.finding.hidden).map((row) => toFinding(row.finding));
+    const data = page.flatMap((r) => (r.row ? [r.row] : []));
     return { data, next_page_token } satisfies ListFindingsResponse;
   },
 });

@@ -60,9 +60,31 @@ function parseFinding(snap: { id: string; ref: { path: string }; data(): unknown
   return { id: snap.id, ...parseStored(findingDoc, snap.ref.path, snap.data()) };
 }
 
-export async function queryFindings(projectId: string, order: "dateCreated" | "lastEditedDate", q: RangeQuery) {
-  const snap = await rangeQuery(findingsOf(projectId), order, q).get();
-  return snap.docs.map((doc) => ({ finding: parseFinding(doc), cursor: cursorOf(doc, order) }));
+/**
+ * Streams the query and converts each document as it arrives, so parsing overlaps the
+ * transfer of the rest of the page instead of following it. `convert` sees hidden findings
+ * too (they still move the cursor).
+ */
+export function queryFindings<R>(
+  projectId: string,
+  order: "dateCreated" | "lastEditedDate",
+  q: RangeQuery,
+  convert: (finding: FindingDoc) => R,
+): Promise<Array<{ row: R; cursor: Cursor }>> {
+  return new Promise((resolve, reject) => {
+    const rows: Array<{ row: R; cursor: Cursor }> = [];
+    const stream = rangeQuery(findingsOf(projectId), order, q).stream() as NodeJS.ReadableStream & { destroy(): void };
+    stream.on("data", (doc: QueryDocumentSnapshot) => {
+      try {
+        rows.push({ row: convert(parseFinding(doc)), cursor: cursorOf(doc, order) });
+      } catch (err) {
+        stream.destroy();
+        reject(err);
+      }
+    });
+    stream.on("error", reject);
+    stream.on("end", () => resolve(rows));
+  });
 }
 
 /** Firestore document ids: no slash, not `.`/`..`, not `__…__`, at most 1,500 bytes. */
