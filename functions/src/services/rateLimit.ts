@@ -43,38 +43,33 @@ export interface RateLimitDecision {
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-export function decide(stored: UsageState | undefined, nowMs: number, limits: Limits): RateLimitDecision {
-  const minuteWindow = Math.floor(nowMs / MINUTE_MS);
-  const dayWindow = Math.floor(nowMs / DAY_MS);
-  const minuteUsed = stored?.minuteWindow === minuteWindow ? stored.minuteCount : 0;
-  const dayUsed = stored?.dayWindow === dayWindow ? stored.dayCount : 0;
-  const allowed = minuteUsed < limits.perMinute && dayUsed < limits.perDay;
-  const minuteCount = minuteUsed + (allowed ? 1 : 0);
-  const dayCount = dayUsed + (allowed ? 1 : 0);
+/** One fixed window at `nowMs`: its index, what was used in it, and its status after this request. */
+function windowAt(name: WindowStatus["name"], lengthMs: number, limit: number, storedWindow: number | undefined, storedCount: number | undefined, nowMs: number) {
+  const index = Math.floor(nowMs / lengthMs);
+  const used = storedWindow === index ? (storedCount ?? 0) : 0;
+  const status = (admitted: boolean): WindowStatus => ({
+    name,
+    limit,
+    windowSeconds: lengthMs / 1000,
+    remaining: Math.max(0, limit - used - (admitted ? 1 : 0)),
+    resetSeconds: Math.max(1, Math.ceil(((index + 1) * lengthMs - nowMs) / 1000)),
+  });
+  return { index, used, exhausted: used >= limit, status };
+}
 
-  const secondsUntil = (endMs: number) => Math.max(1, Math.ceil((endMs - nowMs) / 1000));
-  const minute: WindowStatus = {
-    name: "minute",
-    limit: limits.perMinute,
-    windowSeconds: 60,
-    remaining: Math.max(0, limits.perMinute - minuteCount),
-    resetSeconds: secondsUntil((minuteWindow + 1) * MINUTE_MS),
-  };
-  const day: WindowStatus = {
-    name: "day",
-    limit: limits.perDay,
-    windowSeconds: 86_400,
-    remaining: Math.max(0, limits.perDay - dayCount),
-    resetSeconds: secondsUntil((dayWindow + 1) * DAY_MS),
-  };
-  const exhausted = [minute, day].filter((w, i) => (i === 0 ? minuteUsed : dayUsed) >= w.limit);
+export function decide(stored: UsageState | undefined, nowMs: number, limits: Limits): RateLimitDecision {
+  const minute = windowAt("minute", MINUTE_MS, limits.perMinute, stored?.minuteWindow, stored?.minuteCount, nowMs);
+  const day = windowAt("day", DAY_MS, limits.perDay, stored?.dayWindow, stored?.dayCount, nowMs);
+  const allowed = !minute.exhausted && !day.exhausted;
+  const windows: [WindowStatus, WindowStatus] = [minute.status(allowed), day.status(allowed)];
+  const add = allowed ? 1 : 0;
   return {
     allowed,
-    next: { minuteWindow, minuteCount, dayWindow, dayCount },
-    windows: [minute, day],
-    retryAfterSeconds: allowed ? 0 : Math.max(...exhausted.map((w) => w.resetSeconds)),
-    limitedBy: allowed ? null : dayUsed >= limits.perDay ? "day" : "minute",
-    firstInMinute: allowed && minuteUsed === 0,
+    next: { minuteWindow: minute.index, minuteCount: minute.used + add, dayWindow: day.index, dayCount: day.used + add },
+    windows,
+    retryAfterSeconds: allowed ? 0 : Math.max(...windows.filter((_, i) => [minute, day][i].exhausted).map((w) => w.resetSeconds)),
+    limitedBy: allowed ? null : day.exhausted ? "day" : "minute",
+    firstInMinute: allowed && minute.used === 0,
   };
 }
 

@@ -92,3 +92,11 @@ export async function seedKey(seed: KeySeed): Promise<SeededKey> {
   await apiKeysCollection().doc(hash).set(data);
   return { key, hash, prefix: displayPrefix(key) };
 }
+
+/** A company with one project and a findings key that no test's burst of requests exhausts. */
+export async function seedVessel(): Promise<{ companyId: string; projectId: string; key: string }> {
+  const companyId = await seedCompany();
+  const projectId = await seedProject(companyId);
+  const { key } = await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } });
+  return { companyId, projectId, key };
+}

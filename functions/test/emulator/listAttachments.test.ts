@@ -1,7 +1,7 @@
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
 import { useSigningCredentials } from "../../src/services/signing";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
 import { client } from "../../src/testing/http";
 import { testServiceAccount, verifyV4Url } from "../../src/testing/v4Signature";
@@ -18,9 +18,7 @@ const media = (kind: string, storageRef: string, fileName: string) => ({ kind, s
 
 beforeAll(async () => {
   useSigningCredentials(account.credentials);
-  companyId = await seedCompany();
-  projectId = await seedProject(companyId);
-  key = (await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } })).key;
+  ({ companyId, projectId, key } = await seedVessel());
   findingId = await seedFinding(projectId, companyId, {
     locationDetailsImage: {
       storageRef: `gs://${BUCKET}/loc/image 1.jpg`,

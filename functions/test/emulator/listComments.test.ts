@@ -1,5 +1,5 @@
 import { createFindingsApp } from "../../src/findings/app";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { seedProject, seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFinding } from "../../src/testing/findingBuilders";
 import { client } from "../../src/testing/http";
 
@@ -10,9 +10,7 @@ let key: string;
 let findingId: string;
 
 beforeAll(async () => {
-  companyId = await seedCompany();
-  projectId = await seedProject(companyId);
-  key = (await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } })).key;
+  ({ companyId, projectId, key } = await seedVessel());
   findingId = await seedFinding(projectId, companyId);
   await Promise.all([
     seedComment(projectId, findingId, { createdAt: at("2026-01-03T00:00:00Z"), text: "Status changed from Open to Closed", systemTriggered: true }, "c3"),

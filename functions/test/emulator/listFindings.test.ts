@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListFindingsResponse } from "../../src/findings/listFindings";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { seedVessel } from "../../src/testing/builders";
 import { at, seedFinding } from "../../src/testing/findingBuilders";
 import { client } from "../../src/testing/http";
 
@@ -13,12 +13,7 @@ interface Vessel {
   key: string;
 }
 
-async function vessel(): Promise<Vessel> {
-  const companyId = await seedCompany();
-  const projectId = await seedProject(companyId);
-  const key = (await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } })).key;
-  return { companyId, projectId, key };
-}
+const vessel = seedVessel;
 
 /** Follows next_page_token to the end; returns every page. */
 async function pages(v: Vessel, query: string): Promise<ListFindingsResponse[]> {
