@@ -3,7 +3,7 @@
 // Firestore emulator named by FIRESTORE_EMULATOR_HOST, with the demo data loaded.
 //   node scripts/smoke.mjs          orchestrates (seed, then emulators:exec running the checks)
 //   node scripts/smoke.mjs checks   the checks themselves (run inside emulators:exec)
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -12,6 +12,19 @@ import { fileURLToPath } from "node:url";
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
 const BASE = "http://127.0.0.1:5001/demo-safety-apis/europe-west1";
+
+/** An Auth-emulator ID token for an existing demo user (created in the Auth emulator on first use). */
+async function idTokenFor(uid) {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  const api = `http://${host}/identitytoolkit.googleapis.com/v1`;
+  const { getAuth } = createRequire(import.meta.url)("firebase-admin/auth");
+  const { initializeApp, getApps } = createRequire(import.meta.url)("firebase-admin/app");
+  const app = getApps()[0] ?? initializeApp({ projectId: "demo-safety-apis" });
+  await getAuth(app).createUser({ uid }).catch(() => undefined);
+  const customToken = await getAuth(app).createCustomToken(uid);
+  const res = await fetch(`${api}/accounts:signInWithCustomToken?key=demo-api-key`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: customToken, returnSecureToken: true }) });
+  return (await res.json()).idToken;
+}
 
 async function checks() {
   const { DEMO_KEYS } = createRequire(import.meta.url)(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
@@ -55,6 +68,24 @@ async function checks() {
   await check("attachments with signed links", `/findingsApi/v1/findings/${withImage?.id}/attachments`, vesselA, 200, (b) =>
     b.data.some((row) => row.download_url?.startsWith("https://storage.googleapis.com/") && row.download_url.includes("X-Goog-Signature=")),
   );
+  // Key management: the operator command creates a key that works at once, and fails after revocation.
+  const cli = (...args) => JSON.parse(execFileSync(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "keys.js"), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const created = cli("create", "--company", "demo-nordic-shipping", "--api", "findings", "--project", "demo-vessel-a", "--name", "Smoke test");
+  await check("key from the operator command", "/findingsApi/v1/project", { key: created.key }, 200, (b) => b.data.id === "demo-vessel-a");
+  cli("revoke", "--company", "demo-nordic-shipping", "--prefix", created.prefix);
+  await check("the same key after revocation", "/findingsApi/v1/project", { key: created.key }, 401, (b) => b.error.code === "unauthorized");
+  // A console callable over HTTP with an ID token from the Auth emulator, as the app calls it.
+  const callListKeys = async (uid) => {
+    const token = await idTokenFor(uid);
+    const res = await fetch(`${BASE}/listApiKeys`, { method: "POST", headers: { "content-type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ data: { companyId: "demo-nordic-shipping" } }) });
+    return { status: res.status, body: await res.json() };
+  };
+  const owner = await callListKeys("u-owner");
+  if (owner.status === 200 && owner.body.result.keys.some((k) => k.prefix === created.prefix && k.revokedAt)) passed++;
+  else failures.push(`listApiKeys as the demo owner: ${owner.status} ${JSON.stringify(owner.body).slice(0, 200)}`);
+  const standard = await callListKeys("u-std1");
+  if (standard.status === 403 && standard.body.error.status === "PERMISSION_DENIED") passed++;
+  else failures.push(`listApiKeys as a standard user: ${standard.status} ${JSON.stringify(standard.body).slice(0, 200)}`);
   console.log(`smoke: ${passed} passed, ${failures.length} failed`);
   // Same keys as jest's JSON report, so the closing summary can add them up.
   if (process.env.SMOKE_REPORT) writeFileSync(process.env.SMOKE_REPORT, JSON.stringify({ numPassedTests: passed, numFailedTests: failures.length, numPendingTests: 0, numTodoTests: 0 }));

@@ -16,8 +16,9 @@ node scripts/writeOpenapi.mjs "$results/openapi"
 npx redocly lint --format=stylish "$results"/openapi/*.json
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile="$results/unit.json"
-echo "== emulator tests (the harness starts and stops a Firestore emulator)"
-node scripts/emulators.mjs exec -- npx jest --selectProjects emulator --silent --json --outputFile="$results/emulator.json"
+echo "== emulator tests (Firestore emulator from the harness, Auth emulator through firebase emulators:exec)"
+node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --only auth --project demo-safety-apis \
+  "npx jest --selectProjects emulator --silent --json --outputFile=$results/emulator.json"
 echo "== smoke test through the Functions emulator (firebase emulators:exec)"
 SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
 node scripts/summarize.mjs "$results/unit.json" "$results/emulator.json" "$results/smoke.json"

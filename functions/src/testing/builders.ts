@@ -100,3 +100,21 @@ export async function seedVessel(): Promise<{ companyId: string; projectId: stri
   const { key } = await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } });
   return { companyId, projectId, key };
 }
+
+/** `users/{uid}` as the app writes it, with canary private fields. */
+export async function seedUser(uid: string, fields: DocumentData): Promise<void> {
+  await firestore()
+    .collection("users")
+    .doc(uid)
+    .set({
+      companyId: null,
+      email: `${uid}@private-canary.example`,
+      displayName: `User ${uid}`,
+      role: "standard",
+      status: "active",
+      departmentId: null,
+      createdAt: Timestamp.now(),
+      updatedAt: Timestamp.now(),
+      ...fields,
+    });
+}

@@ -36,7 +36,7 @@ const anon = () => env.unauthenticatedContext().firestore();
 
 describe("firestore.rules", () => {
   it.each([["a member", alice], ["a platform admin", admin], ["an anonymous client", anon]])(
-    "%s can neither read nor write apiKeys or usage counters",
+    "%s can neither read nor write apiKeys, usage counters or key locks",
     async (_who, ctx) => {
       await assertFails(getDoc(doc(ctx(), "apiKeys/h1")));
       await assertFails(getDocs(collection(ctx(), "apiKeys")));
@@ -44,6 +44,8 @@ describe("firestore.rules", () => {
       await assertFails(deleteDoc(doc(ctx(), "apiKeys/h1")));
       await assertFails(getDoc(doc(ctx(), "apiKeyUsage/h1")));
       await assertFails(setDoc(doc(ctx(), "apiKeyUsage/h1"), { minuteCount: 0 }));
+      await assertFails(getDoc(doc(ctx(), "apiKeyLocks/acme__findings")));
+      await assertFails(setDoc(doc(ctx(), "apiKeyLocks/acme__findings"), { updatedAt: 0 }));
     },
   );
 

@@ -1,0 +1,40 @@
+import { logger } from "firebase-functions";
+import { HttpsError, type CallableRequest } from "firebase-functions/v2/https";
+import type { z } from "../http/zod";
+import { findUser } from "../repos/users";
+import { KeyAdminError, type Caller } from "../services/keyAdmin";
+
+/**
+ * The shared shell of the console's callables: Firebase Auth required, input validated by
+ * zod (`invalid-argument` naming the field), service errors mapped to callable error codes,
+ * anything unexpected logged and answered as `internal` without details.
+ */
+async function callerOf(request: CallableRequest<unknown>): Promise<Caller> {
+  const auth = request.auth;
+  if (!auth) throw new HttpsError("unauthenticated", "Sign in to manage API access.");
+  const user = await findUser(auth.uid);
+  const admin = auth.token.admin === true;
+  const name = user?.displayName ?? (typeof auth.token.name === "string" ? auth.token.name : admin ? "Platform admin" : auth.uid);
+  return { uid: auth.uid, admin, name, user };
+}
+
+export function callableHandler<S extends z.ZodType, R>(name: string, schema: S, run: (input: z.output<S>, caller: Caller) => Promise<R>) {
+  return async (request: CallableRequest<unknown>): Promise<R> => {
+    try {
+      const caller = await callerOf(request);
+      const parsed = schema.safeParse(request.data ?? {});
+      if (!parsed.success) {
+        const message = parsed.error.issues
+          .map((i) => (i.code === "unrecognized_keys" ? `unknown field(s) ${i.keys.join(", ")}` : i.message))
+          .join("; ");
+        throw new HttpsError("invalid-argument", message);
+      }
+      return await run(parsed.data, caller);
+    } catch (err) {
+      if (err instanceof HttpsError) throw err;
+      if (err instanceof KeyAdminError) throw new HttpsError(err.code, err.message);
+      logger.error("console.callable_failed", { callable: name, error: err instanceof Error ? err.message : String(err) });
+      throw new HttpsError("internal", "An internal error occurred.");
+    }
+  };
+}

@@ -1,0 +1,43 @@
+import { z } from "../http/zod";
+
+/** Inputs of the console's key-management callables. */
+const companyId = z.string({ message: "companyId is required" }).trim().min(1, "companyId is required").max(200).refine((id) => !id.includes("/"), "companyId is not a valid id");
+const api = z.enum(["findings", "company"], { message: 'api must be "findings" or "company"' });
+
+export const setApiAccessInput = z.object({ companyId, api, enabled: z.boolean({ message: "enabled must be true or false" }) }).strict();
+
+export const createApiKeyInput = z
+  .object({
+    companyId,
+    api,
+    name: z.string({ message: "name is required" }).trim().min(1, "name must be 1 to 100 characters").max(100, "name must be 1 to 100 characters"),
+    projectId: z.string().trim().min(1).max(200).refine((id) => !id.includes("/"), "projectId is not a valid id").optional(),
+    scopes: z.array(z.enum(["read", "provisioning"], { message: 'scopes may contain "read" and "provisioning"' })).optional(),
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if (input.api === "findings") {
+      if (!input.projectId) ctx.addIssue({ code: "custom", path: ["projectId"], message: "findings keys need a projectId" });
+      if (input.scopes && (input.scopes.length !== 1 || input.scopes[0] !== "read")) {
+        ctx.addIssue({ code: "custom", path: ["scopes"], message: 'findings keys have exactly the scope ["read"]' });
+      }
+    } else {
+      if (input.projectId) ctx.addIssue({ code: "custom", path: ["projectId"], message: "company keys are not bound to a project" });
+      const scopes = new Set(input.scopes ?? ["read"]);
+      if (!scopes.has("read") || scopes.size !== (input.scopes ?? ["read"]).length) {
+        ctx.addIssue({ code: "custom", path: ["scopes"], message: 'company keys have ["read"] or ["read","provisioning"]' });
+      }
+    }
+  })
+  .transform((input) => ({
+    ...input,
+    scopes: input.api === "findings" ? ["read"] : input.scopes?.includes("provisioning") ? ["read", "provisioning"] : ["read"],
+  }));
+
+export const listApiKeysInput = z.object({ companyId, api: api.optional() }).strict();
+
+export const revokeApiKeyInput = z
+  .object({ companyId, prefix: z.string().regex(/^(vfe|csa)_[0-9A-Za-z]{8}$/, "prefix is the key's first 12 characters, e.g. vfe_AbC123xy") })
+  .strict();
+
+export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
