@@ -111,6 +111,11 @@ async function start() {
   const base = `http://127.0.0.1:5001/${PROJECT_ID}/${REGION}`;
   const ready = await waitFor(`${base}/findingsApi/v1`, 180, () => firebase.child.exitCode === null);
   if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
+  const authSeed = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemoAuth.js")], {
+    env: { ...env(host), FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" },
+    detached: false,
+  }).done;
+  if (authSeed !== 0) throw new Error("creating the demo console users in the Auth emulator failed");
   const { DEMO_KEYS } = await import(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
   console.log(`
 ==============================================================================
@@ -119,6 +124,8 @@ async function start() {
    companyApi   ${base}/companyApi/v1
  Demo keys (demo data only, never valid anywhere else):
 ${DEMO_KEYS.map((k) => `   ${k.label.padEnd(36)} ${k.key}`).join("\n")}
+ Demo console users (Auth emulator): owner@demo.example (owner, Key User) and
+ admin@demo.example (platform Admin), password demo-password.
  Try:
    curl -H "Authorization: Bearer ${DEMO_KEYS[0].key}" ${base}/findingsApi/v1/project
  Ctrl-C stops everything.

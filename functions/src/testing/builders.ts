@@ -69,12 +69,14 @@ export interface KeySeed {
   rateLimits?: { perMinute?: number; perDay?: number };
   /** Fixed 32 random characters, for the demo keys; random otherwise. */
   random?: string;
+  /** Fixed creation time, for the deterministic demo dataset; now otherwise. */
+  createdAt?: Timestamp;
 }
 
 export async function seedKey(seed: KeySeed): Promise<SeededKey> {
   const key = seed.random ? composeKey(seed.api, seed.random) : generateKey(seed.api);
   const hash = hashKey(key);
-  const now = Timestamp.now();
+  const now = seed.createdAt ?? Timestamp.now();
   const data: DocumentData = newApiKeyData(
     {
       api: seed.api,

@@ -2,6 +2,7 @@ import { firestore } from "../../config/firebase";
 import { seedKey } from "../builders";
 import { DEMO_KEYS } from "../demoKeys";
 import { DEMO_COMPANY, writeCompanies } from "./people";
+import { daysAgo } from "./random";
 import { writeSafetyData } from "./safety";
 import { VESSEL_A, writeVessels } from "./vessels";
 
@@ -24,6 +25,7 @@ export async function writeDemoData(): Promise<void> {
       name: `Demo: ${demo.label}`,
       revoked: demo.revoked,
       random: demo.random,
+      createdAt: daysAgo(60),
     });
   }
 }

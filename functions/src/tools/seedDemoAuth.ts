@@ -1,0 +1,24 @@
+import { auth } from "../config/firebase";
+
+/**
+ * Demo console users in the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo company's
+ * owner with the Key User role (uid u-owner, as in the demo data) and a platform Admin.
+ * Passwords are demo-only and exist nowhere but the local emulator.
+ */
+export const DEMO_CONSOLE_USERS = [
+  { uid: "u-owner", email: "owner@demo.example", password: "demo-password", claims: {} },
+  { uid: "platform-admin", email: "admin@demo.example", password: "demo-password", claims: { admin: true } },
+];
+
+async function main(): Promise<void> {
+  if (!process.env.FIREBASE_AUTH_EMULATOR_HOST) throw new Error("FIREBASE_AUTH_EMULATOR_HOST is not set: demo users go to the Auth emulator only.");
+  for (const user of DEMO_CONSOLE_USERS) {
+    await auth().createUser({ uid: user.uid, email: user.email, password: user.password }).catch(() => undefined);
+    await auth().setCustomUserClaims(user.uid, user.claims);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
