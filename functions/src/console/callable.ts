@@ -1,5 +1,5 @@
-import { logger } from "firebase-functions";
 import { HttpsError, type CallableRequest } from "firebase-functions/v2/https";
+import { callableFailed } from "../http/logs";
 import type { z } from "../http/zod";
 import { findUser } from "../repos/users";
 import { KeyAdminError, type Caller } from "../services/keyAdmin";
@@ -33,7 +33,7 @@ export function callableHandler<S extends z.ZodType, R>(name: string, schema: S,
     } catch (err) {
       if (err instanceof HttpsError) throw err;
       if (err instanceof KeyAdminError) throw new HttpsError(err.code, err.message);
-      logger.error("console.callable_failed", { callable: name, error: err instanceof Error ? err.message : String(err) });
+      callableFailed(name, err);
       throw new HttpsError("internal", "An internal error occurred.");
     }
   };

@@ -1,5 +1,6 @@
 import { storageBuckets } from "../config/params";
 import { notFound } from "../http/errors";
+import { keyProjectId } from "../http/context";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { mapPool } from "../lib/pool";
@@ -48,7 +49,7 @@ export const listAttachments = defineRoute({
   success: { description: "The finding's attachments.", schema: responseSchema },
   errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
   handler: async ({ params, query, principal }) => {
-    const projectId = principal!.projectId!;
+    const projectId = keyProjectId(principal);
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
     const [files, comments] = await Promise.all([liveFiles(projectId, finding.id), allComments(projectId, finding.id)]);

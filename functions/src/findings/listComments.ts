@@ -1,4 +1,5 @@
 import { notFound } from "../http/errors";
+import { keyProjectId } from "../http/context";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { compareInstants } from "../lib/dates";
@@ -42,7 +43,7 @@ export const listComments = defineRoute({
   success: { description: "One page of comments.", schema: responseSchema },
   errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
   handler: async ({ params, query: q, principal }) => {
-    const projectId = principal!.projectId!;
+    const projectId = keyProjectId(principal);
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
     const scope = {

@@ -1,3 +1,4 @@
+import { keyProjectId } from "../http/context";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { compareInstants } from "../lib/dates";
@@ -51,7 +52,7 @@ export const listFindings = defineRoute({
   success: { description: "One page of findings.", schema: responseSchema },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
-    const projectId = principal!.projectId!;
+    const projectId = keyProjectId(principal);
     const incremental = q.updated_since !== undefined;
     const filter = FILTERS.find((f) => q[f] !== undefined);
     const scope = {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { DEFAULT_RATE_LIMITS } from "../config/constants";
 import { hashKey, KEY_PREFIX, parseKey } from "../lib/apiKeyFormat";
 import { findApiKey, type ApiKeyDoc } from "../repos/apiKeys";
+import { prefetchUsage } from "../repos/apiKeyUsage";
 import { findCompany } from "../repos/companies";
 import { findProject } from "../repos/projects";
 import { assertCompanyAccess, assertFindingsAccess, assertKeyUsable } from "../services/access";
@@ -46,6 +47,8 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     const doc = await findApiKey(keyHash);
     if (doc && doc.api === ctx.api) ctx.auditSubject = subjectOf(doc);
     assertKeyUsable(doc, ctx.api);
+    const usage = prefetchUsage(keyHash);
+    usage.catch(() => undefined); // awaited by the rate limiter; never an unhandled rejection
     const [company, project] = await Promise.all([
       findCompany(doc.companyId),
       ctx.api === "findings" && doc.projectId ? findProject(doc.projectId) : Promise.resolve(null),
@@ -58,6 +61,7 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
       scopes: doc.scopes,
       limits: effectiveLimits(DEFAULT_RATE_LIMITS, company?.rateLimits, doc.rateLimits),
       project: project ?? undefined,
+      usage,
     };
     next();
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import type { DocumentSnapshot } from "firebase-admin/firestore";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ProjectDoc } from "../repos/projects";
 import type { RateLimitDecision } from "../services/rateLimit";
@@ -17,6 +18,8 @@ export interface Principal extends AuditSubject {
   limits: { perMinute: number; perDay: number };
   /** Findings keys: the key's project, read during authentication and reused by handlers. */
   project?: ProjectDoc;
+  /** The key's usage counter, read alongside the company (see repos/apiKeyUsage). */
+  usage?: Promise<DocumentSnapshot>;
 }
 
 export interface RequestContext {
@@ -55,4 +58,10 @@ export function principalOf(res: Response): Principal {
 /** The request path without the query string, as recorded in audit entries. */
 export function pathOf(req: Request): string {
   return req.originalUrl.split("?")[0];
+}
+
+/** The project a findings key is bound to (authentication guarantees one exists). */
+export function keyProjectId(principal: Principal | undefined): string {
+  if (!principal?.projectId) throw new Error("findings route without an authenticated project key");
+  return principal.projectId;
 }

@@ -25,3 +25,7 @@ export function requestFailed(fields: { api: string; requestId: string; method: 
 export function auditWriteFailed(fields: { api: string; requestId: string; companyId: string }, err: unknown): void {
   logger.error("api.audit_write_failed", { ...fields, error: err instanceof Error ? err.message : String(err) });
 }
+
+export function callableFailed(callable: string, err: unknown): void {
+  logger.error("console.callable_failed", { callable, error: err instanceof Error ? err.message : String(err) });
+}

@@ -8,7 +8,7 @@ import { ApiError } from "./errors";
 export async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
   try {
     const principal = principalOf(res);
-    const decision = await consume(principal.keyHash, principal.limits);
+    const decision = await consume(principal.keyHash, principal.limits, principal.usage);
     contextOf(res).rateLimit = decision;
     res.set("RateLimit-Policy", policyHeader(decision));
     res.set("RateLimit", remainingHeader(decision));

@@ -1,4 +1,4 @@
-import { Timestamp } from "firebase-admin/firestore";
+import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { z } from "../http/zod";
 import { Coalescer } from "../lib/coalesce";
@@ -41,11 +41,26 @@ function isConflict(err: unknown): boolean {
   return code === ALREADY_EXISTS || code === FAILED_PRECONDITION;
 }
 
+/** When this instance last wrote each key's counter: older prefetched reads are stale. */
+const lastWrite = new Map<string, Timestamp>();
+
+/**
+ * Reads a key's counter ahead of the decision (it needs only the hash), so the read can
+ * overlap the company and project reads of authentication.
+ */
+export function prefetchUsage(keyHash: string): Promise<DocumentSnapshot> {
+  return usageRef(keyHash).get();
+}
+
 /** One compare-and-swap round for `count` requests; exported so tests can contend like separate instances. */
-export async function consumeMany(keyHash: string, count: number, limits: Limits): Promise<RateLimitDecision[]> {
+export async function consumeMany(keyHash: string, count: number, limits: Limits, prefetched?: DocumentSnapshot): Promise<RateLimitDecision[]> {
   const ref = usageRef(keyHash);
+  const written = lastWrite.get(keyHash);
+  let first = prefetched && (!written || prefetched.readTime >= written) ? prefetched : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const snap = await ref.get();
+    // A stale snapshot is harmless (its swap fails and the loop reads again), only slower.
+    const snap = first ?? (await ref.get());
+    first = undefined;
     const parsed = usageDoc.safeParse(snap.data());
     const now = Timestamp.now();
     const decisions = decideMany(parsed.success ? parsed.data : undefined, now.toMillis(), limits, count);
@@ -59,7 +74,8 @@ export async function consumeMany(keyHash: string, count: number, limits: Limits
     else batch.create(ref, data);
     if (admitted.some((d) => d.firstInMinute)) batch.update(apiKeysCollection().doc(keyHash), { lastUsedAt: now });
     try {
-      await batch.commit();
+      const [result] = await batch.commit();
+      lastWrite.set(keyHash, result.writeTime);
       return decisions;
     } catch (err) {
       if (!isConflict(err)) throw err;
@@ -69,12 +85,20 @@ export async function consumeMany(keyHash: string, count: number, limits: Limits
   throw new UsageContentionError();
 }
 
-// Limits are read fresh by every request; a batch applies the latest of its requests' reads.
-const coalescer = new Coalescer<Limits, RateLimitDecision>((keyHash, limits) =>
-  consumeMany(keyHash, limits.length, limits[limits.length - 1]),
-);
+interface Consumption {
+  limits: Limits;
+  prefetched?: Promise<DocumentSnapshot>;
+}
+
+// Limits are read fresh by every request; a batch applies the latest of its requests' reads,
+// and starts from the latest prefetched counter.
+const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
+  const last = args[args.length - 1];
+  const prefetched = await last.prefetched?.catch(() => undefined);
+  return consumeMany(keyHash, args.length, last.limits, prefetched);
+});
 
 /** Admits or refuses one request of the key (see the module comment for the guarantees). */
-export function consume(keyHash: string, limits: Limits): Promise<RateLimitDecision> {
-  return coalescer.submit(keyHash, limits);
+export function consume(keyHash: string, limits: Limits, prefetched?: Promise<DocumentSnapshot>): Promise<RateLimitDecision> {
+  return coalescer.submit(keyHash, { limits, prefetched });
 }
