@@ -75,12 +75,14 @@ describe("who may do what (one allowed and one denied case per role and action)"
 
   it("a caller of another company is denied without learning whether the key exists", async () => {
     const made = await create(findingsKeyInput(), people.ownerKeyUser);
-    const existing = revoke({ companyId: companyA, prefix: made.prefix }, people.otherOwnerKeyUser);
-    const missing = revoke({ companyId: companyA, prefix: "vfe_00000000" }, people.otherOwnerKeyUser);
-    await rejects(existing, "permission-denied");
-    await rejects(missing, "permission-denied");
-    const [a, b] = await Promise.all([existing.catch((e: Error) => e.message), missing.catch((e: Error) => e.message)]);
-    expect(a).toBe(b);
+    // Both calls settle together: neither rejection is ever left without a handler.
+    const [existing, missing] = await Promise.allSettled([
+      revoke({ companyId: companyA, prefix: made.prefix }, people.otherOwnerKeyUser),
+      revoke({ companyId: companyA, prefix: "vfe_00000000" }, people.otherOwnerKeyUser),
+    ]);
+    expect(existing).toMatchObject({ status: "rejected", reason: { code: "permission-denied" } });
+    expect(missing).toMatchObject({ status: "rejected", reason: { code: "permission-denied" } });
+    expect((existing as PromiseRejectedResult).reason.message).toBe((missing as PromiseRejectedResult).reason.message);
     await rejects(list({ companyId: companyA }, people.otherOwnerKeyUser), "permission-denied");
     await rejects(create({ ...findingsKeyInput(), projectId: projectB }, people.ownerKeyUser), "invalid-argument");
     // Revoking by prefix only ever looks inside the caller's own company.
