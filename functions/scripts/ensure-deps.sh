@@ -3,3 +3,5 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "Installing dependencies (npm ci)…"
   npm ci --no-audit --no-fund
 fi
+# `npx firebase …` from the repository root uses this install too (also for older checkouts).
+node scripts/linkFirebaseCli.mjs

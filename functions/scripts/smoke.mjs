@@ -97,12 +97,14 @@ function orchestrate() {
   if (!process.env.FIRESTORE_EMULATOR_HOST) throw new Error("run under: node scripts/emulators.mjs exec -- node scripts/smoke.mjs");
   const seed = spawnSync(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], { stdio: "inherit" });
   if (seed.status !== 0) process.exit(seed.status ?? 1);
-  const firebase = join(FUNCTIONS_DIR, "node_modules", ".bin", "firebase");
-  const run = spawnSync(
-    firebase,
-    ["emulators:exec", "--only", "functions,auth", "--project", "demo-safety-apis", "--non-interactive", `node ${JSON.stringify(join(FUNCTIONS_DIR, "scripts", "smoke.mjs"))} checks`],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
+  // Exactly the documented plain Firebase way: `npx firebase` from the repository root, the
+  // project from .firebaserc (the postinstall links the CLI into the root's node_modules/.bin).
+  const run = spawnSync("npx", ["firebase", "emulators:exec", "--only", "functions,auth", "--non-interactive", `node ${JSON.stringify(join(FUNCTIONS_DIR, "scripts", "smoke.mjs"))} checks`], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const output = `${run.stdout}\n${run.stderr}`;
   // The emulator's own chatter is noise unless something failed.
   const summary = output.split("\n").filter((line) => line.startsWith("smoke:") || line.includes("✗"));
