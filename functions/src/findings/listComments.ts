@@ -2,10 +2,9 @@ import { notFound } from "../http/errors";
 import { keyProjectId } from "../http/context";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
-import { compareInstants } from "../lib/dates";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken } from "./params";
+import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "./params";
 import { commentSchema, pageOf } from "./schemas";
 
 export const findingIdParams = z.object({
@@ -20,9 +19,7 @@ const query = z
     to: instantParam("Exclusive upper bound on the comment's `created_at`. Comments without a `created_at` sort first and are included."),
   })
   .strict()
-  .superRefine((q, ctx) => {
-    if (q.from && q.to && compareInstants(q.from, q.to) >= 0) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
-  });
+  .superRefine(refineWindow);
 
 const responseSchema = pageOf(commentSchema, "CommentPage");
 export type ListCommentsResponse = z.infer<typeof responseSchema>;

@@ -1,10 +1,9 @@
 import { keyProjectId } from "../http/context";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
-import { compareInstants } from "../lib/dates";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken } from "./params";
+import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "./params";
 import { findingSchema, pageOf, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
@@ -29,9 +28,7 @@ export const listFindingsQuery = z
     if (given.length > 1) {
       ctx.addIssue({ code: "custom", path: [given[1]], message: `only one of status, system, priority may be given (got ${given.join(", ")})` });
     }
-    if (q.from && q.to && compareInstants(q.from, q.to) >= 0) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
-    }
+    refineWindow(q, ctx);
   });
 
 const responseSchema = pageOf(findingSchema, "FindingPage");

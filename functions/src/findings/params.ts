@@ -1,6 +1,6 @@
 import { invalidRequest } from "../http/errors";
 import { z } from "../http/zod";
-import { parseInstant, type Instant } from "../lib/dates";
+import { compareInstants, parseInstant, type Instant } from "../lib/dates";
 import { decodeToken, encodeToken, scopeDigest } from "../lib/pageToken";
 import { pageTokenSecret } from "../config/params";
 import type { Cursor } from "../repos/findings";
@@ -36,6 +36,11 @@ export const instantParam = (description: string) =>
     })
     .optional()
     .openapi({ type: "string", format: "date-time", description, example: "2026-03-01T00:00:00Z" });
+
+/** Refinement of a query with `from`/`to`: an empty or inverted window is a 400 on `to`. */
+export function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx): void {
+  if (q.from && q.to && compareInstants(q.from, q.to) >= 0) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+}
 
 /** An instant as it enters a page token's scope. */
 export const instantKey = (i: Instant | undefined) => (i ? `${i.seconds}.${i.nanos}` : null);

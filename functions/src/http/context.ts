@@ -2,7 +2,6 @@ import type { Request, Response } from "express";
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ProjectDoc } from "../repos/projects";
-import type { RateLimitDecision } from "../services/rateLimit";
 
 /** Who an audit entry is about: known as soon as a key document has been read. */
 export interface AuditSubject {
@@ -30,7 +29,6 @@ export interface RequestContext {
   principal?: Principal;
   /** Whether the request is audited as `privileged` (provisioning) rather than `operational`. */
   privileged?: boolean;
-  rateLimit?: RateLimitDecision;
   /** Why an unattributable request failed, for the function log. */
   rejection?: string;
   /** The response was audited (or logged) already; never twice. */

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { consume, UsageContentionError } from "../repos/apiKeyUsage";
 import { policyHeader, remainingHeader } from "../services/rateLimit";
-import { principalOf, contextOf } from "./context";
+import { principalOf } from "./context";
 import { ApiError } from "./errors";
 
 /** Admits the request against the key's minute and day windows; 429 with `Retry-After` otherwise. */
@@ -9,7 +9,6 @@ export async function rateLimit(_req: Request, res: Response, next: NextFunction
   try {
     const principal = principalOf(res);
     const decision = await consume(principal.keyHash, principal.limits, principal.usage);
-    contextOf(res).rateLimit = decision;
     res.set("RateLimit-Policy", policyHeader(decision));
     res.set("RateLimit", remainingHeader(decision));
     if (!decision.allowed) {

@@ -102,12 +102,16 @@ export async function findVisibleFinding(projectId: string, findingId: string): 
   return finding.hidden ? null : finding;
 }
 
+function parseComment(snap: { id: string; ref: { path: string }; data(): unknown }): CommentDoc {
+  return { id: snap.id, ...parseStored(commentDoc, snap.ref.path, snap.data()) };
+}
+
 const commentsOf = (projectId: string, findingId: string) => findingsOf(projectId).doc(findingId).collection("comments");
 
 export async function queryComments(projectId: string, findingId: string, q: RangeQuery) {
   const snap = await rangeQuery(commentsOf(projectId, findingId), "createdAt", q).get();
   return snap.docs.map((doc) => ({
-    comment: { id: doc.id, ...parseStored(commentDoc, doc.ref.path, doc.data()) } as CommentDoc,
+    comment: parseComment(doc),
     cursor: cursorOf(doc, "createdAt"),
   }));
 }
@@ -115,7 +119,7 @@ export async function queryComments(projectId: string, findingId: string, q: Ran
 /** All comments of a finding, oldest first (attachments need every comment's media). */
 export async function allComments(projectId: string, findingId: string): Promise<CommentDoc[]> {
   const snap = await commentsOf(projectId, findingId).orderBy("createdAt", "asc").orderBy(FieldPath.documentId(), "asc").get();
-  return snap.docs.map((doc) => ({ id: doc.id, ...parseStored(commentDoc, doc.ref.path, doc.data()) }));
+  return snap.docs.map(parseComment);
 }
 
 /** The finding's files that are attachments (not deleted), unordered. */

@@ -1,6 +1,7 @@
 import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
+import { isLiveProjectOf } from "../services/access";
 import { auditEntry } from "../services/audit";
 import { KeyAdminError, MAX_ACTIVE_KEYS, type Caller } from "../services/keyAdmin";
 import { apiKeyDoc, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
@@ -56,7 +57,7 @@ export async function createKey(input: NewKey, caller: Caller): Promise<{ key: s
       ]);
       if (project) {
         const parsed = project.exists ? parseStored(projectDoc, project.ref.path, project.data()) : null;
-        if (!parsed || parsed.deleted || parsed.companyId !== input.companyId) {
+        if (!isLiveProjectOf(parsed, input.companyId)) {
           throw new KeyAdminError("invalid-argument", "projectId is not a project of this company.");
         }
       }

@@ -15,11 +15,16 @@ export function assertKeyUsable(key: ApiKeyDoc | null, api: KeyApi): asserts key
   if (key.revokedAt) throw unauthorized(UNKNOWN_KEY);
 }
 
+/** A project a key of this company may be bound to: it exists, is not deleted, and is the company's. */
+export function isLiveProjectOf(project: Pick<ProjectDoc, "deleted" | "companyId"> | null, companyId: string): boolean {
+  return Boolean(project && !project.deleted && project.companyId === companyId);
+}
+
 export function assertFindingsAccess(key: ApiKeyDoc, company: CompanyDoc | null, project: ProjectDoc | null): void {
   if (company?.apiAccess?.findingsExport !== true) {
     throw forbidden("API access to the findings export is turned off for this company.");
   }
-  if (!project || project.deleted || project.companyId !== key.companyId) {
+  if (!isLiveProjectOf(project, key.companyId)) {
     throw forbidden("The key's project no longer exists or now belongs to another company.");
   }
 }
