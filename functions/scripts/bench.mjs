@@ -2,8 +2,10 @@
 //   node scripts/emulators.mjs exec -- node scripts/bench.mjs
 // Prints: full-export time through HTTP vs the same pages read raw with the Admin SDK (target
 // ratio <= 1.3), the export's request count (target ceil(10000/500) + at most 1), p50/p95 of
-// GET /v1/project next to a raw document read, and the peak RSS of a server process serving a
-// page of 500 findings with 50 checklist items each (target < 256 MiB).
+// GET /v1/project next to a raw document read, and the peak RSS of a server process serving
+// pages of 500 findings with 50 checklist items each, one at a time and CONCURRENT at once (the
+// figures behind the functions' memory and concurrency settings in src/index.ts).
+//   node scripts/bench.mjs --memory   only the memory figures
 import { fork } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -18,6 +20,8 @@ const { FieldPath, Timestamp } = require("firebase-admin/firestore");
 const TOTAL = 10_000;
 const PAGE = 500;
 const ROUNDS = 5;
+/** Simultaneous heavy pages measured; 16 is the `concurrency` set in src/index.ts. */
+const CONCURRENT = [1, 8, 16, 24];
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
@@ -107,7 +111,33 @@ async function startServer() {
   return { worker, base };
 }
 
+/** Peak RSS of a fresh server process answering `n` pages of 500 x 50 at once. */
+async function peakRss(heavy, n) {
+  const { worker, base } = await startServer();
+  const rss = () => new Promise((r) => { worker.once("message", r); worker.send("rss"); });
+  const idle = await rss();
+  const responses = await Promise.all(
+    Array.from({ length: n }, () => fetch(`${base}/v1/findings?limit=500`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }))),
+  );
+  const peak = await rss();
+  worker.kill();
+  const ok = responses.every((r) => r.status === 200);
+  return `peak RSS, ${String(n).padStart(2)} x (500 x 50)  ${peak.maxRssMiB.toFixed(0)} MiB (idle server ${idle.maxRssMiB.toFixed(0)} MiB, ${(responses[0].bytes / 1048576).toFixed(1)} MiB per response${ok ? "" : ", SOME FAILED"})`;
+}
+
+async function memoryFigures() {
+  console.log("Seeding 500 findings with 50 checklist items each…");
+  const heavy = await seedVessel(500, 50, 0);
+  const lines = [];
+  for (const n of CONCURRENT) lines.push(await peakRss(heavy, n));
+  return lines;
+}
+
 async function main() {
+  if (process.argv.includes("--memory")) {
+    console.log(`\n${(await memoryFigures()).join("\n")}`);
+    process.exit(0);
+  }
   console.log(`Seeding ${TOTAL} findings (5 checklist items each, 1 in 20 hidden)…`);
   const big = await seedVessel(TOTAL, 5, 20);
   // The API runs in a process of its own, as in production: the client's JSON parsing must not
@@ -127,15 +157,6 @@ async function main() {
   const { api, raw: rawRead } = await latency(base, big.key, big.projectId);
   apiServer.worker.kill();
 
-  console.log("Seeding 500 findings with 50 checklist items each…");
-  const heavy = await seedVessel(500, 50, 0);
-  const { worker, base: childBase } = await startServer();
-  const baseline = await new Promise((r) => { worker.once("message", r); worker.send("rss"); });
-  const res = await fetch(`${childBase}/v1/findings?limit=500`, { headers: { Authorization: `Bearer ${heavy.key}` } });
-  const bytes = (await res.arrayBuffer()).byteLength;
-  const peak = await new Promise((r) => { worker.once("message", r); worker.send("rss"); });
-  worker.kill();
-
   const expectedRequests = Math.ceil(TOTAL / PAGE);
   const lines = [
     `full export via HTTP     ${http.ms.toFixed(0)} ms (median of ${ROUNDS}: ${runs.http.map((r) => r.ms.toFixed(0)).join(", ")}), ${http.findings} findings in ${http.requests} requests (target ${expectedRequests} + at most 1: ${http.requests <= expectedRequests + 1 ? "ok" : "MISSED"})`,
@@ -143,7 +164,7 @@ async function main() {
     `ratio HTTP / raw         ${(http.ms / raw.ms).toFixed(2)} (target <= 1.3: ${http.ms / raw.ms <= 1.3 ? "ok" : "MISSED"})`,
     `GET /v1/project          p50 ${pct(api, 50).toFixed(1)} ms, p95 ${pct(api, 95).toFixed(1)} ms (${api.length} requests)`,
     `raw project read         p50 ${pct(rawRead, 50).toFixed(1)} ms, p95 ${pct(rawRead, 95).toFixed(1)} ms`,
-    `peak RSS, 500 x 50 page  ${peak.maxRssMiB.toFixed(0)} MiB (idle server ${baseline.maxRssMiB.toFixed(0)} MiB, response ${(bytes / 1048576).toFixed(1)} MiB, status ${res.status}; target < 256 MiB: ${peak.maxRssMiB < 256 ? "ok" : "MISSED"})`,
+    ...(await memoryFigures()),
   ];
   console.log(`\n${lines.join("\n")}`);
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20) throw new Error("export count mismatch");

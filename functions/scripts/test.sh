@@ -14,6 +14,10 @@ npm run lint
 echo "== OpenAPI documents (redocly lint)"
 node scripts/writeOpenapi.mjs "$results/openapi"
 npx redocly lint --format=stylish "$results"/openapi/*.json
+echo "== the deployed package: exactly the uploaded files, npm ci --omit=dev, lib/index.js loads"
+DEPLOY_REPORT="$results/deploy.json" node scripts/deployPackage.mjs
+echo "== reference pages (GET /v1/docs) in headless Chromium"
+DOCS_REPORT="$results/docs.json" node scripts/docsBrowserTest.mjs
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile="$results/unit.json"
 echo "== emulator tests (Firestore emulator from the harness, Auth emulator through firebase emulators:exec)"
@@ -21,4 +25,4 @@ node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --o
   "npx jest --selectProjects emulator --silent --json --outputFile=$results/emulator.json"
 echo "== smoke test through the Functions emulator (firebase emulators:exec)"
 SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
-node scripts/summarize.mjs "$results/unit.json" "$results/emulator.json" "$results/smoke.json"
+node scripts/summarize.mjs "$results"/*.json

@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { MAX_BODY_BYTES } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { authenticate } from "./auth";
+import { docsPage } from "./docsPage";
 import { ApiError } from "./errors";
 import { errorHandler } from "./errorHandler";
 import { buildDocument, type ApiDescription } from "./openapi";
@@ -29,7 +30,7 @@ const serviceMetadata = z
   })
   .openapi("ServiceMetadata");
 
-/** `GET /v1` and `GET /v1/openapi.json`, which every API serves without a key. */
+/** `GET /v1`, `GET /v1/openapi.json` and `GET /v1/docs`, which every API serves without a key. */
 function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>): AnyRoute[] {
   return [
     defineRoute({
@@ -64,6 +65,7 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
       errors: ["invalid_request"],
       handler: async () => document(),
     }),
+    docsPage(config.api),
   ];
 }
 

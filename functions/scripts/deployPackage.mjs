@@ -1,0 +1,70 @@
+// The deployed package installs and loads: node scripts/deployPackage.mjs (run by test.sh).
+//
+// Copies exactly the files `firebase deploy` uploads (firebase-tools' own directory walk with
+// firebase.json's `functions.ignore` plus the names it always adds), runs `npm ci --omit=dev`
+// there as Cloud Build does, then loads lib/index.js in a fresh process and lists the exported
+// functions. Catches what only a deploy would: an install script that needs an ignored file, a
+// runtime import of a dev dependency or of lib/testing, a missing generated file.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = resolve(FUNCTIONS_DIR, "..");
+const require = createRequire(import.meta.url);
+const { readdirRecursive } = require("firebase-tools/lib/fsAsync");
+
+const EXPECTED = ["companyApi", "createApiKey", "findingsApi", "listApiKeys", "revokeApiKey", "setApiAccess"];
+
+const config = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8")).functions[0];
+// prepareFunctionsUpload.js adds these to whatever firebase.json says.
+const ignore = [...(config.ignore ?? ["node_modules", ".git"]), "firebase-debug.log", "firebase-debug.*.log", ".runtimeconfig.json"];
+const files = (await readdirRecursive({ path: FUNCTIONS_DIR, ignoreStrings: ignore })).map((f) => relative(FUNCTIONS_DIR, f.name));
+
+const failures = [];
+let passed = 0;
+const check = (name, ok, detail = "") => (ok ? passed++ : failures.push(`${name}${detail ? `: ${detail}` : ""}`));
+
+const leaked = files.filter((f) => /^(src|test|scripts|lib\/testing|lib\/tools)\//.test(f) || f.endsWith(".local"));
+check("no sources, tests, scripts, tools or local secrets uploaded", leaked.length === 0, leaked.slice(0, 5).join(", "));
+check("the generated reference pages are uploaded", files.includes("lib/docs/findings.html") && files.includes("lib/docs/company.html"));
+
+const stage = mkdtempSync(join(tmpdir(), "deploy-package-"));
+try {
+  for (const file of files) {
+    mkdirSync(dirname(join(stage, file)), { recursive: true });
+    copyFileSync(join(FUNCTIONS_DIR, file), join(stage, file));
+  }
+  let installed = true;
+  try {
+    execFileSync("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: stage, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  } catch (err) {
+    installed = false;
+    check("npm ci --omit=dev in the uploaded files", false, String(err.stderr ?? err.message).slice(-600));
+  }
+  if (installed) {
+    passed++;
+    // A fresh process with no emulator variables, as the deployed container starts.
+    const script = `const m = require("./lib/index.js"); console.log(JSON.stringify(Object.keys(m).filter((k) => m[k] && m[k].__endpoint).sort()));`;
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k)));
+    try {
+      const exported = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: stage, env, encoding: "utf8" }).trim().split("\n").pop());
+      check("lib/index.js loads and exports every function", JSON.stringify(exported) === JSON.stringify(EXPECTED), `got ${exported.join(", ")}`);
+      console.log(`deploy-package: ${files.length} files uploaded; exports ${exported.join(", ")}`);
+    } catch (err) {
+      check("lib/index.js loads without dev dependencies", false, String(err.stderr ?? err.message).slice(-600));
+    }
+  }
+} finally {
+  rmSync(stage, { recursive: true, force: true });
+}
+
+console.log(`deploy-package: ${passed} passed, ${failures.length} failed`);
+for (const failure of failures) console.error(`  ✗ ${failure}`);
+if (process.env.DEPLOY_REPORT) {
+  writeFileSync(process.env.DEPLOY_REPORT, JSON.stringify({ numPassedTests: passed, numFailedTests: failures.length, numPendingTests: 0, numTodoTests: 0 }));
+}
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,38 @@
+import { defineInt, defineString } from "firebase-functions/params";
+import { REGION } from "./constants";
+
+/**
+ * Production settings of the functions, and why each value (README, "Deployment").
+ *
+ * The two APIs run 1 vCPU and 1 GiB with up to 16 requests at once per instance. Measured with
+ * `npm run bench -- --memory` (a server process answering pages of 500 findings with 50
+ * checklist items each, 4.5 MiB of JSON apiece): peak RSS 221 MiB for one page, 478 MiB for 8
+ * at once, 680 MiB for 16, 733 MiB for 24. So 16 concurrent worst-case pages fit in 1 GiB with a
+ * third to spare, and concurrency above 1 needs a whole vCPU anyway.
+ */
+export const MAX_INSTANCES = defineInt("MAX_INSTANCES", {
+  default: 10,
+  description: "Cost ceiling: most instances each API may scale to (10 x 16 = 160 requests at once).",
+});
+
+export const RUNTIME_SERVICE_ACCOUNT = defineString("RUNTIME_SERVICE_ACCOUNT", {
+  default: "safety-apis-runtime@",
+  description:
+    "Dedicated runtime service account (`name@` means name@PROJECT.iam.gserviceaccount.com). It needs roles/datastore.user " +
+    "on the project and roles/iam.serviceAccountTokenCreator on itself (signing links); see README.",
+});
+
+const shared = { region: REGION, serviceAccount: RUNTIME_SERVICE_ACCOUNT, maxInstances: MAX_INSTANCES };
+
+export const apiOptions = {
+  ...shared,
+  memory: "1GiB" as const,
+  cpu: 1,
+  concurrency: 16,
+  // A 500-finding page answers in well under a second and 500 signed links in a few seconds;
+  // 60 s bounds a stuck Firestore call without cutting off a slow legitimate page.
+  timeoutSeconds: 60,
+};
+
+/** The console's callables read and write a handful of documents: the smallest size suffices. */
+export const callableOptions = { ...shared, memory: "256MiB" as const, timeoutSeconds: 30 };
