@@ -16,12 +16,20 @@ const DEV_PAGE_TOKEN_SECRET = "dev-only-page-token-secret--emulator-use-only";
 
 export const onEmulator = () => process.env.FUNCTIONS_EMULATOR === "true" || Boolean(process.env.FIRESTORE_EMULATOR_HOST);
 
-/** The HMAC key of page tokens. Fails closed in production when the secret is missing. */
-export function pageTokenSecret(): string {
-  const value = process.env.PAGE_TOKEN_SECRET ? PAGE_TOKEN_SECRET.value() : "";
-  if (value) return value;
-  if (onEmulator()) return DEV_PAGE_TOKEN_SECRET;
-  throw new Error("PAGE_TOKEN_SECRET is not configured");
+/** Shortest secret accepted: 32 characters (e.g. `openssl rand -base64 32` gives 44). */
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * The HMAC keys of page tokens: PAGE_TOKEN_SECRET holds one secret, or during a rotation
+ * several separated by spaces (the new one first: it signs; every one verifies). Fails closed
+ * in production when none is configured or one is too short.
+ */
+export function pageTokenSecrets(): string[] {
+  const secrets = (process.env.PAGE_TOKEN_SECRET ? PAGE_TOKEN_SECRET.value() : "").split(/[\s,]+/).filter(Boolean);
+  if (!secrets.length && onEmulator()) return [DEV_PAGE_TOKEN_SECRET];
+  if (!secrets.length) throw new Error("PAGE_TOKEN_SECRET is not configured");
+  if (secrets.some((s) => s.length < MIN_SECRET_LENGTH)) throw new Error(`PAGE_TOKEN_SECRET: every secret needs at least ${MIN_SECRET_LENGTH} characters`);
+  return secrets;
 }
 
 export function projectId(): string {

@@ -1,5 +1,5 @@
 import { HttpsError, type CallableRequest } from "firebase-functions/v2/https";
-import { callableFailed } from "../http/logs";
+import { callableFailed } from "../logs";
 import type { z } from "../http/zod";
 import { findUser } from "../repos/users";
 import { KeyAdminError, type Caller } from "../services/keyAdmin";
@@ -20,6 +20,8 @@ async function callerOf(request: CallableRequest<unknown>): Promise<Caller> {
 
 export function callableHandler<S extends z.ZodType, R>(name: string, schema: S, run: (input: z.output<S>, caller: Caller) => Promise<R>) {
   return async (request: CallableRequest<unknown>): Promise<R> => {
+    // Answers may carry a new key (shown once) or the key list: never cached by anyone.
+    request.rawRequest?.res?.set("Cache-Control", "no-store");
     try {
       const caller = await callerOf(request);
       const parsed = schema.safeParse(request.data ?? {});

@@ -6,9 +6,9 @@ import { z } from "../http/zod";
 import { mapPool } from "../lib/pool";
 import { allComments, findVisibleFinding, liveFiles } from "../repos/findings";
 import { attachmentCandidates, type Candidate } from "../services/attachmentRows";
-import { signReadUrl } from "../services/signing";
+import { noteSigningFailure, signReadUrl } from "../services/signing";
 import { FINDING_NOT_FOUND, findingIdParams } from "./listComments";
-import { limitParam } from "./params";
+import { limitParam } from "../http/paging";
 import { attachmentSchema, type Attachment } from "./schemas";
 
 /** Signing calls in flight at once (IAM signBlob in production takes tens of milliseconds each). */
@@ -23,12 +23,13 @@ const responseSchema = z
   .openapi("AttachmentList");
 export type ListAttachmentsResponse = z.infer<typeof responseSchema>;
 
-async function signed({ row, target }: Candidate): Promise<Attachment> {
+async function signed({ row, target }: Candidate, now: number): Promise<Attachment> {
   if ("error" in target) return { ...row, download_url: null, download_url_expires_at: null, download_error: target.error };
   try {
-    const { url, expiresAt } = await signReadUrl(target.bucket, target.path);
+    const { url, expiresAt } = await signReadUrl(target.bucket, target.path, now);
     return { ...row, download_url: url, download_url_expires_at: expiresAt.toISOString(), download_error: null };
-  } catch {
+  } catch (err) {
+    noteSigningFailure(target.bucket, err);
     return { ...row, download_url: null, download_url_expires_at: null, download_error: "signing_failed" };
   }
 }
@@ -55,7 +56,9 @@ export const listAttachments = defineRoute({
     const [files, comments] = await Promise.all([liveFiles(projectId, finding.id), allComments(projectId, finding.id)]);
     const candidates = attachmentCandidates(finding, files, comments, storageBuckets());
     const kept = candidates.slice(0, query.limit);
-    const data = await mapPool(kept, SIGNING_CONCURRENCY, signed);
+    // One clock reading for the whole response: every link expires at the same instant.
+    const now = Date.now();
+    const data = await mapPool(kept, SIGNING_CONCURRENCY, (candidate) => signed(candidate, now));
     return { data, finding_id: finding.id, truncated: candidates.length > kept.length } satisfies ListAttachmentsResponse;
   },
 });

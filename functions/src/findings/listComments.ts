@@ -4,7 +4,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "./params";
+import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
 import { commentSchema, pageOf } from "./schemas";
 
 export const findingIdParams = z.object({

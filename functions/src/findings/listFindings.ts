@@ -3,7 +3,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "./params";
+import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
 import { findingSchema, pageOf, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];

@@ -6,15 +6,20 @@ import { STATUS_VALUES, type Comment, type Finding } from "./schemas";
 const asStatus = (value: string | null) => (STATUS_VALUES as readonly string[]).includes(value ?? "") ? (value as Finding["status"]) : null;
 
 export function toFinding(doc: FindingDoc): Finding {
-  const checklist = doc.checklist.map((item, index) => ({
-    index,
-    title: item.title,
-    done: item.done,
-    date_created: toIso(item.dateCreated),
-    date_closed: toIso(item.dateClosed),
-    created_by: item.createdBy,
-    created_by_name: item.createdByName,
-  }));
+  // `index` is the item's position in the stored list; an unreadable item leaves a gap.
+  const checklist = doc.checklist.flatMap((item, index) =>
+    item
+      ? [{
+          index,
+          title: item.title,
+          done: item.done,
+          date_created: toIso(item.dateCreated),
+          date_closed: toIso(item.dateClosed),
+          created_by: item.createdBy,
+          created_by_name: item.createdByName,
+        }]
+      : [],
+  );
   const last = doc.lastComment;
   return {
     id: doc.id,

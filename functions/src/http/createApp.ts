@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { MAX_BODY_BYTES } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { authenticate } from "./auth";
+import { publicBaseUrl } from "./baseUrl";
 import { docsPage } from "./docsPage";
 import { ApiError } from "./errors";
 import { errorHandler } from "./errorHandler";
@@ -24,7 +25,8 @@ const serviceMetadata = z
       document_version: z.string(),
       openapi_version: z.string(),
       links: z.object({
-        openapi: z.string().openapi({ description: "Path of the OpenAPI document, relative to the base address." }),
+        openapi: z.string().openapi({ format: "uri", description: "Absolute address of the OpenAPI document." }),
+        docs: z.string().openapi({ format: "uri", description: "Absolute address of the human-readable reference." }),
       }),
     }),
   })
@@ -43,13 +45,13 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
       query: z.object({}).strict(),
       success: { description: "Name and version of the service, and where its description is.", schema: serviceMetadata },
       errors: ["invalid_request"],
-      handler: async () => ({
+      handler: async ({ req }) => ({
         data: {
           name: config.title,
           api_version: "v1" as const,
           document_version: config.version,
           openapi_version: config.openapi,
-          links: { openapi: "/v1/openapi.json" },
+          links: { openapi: `${publicBaseUrl(req)}/v1/openapi.json`, docs: `${publicBaseUrl(req)}/v1/docs` },
         },
       }),
     }),

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { contextOf, pathOf } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
-import { auditWriteFailed, requestFailed } from "./logs";
+import { auditWriteFailed, requestFailed } from "../logs";
 import { recordRequest } from "./record";
 
 /** body-parser's failures, by their `type`, as envelope errors. */
@@ -25,6 +25,8 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | nul
 
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  // The router's decoding of a path parameter (e.g. `%E0%A4%A`); the value is not echoed.
+  if (err instanceof URIError) return new ApiError("invalid_request", "The request path contains malformed percent-encoding.");
   if (err && typeof err === "object") return fromBodyParser(err as { type?: string });
   return null;
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { appendAuditEntry } from "../repos/auditLogs";
 import { auditEntry } from "../services/audit";
 import { contextOf, pathOf } from "./context";
-import { unattributedRequest } from "./logs";
+import { unattributedRequest } from "../logs";
 
 /**
  * Records one finished request: an audit entry in the key's company when the key was

@@ -13,6 +13,8 @@ export function requestContext(api: KeyApi) {
     setContext(res, { requestId, api });
     res.set("X-Request-Id", requestId);
     res.set("Cache-Control", "no-store");
+    // The platform's own Express app (Functions runtime, emulator) sets it before ours runs.
+    res.removeHeader("X-Powered-By");
     next();
   };
 }

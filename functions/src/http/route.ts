@@ -77,6 +77,14 @@ function describeIssues(location: string, error: z.ZodError): string {
     .join(" ");
 }
 
+/** With the simple query parser, `?limit=5&limit=6` arrives as an array: name it, never guess. */
+function refuseRepeated(query: Record<string, unknown>): void {
+  const repeated = Object.keys(query).filter((name) => Array.isArray(query[name]));
+  if (repeated.length) {
+    throw invalidRequest(`Query parameter ${repeated.map((n) => `"${n.slice(0, 100)}"`).join(", ")} was given more than once; send each parameter at most once.`);
+  }
+}
+
 function parsePart<S extends z.ZodType | undefined>(schema: S, value: unknown, location: string): Out<S> {
   if (!schema) return undefined as Out<S>;
   const result = schema.safeParse(value ?? {});
@@ -92,6 +100,7 @@ export function handlerOf(route: AnyRoute) {
       if (route.scope && !ctx.principal?.scopes.includes(route.scope)) {
         throw new ApiError("forbidden", `This key lacks the "${route.scope}" scope required by this endpoint.`);
       }
+      refuseRepeated(req.query);
       const input = {
         query: parsePart(route.query, req.query, "query"),
         params: parsePart(route.params, req.params, "path"),

@@ -1,30 +1,33 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { z } from "../http/zod";
-import { nullableString, parseStored, rateLimitOverride, timestamp } from "./stored";
+import { nullableString, parseStoredOrNull, rateLimitOverride, stringList, text, timestamp, type Stored } from "./stored";
 
-/** `apiKeys/{keyHash}`: API-owned, written only by key management. */
-export const apiKeyDoc = z.object({
+/**
+ * `apiKeys/{keyHash}`: API-owned, written only by key management. `api`, `companyId` and
+ * `prefix` have no safe absent reading: a key document without them is unusable (unknown key).
+ */
+export const apiKeyShape = {
   api: z.enum(["findings", "company"]),
   companyId: z.string().min(1),
   projectId: nullableString,
-  scopes: z.array(z.string()),
-  name: z.string(),
-  prefix: z.string(),
-  createdBy: z.string(),
+  scopes: stringList,
+  name: text,
+  prefix: z.string().min(1),
+  createdBy: text,
   createdAt: timestamp,
   revokedAt: timestamp,
   revokedBy: nullableString,
   rateLimits: rateLimitOverride,
-  lastUsedAt: timestamp.optional(),
-});
-export type ApiKeyDoc = z.output<typeof apiKeyDoc>;
+  lastUsedAt: timestamp,
+};
+export type ApiKeyDoc = Stored<typeof apiKeyShape>;
 
 export const apiKeysCollection = () => firestore().collection("apiKeys");
 
 export async function findApiKey(keyHash: string): Promise<ApiKeyDoc | null> {
   const snap = await apiKeysCollection().doc(keyHash).get();
-  return snap.exists ? parseStored(apiKeyDoc, snap.ref.path, snap.data()) : null;
+  return snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null;
 }
 
 export type NewApiKey = Omit<ApiKeyDoc, "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits">;

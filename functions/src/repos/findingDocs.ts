@@ -1,8 +1,21 @@
 import { z } from "../http/zod";
-import { flag, geoPoint, nullableNumber, nullableString, text, timestamp } from "./stored";
+import {
+  flag,
+  geoPoint,
+  hiddenFlag,
+  nullableInteger,
+  nullableNumber,
+  nullableString,
+  storedList,
+  storedMap,
+  stringList,
+  text,
+  timestamp,
+  type Stored,
+} from "./stored";
 
 /** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (firestore-schema.md). */
-const checklistItem = z.object({
+const checklistItem = storedMap({
   title: text,
   done: flag,
   dateCreated: timestamp,
@@ -11,33 +24,29 @@ const checklistItem = z.object({
   createdByName: nullableString,
 });
 
-const lastComment = z
-  .object({
-    text,
-    authorId: nullableString,
-    authorName: nullableString,
-    createdAt: timestamp,
-    systemTriggered: flag,
-  })
-  .nullish()
-  .transform((v) => v ?? null);
+const lastComment = storedMap({
+  text,
+  authorId: nullableString,
+  authorName: nullableString,
+  createdAt: timestamp,
+  systemTriggered: flag,
+});
 
-export const locationImage = z
-  .object({
-    storageRef: z.unknown(),
-    fileName: nullableString,
-    blurHash: nullableString,
-    capturedAt: timestamp,
-    uploadedAt: timestamp,
-    uploadedBy: nullableString,
-    uploadedByName: nullableString,
-    uploadedByCompanyName: nullableString,
-  })
-  .nullish()
-  .transform((v) => v ?? null);
+export const locationImage = storedMap({
+  storageRef: z.unknown(),
+  fileName: nullableString,
+  blurHash: nullableString,
+  capturedAt: timestamp,
+  uploadedAt: timestamp,
+  uploadedBy: nullableString,
+  uploadedByName: nullableString,
+  uploadedByCompanyName: nullableString,
+});
 
-export const findingDoc = z.object({
-  findingNumber: z.number().int().nullish().transform((v) => v ?? null),
+const contentKind = z.enum(["image", "video", "audio", "file"]);
+
+export const findingShape = {
+  findingNumber: nullableInteger,
   title: text,
   description: text,
   correctiveMeasure: text,
@@ -69,17 +78,19 @@ export const findingDoc = z.object({
   lastEditedByCompanyName: nullableString,
   projectId: nullableString,
   companyId: nullableString,
-  assigneeIds: z.array(z.string()).nullish().transform((v) => v ?? []),
-  checklist: z.array(checklistItem).nullish().transform((v) => v ?? []),
+  assigneeIds: stringList,
+  /** Unusable items stay as null holes, so every item keeps its position as `index`. */
+  checklist: storedList(checklistItem),
   lastComment,
   locationDetailsImage: locationImage,
-  markers: z.array(z.unknown()).nullish().transform((v) => v ?? []),
-  hidden: flag,
-});
-export type FindingDoc = z.output<typeof findingDoc> & { id: string };
+  markers: storedList(z.unknown()),
+  hidden: hiddenFlag,
+};
+export type FindingDoc = Stored<typeof findingShape> & { id: string };
 
-const mediaItem = z.object({
-  kind: z.enum(["image", "video", "audio", "file"]),
+const mediaItem = storedMap({
+  // An unknown kind is offered as a plain file rather than dropped.
+  kind: contentKind.nullish().transform((v) => v ?? "file"),
   storageRef: z.unknown(),
   fileName: nullableString,
   blurHash: nullableString,
@@ -87,23 +98,23 @@ const mediaItem = z.object({
   uploadedAt: timestamp,
 });
 
-export const commentDoc = z.object({
+export const commentShape = {
   text,
   createdAt: timestamp,
   authorId: nullableString,
   authorName: nullableString,
   systemTriggered: flag,
-  media: z.array(mediaItem).nullish().transform((v) => v ?? []),
-});
-export type CommentDoc = z.output<typeof commentDoc> & { id: string };
+  media: storedList(mediaItem).transform((items) => items.filter((item) => item !== null)),
+};
+export type CommentDoc = Stored<typeof commentShape> & { id: string };
 
-export const fileDoc = z.object({
+export const fileShape = {
   title: nullableString,
   descriptionShort: nullableString,
   descriptionLong: nullableString,
   fileName: nullableString,
-  contentKind: z.enum(["image", "video", "audio", "file"]).nullish().transform((v) => v ?? "file"),
-  customIndex: z.number().int().nullish().transform((v) => v ?? null),
+  contentKind: contentKind.nullish().transform((v) => v ?? "file"),
+  customIndex: nullableInteger,
   folderPath: nullableString,
   blurHash: nullableString,
   excludedFromReports: flag,
@@ -113,6 +124,7 @@ export const fileDoc = z.object({
   uploadedByName: nullableString,
   uploadedByCompanyName: nullableString,
   storageRef: z.unknown(),
-  deleted: flag,
-});
-export type FileDoc = z.output<typeof fileDoc> & { id: string };
+  // Like `hidden`: a `deleted` that is not a boolean excludes; never offer what may be gone.
+  deleted: hiddenFlag,
+};
+export type FileDoc = Stored<typeof fileShape> & { id: string };

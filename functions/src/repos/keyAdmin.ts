@@ -4,11 +4,11 @@ import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyF
 import { isLiveProjectOf } from "../services/access";
 import { auditEntry } from "../services/audit";
 import { KeyAdminError, MAX_ACTIVE_KEYS, type Caller } from "../services/keyAdmin";
-import { apiKeyDoc, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
+import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
 import { auditLogsCollection } from "./auditLogs";
 import { companyRef } from "./companies";
-import { projectDoc, projectRef } from "./projects";
-import { parseStored } from "./stored";
+import { projectRef, projectShape } from "./projects";
+import { parseStored, parseStoredOrNull } from "./stored";
 
 /**
  * The writes of key management. Each one and its privileged audit entry commit together
@@ -56,7 +56,7 @@ export async function createKey(input: NewKey, caller: Caller): Promise<{ key: s
         assertCompany(tx, input.companyId),
       ]);
       if (project) {
-        const parsed = project.exists ? parseStored(projectDoc, project.ref.path, project.data()) : null;
+        const parsed = project.exists ? parseStored(projectShape, project.ref.path, project.data()) : null;
         if (!isLiveProjectOf(parsed, input.companyId)) {
           throw new KeyAdminError("invalid-argument", "projectId is not a project of this company.");
         }
@@ -69,18 +69,19 @@ export async function createKey(input: NewKey, caller: Caller): Promise<{ key: s
       tx.create(apiKeysCollection().doc(hash), data);
       tx.set(lock, { updatedAt: now });
       audit(tx, input.companyId, caller, "api_key.created", input.api, input.projectId);
-      return { key, doc: parseStored(apiKeyDoc, `apiKeys/${hash}`, data) };
+      return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
     },
     { maxAttempts: 25 },
   );
 }
 
 export async function listKeys(companyId: string, api?: KeyApi): Promise<ApiKeyDoc[]> {
+  if (!(await companyRef(companyId).get()).exists) throw new KeyAdminError("not-found", "No such company.");
   let query = apiKeysCollection().where("companyId", "==", companyId);
   if (api) query = query.where("api", "==", api);
   const snap = await query.get();
   return snap.docs
-    .map((doc) => parseStored(apiKeyDoc, doc.ref.path, doc.data()))
+    .flatMap((doc) => parseStoredOrNull(apiKeyShape, doc.ref.path, doc.data()) ?? [])
     .sort((a, b) => (b.createdAt?.toMillis() ?? 0) - (a.createdAt?.toMillis() ?? 0));
 }
 
@@ -88,8 +89,11 @@ export async function listKeys(companyId: string, api?: KeyApi): Promise<ApiKeyD
 export async function revokeKey(companyId: string, prefix: string, caller: Caller): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
   return firestore().runTransaction(async (tx) => {
     const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix));
-    if (snap.empty) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
-    const docs = snap.docs.map((d) => ({ ref: d.ref, doc: parseStored(apiKeyDoc, d.ref.path, d.data()) }));
+    const docs = snap.docs.flatMap((d) => {
+      const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
+      return doc ? [{ ref: d.ref, doc }] : [];
+    });
+    if (!docs.length) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
     const live = docs.filter((d) => !d.doc.revokedAt);
     if (!live.length) return { doc: docs[0].doc, alreadyRevoked: true };
     const now = Timestamp.now();

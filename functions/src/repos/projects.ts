@@ -1,12 +1,11 @@
 import { firestore } from "../config/firebase";
-import { z } from "../http/zod";
-import { flag, freeForm, nullableNumber, nullableString, parseStored, timestamp } from "./stored";
+import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, parseStored, timestamp, type Stored } from "./stored";
 
 /**
  * `projects/{projectId}`. Only the allow-listed fields are parsed at all: budget, hours,
  * drawings and internal notes never enter the process's typed data.
  */
-export const projectDoc = z.object({
+export const projectShape = {
   companyId: nullableString,
   name: nullableString,
   customerProjectId: nullableString,
@@ -25,14 +24,15 @@ export const projectDoc = z.object({
   survey: freeForm,
   claim: freeForm,
   client: freeForm,
-  deleted: flag,
-});
-export type ProjectDoc = z.output<typeof projectDoc> & { id: string };
+  // Like `hidden`: a `deleted` that is not a boolean counts as deleted (fail closed).
+  deleted: hiddenFlag,
+};
+export type ProjectDoc = Stored<typeof projectShape> & { id: string };
 
 export const projectRef = (projectId: string) => firestore().collection("projects").doc(projectId);
 
 export async function findProject(projectId: string): Promise<ProjectDoc | null> {
   const snap = await projectRef(projectId).get();
   if (!snap.exists) return null;
-  return { id: snap.id, ...parseStored(projectDoc, snap.ref.path, snap.data()) };
+  return { id: snap.id, ...parseStored(projectShape, snap.ref.path, snap.data()) };
 }

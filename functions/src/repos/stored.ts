@@ -1,46 +1,171 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { z } from "../http/zod";
+import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 
 /**
- * Building blocks for the stored-document schemas of firestore-schema.md. They are lenient
- * in the way the contract allows (absent and null mean the same) and strict about types, so
- * a document the app wrote in an unexpected shape is caught here rather than deep in a handler.
+ * Reading the app's documents (firestore-schema.md). They come from several app generations,
+ * so any field may hold a value of another type. The rule for every repo:
+ * - each field is read on its own; one that does not fit is read as absent (absent and null
+ *   mean the same in the contract) or as its declared fallback (`orWhenInvalid`), and the
+ *   document path and field are logged once as a warning; the rest of the document is used;
+ * - inside lists, an element that does not fit becomes `null` (positions are kept);
+ * - only a document missing a field the API cannot do without (one whose schema has no absent
+ *   reading and no fallback, e.g. a key's `companyId`) is unusable: StoredDataError.
+ *
+ * A document is described by a shape (a plain object of field schemas), not a z.object, so
+ * one bad field can never fail the whole parse.
  */
+export type Shape = Record<string, z.ZodType>;
+export type Stored<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
+
+export class StoredDataError extends Error {
+  constructor(readonly document: string, readonly field: string) {
+    super(`document ${document} is unusable: field ${field} is missing or invalid`);
+    this.name = "StoredDataError";
+  }
+}
+
+/** The document being read and where in it. zod parses synchronously, so one slot suffices. */
+let reading: { document: string; at: Array<string | number> } | null = null;
+
+const WARNED_LIMIT = 5000;
+const warned = new Set<string>();
+
+function noteInvalid(): void {
+  if (!reading) return;
+  const field = reading.at.join(".");
+  const id = `${reading.document}\u0000${field}`;
+  if (warned.has(id)) return;
+  if (warned.size >= WARNED_LIMIT) warned.clear();
+  warned.add(id);
+  storedFieldInvalid({ document: reading.document, field });
+}
+
+const fallbacks = new WeakMap<z.ZodType, unknown>();
+
+/** Declares the value an invalid stored value is read as, where "absent" would be unsafe. */
+export function orWhenInvalid<S extends z.ZodType>(schema: S, value: z.output<S>): S {
+  fallbacks.set(schema, value);
+  return schema;
+}
+
+function readField<S extends z.ZodType>(schema: S, value: unknown, key: string | number): z.output<S> {
+  reading?.at.push(key);
+  try {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    noteInvalid();
+    if (fallbacks.has(schema)) return fallbacks.get(schema) as z.output<S>;
+    const absent = schema.safeParse(undefined);
+    if (absent.success) return absent.data;
+    throw new StoredDataError(reading?.document ?? "?", reading?.at.join(".") ?? String(key));
+  } finally {
+    reading?.at.pop();
+  }
+}
+
+/** A Firestore map as the SDK returns it (not a Timestamp, GeoPoint, reference, bytes or list). */
+function isMap(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function readShape<S extends Shape>(shape: S, input: Record<string, unknown>): Stored<S> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) out[key] = readField(shape[key], input[key], key);
+  return out as Stored<S>;
+}
+
+/** A nested map field (e.g. `lastComment`): null when absent or not a map. */
+export function storedMap<S extends Shape>(shape: S) {
+  return z.unknown().transform((input): Stored<S> | null => {
+    if (input === undefined || input === null) return null;
+    if (!isMap(input)) {
+      noteInvalid();
+      return null;
+    }
+    return readShape(shape, input);
+  });
+}
+
+/** A list field: `[]` when absent or not a list; an element that does not fit becomes null. */
+export function storedList<S extends z.ZodType>(element: S) {
+  return z.unknown().transform((input): Array<z.output<S> | null> => {
+    if (input === undefined || input === null) return [];
+    if (!Array.isArray(input)) {
+      noteInvalid();
+      return [];
+    }
+    return input.map((item, index) => {
+      reading?.at.push(index);
+      try {
+        const parsed = item === null || item === undefined ? null : element.safeParse(item);
+        if (parsed?.success && parsed.data !== null) return parsed.data;
+        noteInvalid();
+        return null;
+      } finally {
+        reading?.at.pop();
+      }
+    });
+  });
+}
+
+/** Reads a stored document (see the module comment). Throws StoredDataError only when unusable. */
+export function parseStored<S extends Shape>(shape: S, document: string, data: unknown): Stored<S> {
+  const outer = reading;
+  reading = { document, at: [] };
+  try {
+    return readShape(shape, isMap(data) ? data : {});
+  } catch (err) {
+    if (err instanceof StoredDataError) storedDocumentUnusable({ document: err.document, field: err.field });
+    throw err;
+  } finally {
+    reading = outer;
+  }
+}
+
+/** Like parseStored, but an unusable document reads as null (already logged). */
+export function parseStoredOrNull<S extends Shape>(shape: S, document: string, data: unknown): Stored<S> | null {
+  try {
+    return parseStored(shape, document, data);
+  } catch (err) {
+    if (err instanceof StoredDataError) return null;
+    throw err;
+  }
+}
+
 export const timestamp = z.instanceof(Timestamp).nullish().transform((v) => v ?? null);
 export const nullableString = z.string().nullish().transform((v) => v ?? null);
 export const nullableNumber = z.number().nullish().transform((v) => v ?? null);
+export const nullableInteger = z.number().int().nullish().transform((v) => v ?? null);
 export const text = z.string().nullish().transform((v) => v ?? "");
 export const flag = z.boolean().nullish().transform((v) => v ?? false);
-export const geoPoint = z.instanceof(GeoPoint).nullish().transform((v) => v ?? null);
 export const freeForm = z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {});
+export const stringList = storedList(z.string()).transform((items) => items.filter((v): v is string => v !== null));
+
+/** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
+export const hiddenFlag = orWhenInvalid(z.boolean().nullish().transform((v) => v ?? false), true);
 
 /**
- * Operator overrides `{ perMinute?, perDay? }`. A malformed override is ignored (the next
- * level applies) instead of locking every key of a company out.
+ * A GeoPoint. A plain `{ latitude, longitude }` map of numbers in range (written by an older
+ * app generation) is the same location and is read as one.
  */
+export const geoPoint = z
+  .union([
+    z.instanceof(GeoPoint),
+    z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
+  ])
+  .nullish()
+  .transform((v) => (v ? { latitude: v.latitude, longitude: v.longitude } : null));
+
+/** Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies). */
 export const rateLimitOverride = z
   .object({
     perMinute: z.number().int().positive().optional(),
     perDay: z.number().int().positive().optional(),
   })
-  .optional()
-  .catch(undefined);
-
-export class StoredDataError extends Error {
-  constructor(path: string, issues: string) {
-    super(`document ${path} does not match the data contract: ${issues}`);
-    this.name = "StoredDataError";
-  }
-}
-
-/** Parses a stored document, naming the path (never the values) when it does not fit. */
-export function parseStored<S extends z.ZodType>(schema: S, path: string, data: unknown): z.output<S> {
-  const result = schema.safeParse(data);
-  if (!result.success) {
-    throw new StoredDataError(path, result.error.issues.map((i) => `${i.path.join(".")}: ${i.code}`).join("; "));
-  }
-  return result.data;
-}
+  .optional();
 
 export function toIso(value: Timestamp | null): string | null {
   return value ? value.toDate().toISOString() : null;

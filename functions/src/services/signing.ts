@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Storage } from "@google-cloud/storage";
 import { onEmulator, projectId } from "../config/params";
+import { signingFailed } from "../logs";
 
 /**
  * V4 signed read URLs for attachments (valid 15 minutes).
@@ -40,8 +41,32 @@ function client(): Storage {
   return storage;
 }
 
+/**
+ * Signs from one clock reading: `accessibleAt` (X-Goog-Date, whole seconds) and `expires` are
+ * both derived from it, so X-Goog-Expires is exactly 900 and `expiresAt` is the real expiry.
+ */
 export async function signReadUrl(bucket: string, path: string, now = Date.now()): Promise<{ url: string; expiresAt: Date }> {
-  const expiresAt = new Date(now + LINK_LIFETIME_SECONDS * 1000);
-  const [url] = await client().bucket(bucket).file(path).getSignedUrl({ version: "v4", action: "read", expires: expiresAt });
+  const signedAt = Math.floor(now / 1000) * 1000;
+  const expiresAt = new Date(signedAt + LINK_LIFETIME_SECONDS * 1000);
+  const [url] = await client()
+    .bucket(bucket)
+    .file(path)
+    .getSignedUrl({ version: "v4", action: "read", accessibleAt: new Date(signedAt), expires: expiresAt });
   return { url, expiresAt };
+}
+
+/** Causes already logged by this instance: one line per bucket and error, not one per row. */
+const loggedFailures = new Set<string>();
+
+/**
+ * Logs a signing failure once per cause, so a missing IAM role (signBlob denied) shows up in
+ * the logs rather than only as `signing_failed` rows. Never the URL or the object path.
+ */
+export function noteSigningFailure(bucket: string, err: unknown): void {
+  const error = err instanceof Error ? err.message : String(err);
+  const cause = `${bucket}\u0000${error}`;
+  if (loggedFailures.has(cause)) return;
+  if (loggedFailures.size >= 1000) loggedFailures.clear();
+  loggedFailures.add(cause);
+  signingFailed({ bucket, error });
 }

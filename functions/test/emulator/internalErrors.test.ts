@@ -1,27 +1,29 @@
 import { logger } from "firebase-functions";
-import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
+import * as projects from "../../src/repos/projects";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditEntriesFor, client } from "../../src/testing/http";
 
 const findings = client(createFindingsApp());
 
 describe("failures that are not the caller's", () => {
-  it("a stored document that breaks the data contract → 500 internal without internals, logged", async () => {
+  it("a failure of Firestore itself → 500 internal without internals, logged", async () => {
     const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
     const companyId = await seedCompany();
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId });
-    await firestore().doc(`projects/${projectId}`).update({ isClosed: "not-a-boolean" });
+    const failure = Object.assign(new Error(`14 UNAVAILABLE: projects/${projectId} read failed`), { code: 14 });
+    const read = jest.spyOn(projects, "findProject").mockRejectedValueOnce(failure);
     const rid = `int-${companyId}`;
     const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
       error: { code: "internal", message: "An internal error occurred; retry with exponential backoff.", request_id: rid },
     });
-    expect(res.text).not.toMatch(/projects\/|StoredData|stack|at /);
+    expect(res.text).not.toMatch(/projects\/|UNAVAILABLE|stack|at /);
     expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: rid }));
     expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 500 })]);
+    read.mockRestore();
     error.mockRestore();
   });
 

@@ -95,8 +95,32 @@ describe("public endpoints", () => {
   ])("GET /v1 answers metadata without a key (%#)", async (api, name, openapi) => {
     const res = await api.get("/v1");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { name, api_version: "v1", document_version: "1.0.0", openapi_version: openapi, links: { openapi: "/v1/openapi.json" } } });
+    const links = { openapi: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json$/), docs: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1\/docs$/) };
+    expect(res.body).toEqual({ data: { name, api_version: "v1", document_version: "1.0.0", openapi_version: openapi, links } });
     expect(res.headers.ratelimit).toBeUndefined();
+  });
+
+  it.each([
+    ["europe-west1-acme.cloudfunctions.net", "https://europe-west1-acme.cloudfunctions.net/findingsApi"],
+    ["findingsapi-abc123-ew.a.run.app", "https://findingsapi-abc123-ew.a.run.app"],
+    ["api.example.com", "https://api.example.com"],
+  ])("links resolve against the function's own base address (Host %s)", async (host, base) => {
+    const target = process.env.FUNCTION_TARGET;
+    process.env.FUNCTION_TARGET = "findingsApi";
+    try {
+      const res = await findings.raw().get("/v1").set("Host", host);
+      expect(res.body.data.links).toEqual({ openapi: `${base}/v1/openapi.json`, docs: `${base}/v1/docs` });
+    } finally {
+      if (target === undefined) delete process.env.FUNCTION_TARGET;
+      else process.env.FUNCTION_TARGET = target;
+    }
+  });
+
+  it("the openapi link works when followed", async () => {
+    const { links } = (await findings.get("/v1")).body.data;
+    const res = await findings.raw().get(new URL(links.openapi).pathname);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.0.3");
   });
 
   it("HEAD /v1 answers without a body", async () => {

@@ -1,7 +1,8 @@
 import { storageBuckets } from "../../src/config/params";
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
-import { useSigningCredentials } from "../../src/services/signing";
+import { logger } from "firebase-functions";
+import { signReadUrl, useSigningCredentials } from "../../src/services/signing";
 import { seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
 import { client } from "../../src/testing/http";
@@ -105,14 +106,20 @@ describe("GET /v1/findings/{id}/attachments", () => {
     expect(body.data[6]).toMatchObject({ file_name: "empty-ref.pdf", download_url: null, download_error: "unrecognized_storage_reference" });
   });
 
-  it("reports signing_failed when the signer fails", async () => {
+  it("reports signing_failed when the signer fails, logged once per bucket and cause, never with the URL", async () => {
+    const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
     useSigningCredentials({ client_email: "broken@example.com", private_key: "not a key" });
     try {
       const body = await list("?limit=2");
       expect(body.data.map((r) => r.download_error)).toEqual(["signing_failed", "signing_failed"]);
       expect(body.data[0].download_url).toBeNull();
+      await list();
+      const logged = error.mock.calls.filter(([event]) => event === "signing.failed");
+      expect(logged).toEqual([["signing.failed", { bucket: BUCKET, error: expect.any(String) }]]);
+      expect(JSON.stringify(logged)).not.toMatch(/loc\/|files\/|https:/);
     } finally {
       useSigningCredentials(account.credentials);
+      error.mockRestore();
     }
   });
 
@@ -135,5 +142,25 @@ describe("GET /v1/findings/{id}/attachments", () => {
     const res = await findings.get(`/v1/findings/${findingId}/attachments?${q}`, key);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
+  });
+});
+
+describe("link lifetime", () => {
+  it("every link is valid exactly 900 s from one clock reading, and says so in download_url_expires_at", async () => {
+    for (const offset of [0, 1, 499, 998, 999]) {
+      // A clock reading just before a second boundary: the old code signed from a second reading.
+      const now = Date.now() - offset;
+      const { url, expiresAt } = await signReadUrl(BUCKET, "files/a.jpg", now);
+      const params = new URL(url).searchParams;
+      expect(params.get("X-Goog-Expires")).toBe("900");
+      const date = params.get("X-Goog-Date")!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z");
+      expect(expiresAt.getTime()).toBe(Date.parse(date) + 900_000);
+    }
+    const rows = (await list()).data.filter((r) => r.download_url);
+    for (const row of rows) {
+      const params = new URL(row.download_url!).searchParams;
+      expect(params.get("X-Goog-Expires")).toBe("900");
+      expect(row.download_url_expires_at).toBe(rows[0].download_url_expires_at);
+    }
   });
 });

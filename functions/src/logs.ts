@@ -1,8 +1,8 @@
 import { logger } from "firebase-functions";
 
 /**
- * One function per log event (structured logging). Never pass keys, e-mail addresses or
- * other private fields: these lines go to Cloud Logging as they are.
+ * One function per log event (structured logging), for every layer. Never pass keys, e-mail
+ * addresses or other private fields: these lines go to Cloud Logging as they are.
  */
 export function unattributedRequest(fields: {
   api: string;
@@ -28,4 +28,22 @@ export function auditWriteFailed(fields: { api: string; requestId: string; compa
 
 export function callableFailed(callable: string, err: unknown): void {
   logger.error("console.callable_failed", { callable, error: err instanceof Error ? err.message : String(err) });
+}
+
+/**
+ * A stored field that does not fit the data contract was read as absent (or its fallback).
+ * Names the document and the field only: the value may be private.
+ */
+export function storedFieldInvalid(fields: { document: string; field: string }): void {
+  logger.warn("stored.invalid_field", fields);
+}
+
+/** A stored document the API cannot use at all (a required field is missing or wrong). */
+export function storedDocumentUnusable(fields: { document: string; field: string }): void {
+  logger.error("stored.unusable_document", fields);
+}
+
+/** Signing an attachment link failed (e.g. a missing IAM role). Never the URL. */
+export function signingFailed(fields: { bucket: string; error: string }): void {
+  logger.error("signing.failed", fields);
 }

@@ -1,11 +1,12 @@
-import { invalidRequest } from "../http/errors";
-import { z } from "../http/zod";
+import { pageTokenSecrets } from "../config/params";
 import { compareInstants, parseInstant, type Instant } from "../lib/dates";
+import { decodeOrderValue, encodeOrderValue } from "../lib/orderValue";
 import { decodeToken, encodeToken, scopeDigest } from "../lib/pageToken";
-import { pageTokenSecret } from "../config/params";
-import type { Cursor } from "../repos/findings";
+import { referenceAt, type Cursor } from "../repos/rangeQuery";
+import { invalidRequest } from "./errors";
+import { z } from "./zod";
 
-/** Query parameters shared by the list endpoints, and the page-token handling behind them. */
+/** Query parameters shared by the list endpoints of both APIs, and the page tokens behind them. */
 export const limitParam = z
   .string()
   .regex(/^\d{1,4}$/, "must be an integer from 1 to 500")
@@ -15,10 +16,16 @@ export const limitParam = z
   .transform((v) => v ?? 100)
   .openapi({ type: "integer", minimum: 1, maximum: 500, default: 100, description: "Page size, 1 to 500 (default 100)." });
 
+/**
+ * Long enough for any token the API issues: a cursor holds a document id (up to 1,500 bytes,
+ * base64url-encoded) and the stored order value.
+ */
+const MAX_TOKEN_LENGTH = 16_384;
+
 export const pageTokenParam = z
   .string()
   .min(1)
-  .max(2048)
+  .max(MAX_TOKEN_LENGTH)
   .optional()
   .openapi({ description: "Opaque cursor copied from the previous response's `next_page_token`; do not parse or build it." });
 
@@ -45,22 +52,34 @@ export function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.Refinem
 /** An instant as it enters a page token's scope. */
 export const instantKey = (i: Instant | undefined) => (i ? `${i.seconds}.${i.nanos}` : null);
 
-const cursorShape = z.tuple([z.number().int().nullable(), z.number().int().min(0).max(999_999_999).nullable(), z.string().min(1).max(1500)]);
+/** In the token: the order value, tagged by type, and the id in base64url (any id, bounded length). */
+const tokenCursor = z.tuple([z.unknown(), z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/)]);
+
+const NOT_OURS = 'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.';
+const MESSAGES = {
+  malformed: NOT_OURS,
+  tampered: NOT_OURS,
+  retired_key: 'Invalid query parameter "page_token": it was signed with a key that has since been retired; restart without page_token.',
+  other_query: 'Invalid query parameter "page_token": it belongs to another query (other filters, mode or key); restart without page_token.',
+};
+
+function reference(path: string) {
+  try {
+    return referenceAt(path);
+  } catch {
+    return undefined; // not a document path: not a token of ours
+  }
+}
 
 /** The cursor inside `page_token`, checked against the scope it must belong to. */
 export function readPageToken(token: string | undefined, scope: Record<string, unknown>): Cursor | undefined {
   if (token === undefined) return undefined;
-  const decoded = decodeToken<unknown>(pageTokenSecret(), scopeDigest(scope), token);
-  if (!decoded.ok) {
-    throw invalidRequest(
-      decoded.reason === "other_query"
-        ? 'Invalid query parameter "page_token": it belongs to another query (other filters, mode or key); restart without page_token.'
-        : 'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.',
-    );
-  }
-  const cursor = cursorShape.safeParse(decoded.cursor);
-  if (!cursor.success) throw invalidRequest('Invalid query parameter "page_token": not a token this API issued.');
-  return cursor.data;
+  const decoded = decodeToken<unknown>(pageTokenSecrets(), scopeDigest(scope), token);
+  if (!decoded.ok) throw invalidRequest(MESSAGES[decoded.reason]);
+  const cursor = tokenCursor.safeParse(decoded.cursor);
+  const value = cursor.success ? decodeOrderValue(cursor.data[0], reference) : undefined;
+  if (!cursor.success || value === undefined) throw invalidRequest(NOT_OURS);
+  return { value, id: Buffer.from(cursor.data[1], "base64url").toString("utf8") };
 }
 
 /**
@@ -70,7 +89,10 @@ export function readPageToken(token: string | undefined, scope: Record<string, u
  */
 export function pageResult<R>(rows: Array<{ cursor: Cursor } & R>, limit: number, scope: Record<string, unknown>) {
   const page = rows.slice(0, limit);
-  const more = rows.length > limit;
-  const token = more ? encodeToken(pageTokenSecret(), scopeDigest(scope), page[page.length - 1].cursor) : null;
+  const last = page[page.length - 1];
+  const token =
+    rows.length > limit
+      ? encodeToken(pageTokenSecrets(), scopeDigest(scope), [encodeOrderValue(last.cursor.value), Buffer.from(last.cursor.id, "utf8").toString("base64url")])
+      : null;
   return { page, next_page_token: token };
 }

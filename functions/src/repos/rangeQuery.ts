@@ -1,0 +1,88 @@
+import { FieldPath, Timestamp, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
+import { firestore } from "../config/firebase";
+import type { Instant } from "../lib/dates";
+
+/**
+ * Ordered, cursor-paged reads shared by every list endpoint. Each query orders by one field
+ * and then by document id, so a (value, id) cursor resumes exactly after the last document
+ * read. The cursor keeps the stored value itself, whatever its type (see lib/orderValue).
+ */
+export interface Cursor {
+  value: unknown;
+  id: string;
+}
+
+export interface RangeQuery<E extends string = string> {
+  /** Inclusive lower bound on the order field (excludes nulls and values of other types). */
+  from?: Instant;
+  /** Exclusive upper bound, as an end cursor: nulls sort first and stay in. */
+  to?: Instant;
+  equality?: { field: E; value: string };
+  after?: Cursor;
+  limit: number;
+  direction?: "asc" | "desc";
+}
+
+/** The composite index a query needs, or null when single-field indexes serve it. */
+export interface IndexNeed {
+  collectionGroup: string;
+  fields: Array<{ fieldPath: string; order: "ASCENDING" | "DESCENDING" }>;
+}
+
+export const toTimestamp = (i: Instant) => new Timestamp(i.seconds, i.nanos);
+
+export function indexNeed(collectionGroup: string, order: string, equality?: string, direction: "asc" | "desc" = "asc"): IndexNeed | null {
+  if (!equality) return null;
+  return {
+    collectionGroup,
+    fields: [
+      { fieldPath: equality, order: "ASCENDING" },
+      { fieldPath: order, order: direction === "asc" ? "ASCENDING" : "DESCENDING" },
+    ],
+  };
+}
+
+export function rangeQuery(base: Query, order: string, q: RangeQuery): Query {
+  const direction = q.direction ?? "asc";
+  let query = base.orderBy(order, direction).orderBy(FieldPath.documentId(), direction);
+  if (q.equality) query = query.where(q.equality.field, "==", q.equality.value);
+  if (direction === "asc") {
+    if (q.from) query = query.where(order, ">=", toTimestamp(q.from));
+    if (q.after) query = query.startAfter(q.after.value, q.after.id);
+    if (q.to) query = query.endBefore(toTimestamp(q.to));
+  } else {
+    // Newest first: both bounds are range filters (nulls, which sort last, are left out of a window).
+    if (q.from) query = query.where(order, ">=", toTimestamp(q.from));
+    if (q.to) query = query.where(order, "<", toTimestamp(q.to));
+    if (q.after) query = query.startAfter(q.after.value, q.after.id);
+  }
+  return query.limit(q.limit);
+}
+
+export function cursorOf(snap: QueryDocumentSnapshot, order: string): Cursor {
+  return { value: snap.get(order) ?? null, id: snap.id };
+}
+
+/**
+ * Streams the query and converts each document as it arrives, so parsing overlaps the
+ * transfer of the rest of the page instead of following it.
+ */
+export function streamRows<R>(query: Query, order: string, convert: (snap: QueryDocumentSnapshot) => R): Promise<Array<{ row: R; cursor: Cursor }>> {
+  return new Promise((resolve, reject) => {
+    const rows: Array<{ row: R; cursor: Cursor }> = [];
+    const stream = query.stream() as NodeJS.ReadableStream & { destroy(): void };
+    stream.on("data", (doc: QueryDocumentSnapshot) => {
+      try {
+        rows.push({ row: convert(doc), cursor: cursorOf(doc, order) });
+      } catch (err) {
+        stream.destroy();
+        reject(err);
+      }
+    });
+    stream.on("error", reject);
+    stream.on("end", () => resolve(rows));
+  });
+}
+
+/** A document reference from a stored path (cursors whose order value is a reference). */
+export const referenceAt = (path: string) => firestore().doc(path);

@@ -1,0 +1,73 @@
+import { createFindingsApp } from "../../src/findings/app";
+import { seedVessel } from "../../src/testing/builders";
+import { at, seedComment, seedFinding } from "../../src/testing/findingBuilders";
+import { client } from "../../src/testing/http";
+
+/** Page tokens the API issued are always accepted back; malformed requests are 400s. */
+const findings = client(createFindingsApp());
+let vessel: { companyId: string; projectId: string; key: string };
+
+beforeAll(async () => {
+  vessel = await seedVessel();
+});
+
+async function pages(path: string) {
+  const ids: string[] = [];
+  let token: string | null = null;
+  let rounds = 0;
+  do {
+    const res = await findings.get(`${path}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, vessel.key);
+    expect(res.status).toBe(200);
+    ids.push(...res.body.data.map((r: { id: string }) => r.id));
+    token = res.body.next_page_token;
+  } while (token && ++rounds < 50);
+  return ids;
+}
+
+describe("page tokens", () => {
+  it("are accepted back however long the ids are (1,500 bytes, multibyte and control characters)", async () => {
+    const longIds = ["é".repeat(750), "\u0001".repeat(1500), `x${"🚢".repeat(374)}`];
+    for (const [i, id] of longIds.entries()) {
+      await seedFinding(vessel.projectId, vessel.companyId, { dateCreated: at(`2026-03-0${i + 1}T00:00:00Z`) }, id);
+      await seedComment(vessel.projectId, longIds[0], { createdAt: at(`2026-03-0${i + 1}T00:00:00Z`) }, id);
+    }
+    expect(await pages("/v1/findings?limit=1&from=2026-03-01")).toEqual(longIds);
+    expect(await pages(`/v1/findings/${encodeURIComponent(longIds[0])}/comments?limit=1`)).toEqual(longIds);
+  });
+
+  it("survive a rotation of PAGE_TOKEN_SECRET: the previous secret is accepted until it is retired", async () => {
+    const saved = process.env.PAGE_TOKEN_SECRET;
+    const OLD = "rotation-test-old-secret-000000000001";
+    const NEW = "rotation-test-new-secret-000000000002";
+    try {
+      process.env.PAGE_TOKEN_SECRET = OLD;
+      const first = await findings.get("/v1/findings?limit=1", vessel.key);
+      const token = first.body.next_page_token;
+      process.env.PAGE_TOKEN_SECRET = `${NEW} ${OLD}`;
+      const during = await findings.get(`/v1/findings?limit=1&page_token=${encodeURIComponent(token)}`, vessel.key);
+      expect(during.status).toBe(200);
+      expect(during.body.data[0].id).not.toBe(first.body.data[0].id);
+      process.env.PAGE_TOKEN_SECRET = NEW;
+      const after = await findings.get(`/v1/findings?limit=1&page_token=${encodeURIComponent(token)}`, vessel.key);
+      expect(after.status).toBe(400);
+      expect(after.body.error.message).toMatch(/retired; restart without page_token/);
+    } finally {
+      if (saved === undefined) delete process.env.PAGE_TOKEN_SECRET;
+      else process.env.PAGE_TOKEN_SECRET = saved;
+    }
+  });
+});
+
+describe("malformed requests", () => {
+  it("a path segment with bad percent-encoding → 400, not 500", async () => {
+    const res = await findings.get("/v1/findings/%E0%A4%A/comments", vessel.key);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "invalid_request", message: "The request path contains malformed percent-encoding." });
+  });
+
+  it("a query parameter given twice → 400 saying so", async () => {
+    const res = await findings.get("/v1/findings?limit=5&limit=6", vessel.key);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Query parameter "limit" was given more than once; send each parameter at most once.');
+  });
+});
