@@ -17,6 +17,12 @@ beforeAll(async () => {
     const db = ctx.firestore();
     await setDoc(doc(db, "users/alice"), { companyId: "acme", role: "owner", keyUser: true, status: "active" });
     await setDoc(doc(db, "users/bob"), { companyId: "other", role: "owner", status: "active" });
+    await setDoc(doc(db, "users/olga"), { companyId: "acme", role: "owner", status: "active" });
+    await setDoc(doc(db, "users/kim"), { companyId: "acme", role: "inspector", keyUser: true, status: "invited" });
+    await setDoc(doc(db, "users/sam"), { companyId: "acme", role: "standard", status: "active" });
+    await setDoc(doc(db, "users/dora"), { companyId: "acme", role: "owner", keyUser: true, status: "deactivated" });
+    await setDoc(doc(db, "users/kurt"), { companyId: "acme", role: "manager", keyUser: true, status: "deactivated" });
+    await setDoc(doc(db, "users/nell"), { companyId: "acme", role: "owner", keyUser: true });
     await setDoc(doc(db, "apiKeys/h1"), { companyId: "acme", api: "findings", prefix: "vfe_12345678" });
     await setDoc(doc(db, "apiKeyUsage/h1"), { minuteCount: 1 });
     await setDoc(doc(db, "companies/acme/auditLogs/e1"), { action: "api.request" });
@@ -49,10 +55,34 @@ describe("firestore.rules", () => {
     },
   );
 
-  it("a member reads their own company's audit log", async () => {
-    await assertSucceeds(getDoc(doc(alice(), "companies/acme/auditLogs/e1")));
-    await assertSucceeds(getDocs(collection(alice(), "companies/acme/auditLogs")));
-    await assertSucceeds(getDoc(doc(alice(), "companies/acme/kpiRollups/latest")));
+  const as = (uid: string) => env.authenticatedContext(uid).firestore();
+
+  it.each([["the owner with Key User", "alice"], ["an owner without Key User", "olga"], ["a Key User holder of another role", "kim"]])(
+    "%s reads the company's audit log",
+    async (_who, uid) => {
+      await assertSucceeds(getDoc(doc(as(uid), "companies/acme/auditLogs/e1")));
+      await assertSucceeds(getDocs(collection(as(uid), "companies/acme/auditLogs")));
+    },
+  );
+
+  it("a platform Admin reads any company's audit log and rollup", async () => {
+    await assertSucceeds(getDocs(collection(admin(), "companies/acme/auditLogs")));
+    await assertSucceeds(getDoc(doc(admin(), "companies/acme/kpiRollups/latest")));
+  });
+
+  it.each([
+    ["a member who is neither owner nor Key User", "sam"],
+    ["a deactivated owner with Key User", "dora"],
+    ["a deactivated Key User", "kurt"],
+    ["an owner whose status is missing", "nell"],
+  ])("%s cannot read the audit log", async (_who, uid) => {
+    await assertFails(getDoc(doc(as(uid), "companies/acme/auditLogs/e1")));
+    await assertFails(getDocs(collection(as(uid), "companies/acme/auditLogs")));
+  });
+
+  it("live members read the rollup; a deactivated one does not", async () => {
+    await assertSucceeds(getDoc(doc(as("sam"), "companies/acme/kpiRollups/latest")));
+    await assertFails(getDoc(doc(as("dora"), "companies/acme/kpiRollups/latest")));
   });
 
   it("nobody writes audit entries from a client, not even a member", async () => {
