@@ -63,7 +63,8 @@ const env = (host) => ({ ...process.env, FIRESTORE_EMULATOR_HOST: host, GCLOUD_P
 async function exec(argv) {
   const [cmd, ...args] = argv;
   if (!cmd) throw new Error("usage: emulators.mjs exec -- COMMAND [ARGS…]");
-  const { host } = await firestore({});
+  // FIRESTORE_PORT: a fixed port (the smoke test runs the stack on the README's ports).
+  const { host } = await firestore({ port: process.env.FIRESTORE_PORT ? Number(process.env.FIRESTORE_PORT) : undefined });
   return run(cmd, args, { env: env(host), detached: false }).done;
 }
 

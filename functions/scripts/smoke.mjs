@@ -38,7 +38,22 @@ async function checks() {
     if (ok) passed++;
     else failures.push(`${name}: got ${res.status} ${JSON.stringify(body)?.slice(0, 200)}`);
   }
-  await check("findings metadata", "/findingsApi/v1", null, 200, (b) => b.data.name === "Vessel Findings Export API");
+  await check("findings metadata", "/findingsApi/v1", null, 200, (b, r) => b.data.name === "Vessel Findings Export API" && !r.headers.has("x-powered-by"));
+  // Links must work when followed: the platform strips /PROJECT/REGION/findingsApi before our app.
+  const links = (await (await fetch(`${BASE}/findingsApi/v1`)).json()).data.links;
+  for (const [name, url] of Object.entries(links)) {
+    const res = await fetch(url);
+    if (res.status === 200 && url.startsWith(`${BASE}/findingsApi/v1/`)) passed++;
+    else failures.push(`link ${name} (${url}) answered ${res.status}`);
+  }
+  const docsPage = await fetch(`${BASE}/companyApi/v1/docs`);
+  if (docsPage.status === 200 && docsPage.headers.get("content-type")?.startsWith("text/html") && (await docsPage.text()).includes("Company Safety-Data")) passed++;
+  else failures.push(`company reference page: ${docsPage.status}`);
+  // The platform parses JSON bodies before our code; whatever it answers shows no stack or path.
+  const malformed = await fetch(`${BASE}/findingsApi/v1/project`, { method: "POST", headers: { "content-type": "application/json", Authorization: `Bearer ${vesselA.key}` }, body: '{"bad' });
+  const malformedText = await malformed.text();
+  if (malformed.status === 400 && !/\bat \S+ \(|node_modules|\/work\/|\.js:\d/.test(malformedText) && !malformed.headers.has("x-powered-by")) passed++;
+  else failures.push(`malformed JSON body: ${malformed.status} ${malformedText.slice(0, 300)}`);
   await check("company metadata", "/companyApi/v1", null, 200, (b) => b.data.openapi_version === "3.1.0");
   await check("findings OpenAPI", "/findingsApi/v1/openapi.json", null, 200, (b) => b.openapi === "3.0.3");
   await check("company OpenAPI", "/companyApi/v1/openapi.json", null, 200, (b) => b.openapi === "3.1.0");
@@ -47,6 +62,8 @@ async function checks() {
   await check("no key", "/findingsApi/v1/project", null, 401, (b) => b.error.code === "unauthorized");
   await check("company key on the findings API", "/findingsApi/v1/project", companyRead, 401, (b) => b.error.code === "unauthorized");
   await check("unknown path", "/companyApi/v1/nope", companyRead, 404, (b) => b.error.code === "not_found" && b.error.request_id);
+  // The README's incremental-sync example returns findings on the demo data.
+  await check("README incremental sync example", "/findingsApi/v1/findings?updated_since=2026-08-01T00:00:00Z", vesselA, 200, (b) => b.data.length > 0);
   // A full export of the demo vessel through the emulated function: 320 findings, 20 hidden.
   const exported = [];
   let token = null;
@@ -68,6 +85,16 @@ async function checks() {
   await check("attachments with signed links", `/findingsApi/v1/findings/${withImage?.id}/attachments`, vesselA, 200, (b) =>
     b.data.some((row) => row.download_url?.startsWith("https://storage.googleapis.com/") && row.download_url.includes("X-Goog-Signature=")),
   );
+  // The operator command exactly as the README prints it, against this stack (no emulator variables).
+  const readmeEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(FIRESTORE_EMULATOR_HOST|GCLOUD_PROJECT|FIREBASE_CONFIG)$/.test(k)));
+  const readmeLine = spawnSync("npm", ["--prefix", "functions", "run", "--silent", "keys", "--", "list", "--company", "demo-nordic-shipping"], { cwd: ROOT, env: readmeEnv, encoding: "utf8" });
+  try {
+    const listed = JSON.parse(readmeLine.stdout);
+    if (readmeLine.status === 0 && listed.some((k) => k.prefix === vesselA.key.slice(0, 12))) passed++;
+    else failures.push(`README keys line: exit ${readmeLine.status}`);
+  } catch {
+    failures.push(`README keys line printed no clean JSON: ${readmeLine.stdout.slice(0, 200)} ${readmeLine.stderr.slice(0, 300)}`);
+  }
   // Key management: the operator command creates a key that works at once, and fails after revocation.
   const cli = (...args) => JSON.parse(execFileSync(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "keys.js"), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
   const created = cli("create", "--company", "demo-nordic-shipping", "--api", "findings", "--project", "demo-vessel-a", "--name", "Smoke test");
@@ -78,10 +105,10 @@ async function checks() {
   const callListKeys = async (uid) => {
     const token = await idTokenFor(uid);
     const res = await fetch(`${BASE}/listApiKeys`, { method: "POST", headers: { "content-type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ data: { companyId: "demo-nordic-shipping" } }) });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, cacheControl: res.headers.get("cache-control"), body: await res.json() };
   };
   const owner = await callListKeys("u-owner");
-  if (owner.status === 200 && owner.body.result.keys.some((k) => k.prefix === created.prefix && k.revokedAt)) passed++;
+  if (owner.status === 200 && owner.cacheControl === "no-store" && owner.body.result.keys.some((k) => k.prefix === created.prefix && k.revokedAt)) passed++;
   else failures.push(`listApiKeys as the demo owner: ${owner.status} ${JSON.stringify(owner.body).slice(0, 200)}`);
   const standard = await callListKeys("u-std1");
   if (standard.status === 403 && standard.body.error.status === "PERMISSION_DENIED") passed++;

@@ -23,6 +23,6 @@ npx jest --selectProjects unit --json --outputFile="$results/unit.json"
 echo "== emulator tests (Firestore emulator from the harness, Auth emulator through firebase emulators:exec)"
 node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --only auth --project demo-safety-apis \
   "npx jest --selectProjects emulator --silent --json --outputFile=$results/emulator.json"
-echo "== smoke test through the Functions emulator (firebase emulators:exec)"
-SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
+FIRESTORE_PORT=8080 SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
 node scripts/summarize.mjs "$results"/*.json

@@ -41,3 +41,30 @@ export const revokeApiKeyInput = z
   .strict();
 
 export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
+
+const positiveLimit = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, `${name} must be a whole number from 1 to 999999999`)
+    .transform(Number)
+    .optional();
+
+/** The operator command's `limits`: an override for a company, or one of its keys (by prefix). */
+export const setRateLimitsInput = z
+  .object({
+    companyId,
+    prefix: z.string().regex(/^(vfe|csa)_[0-9A-Za-z]{8}$/, "prefix is the key's first 12 characters, e.g. csa_AbC123xy").optional(),
+    perMinute: positiveLimit("--per-minute"),
+    perDay: positiveLimit("--per-day"),
+    clear: z.boolean(),
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    const setting = input.perMinute !== undefined || input.perDay !== undefined;
+    if (setting === input.clear) ctx.addIssue({ code: "custom", message: "give --per-minute and/or --per-day, or --clear" });
+  })
+  .transform(({ companyId: id, prefix, perMinute, perDay, clear }) => ({
+    companyId: id,
+    prefix,
+    rateLimits: clear ? null : { ...(perMinute !== undefined ? { perMinute } : {}), ...(perDay !== undefined ? { perDay } : {}) },
+  }));

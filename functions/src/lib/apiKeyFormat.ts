@@ -3,7 +3,7 @@ import { BASE62_ALPHABET, toBase62 } from "./base62";
 import { crc32 } from "./crc32";
 
 /**
- * The key string format of the contract (firestore-schema.md, "API keys"):
+ * The key string format of the contract (docs/firestore-data.md, "API keys"):
  * `vfe_` or `csa_`, 32 random base62 characters, then the CRC-32 of those 32 characters
  * in base62, left-padded to 6. The checksum lets us reject typos and truncated keys
  * without touching the database.

@@ -14,7 +14,7 @@ import {
   type Stored,
 } from "./stored";
 
-/** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (firestore-schema.md). */
+/** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (docs/firestore-data.md). */
 const checklistItem = storedMap({
   title: text,
   done: flag,

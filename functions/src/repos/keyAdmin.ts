@@ -1,9 +1,12 @@
-import { Timestamp, type Transaction } from "firebase-admin/firestore";
+import { FieldValue, Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
 import { isLiveProjectOf } from "../services/access";
-import { auditEntry } from "../services/audit";
+import { auditEntry, type AuditTarget } from "../services/audit";
 import { KeyAdminError, MAX_ACTIVE_KEYS, type Caller } from "../services/keyAdmin";
+import type { Limits } from "../services/rateLimit";
+
+type RateLimits = Partial<Limits>;
 import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
 import { auditLogsCollection } from "./auditLogs";
 import { companyRef } from "./companies";
@@ -17,10 +20,17 @@ import { parseStored, parseStoredOrNull } from "./stored";
  */
 const actorOf = (caller: Caller) => ({ type: caller.actorType ?? "user", id: caller.uid, name: caller.name });
 
-function audit(tx: Transaction, companyId: string, caller: Caller, action: string, api: KeyApi, projectId: string | null): void {
+interface Change {
+  action: string;
+  api: KeyApi | null;
+  projectId: string | null;
+  target: AuditTarget;
+}
+
+function audit(tx: Transaction, companyId: string, caller: Caller, change: Change): void {
   tx.create(
     auditLogsCollection(companyId).doc(),
-    auditEntry({ class: "privileged", action, actor: actorOf(caller), api, method: null, path: null, status: null, requestId: null, projectId }),
+    auditEntry({ class: "privileged", actor: actorOf(caller), method: null, path: null, status: null, requestId: null, ...change }),
   );
 }
 
@@ -68,7 +78,7 @@ export async function createKey(input: NewKey, caller: Caller): Promise<{ key: s
       const data = newApiKeyData({ ...input, prefix: displayPrefix(key), createdBy: caller.uid }, now);
       tx.create(apiKeysCollection().doc(hash), data);
       tx.set(lock, { updatedAt: now });
-      audit(tx, input.companyId, caller, "api_key.created", input.api, input.projectId);
+      audit(tx, input.companyId, caller, { action: "api_key.created", api: input.api, projectId: input.projectId, target: { type: "api_key", id: data.prefix } });
       return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
     },
     { maxAttempts: 25 },
@@ -99,7 +109,7 @@ export async function revokeKey(companyId: string, prefix: string, caller: Calle
     const now = Timestamp.now();
     for (const { ref, doc } of live) {
       tx.update(ref, { revokedAt: now, revokedBy: caller.uid });
-      audit(tx, companyId, caller, "api_key.revoked", doc.api, doc.projectId);
+      audit(tx, companyId, caller, { action: "api_key.revoked", api: doc.api, projectId: doc.projectId, target: { type: "api_key", id: doc.prefix } });
     }
     return { doc: { ...live[0].doc, revokedAt: now, revokedBy: caller.uid }, alreadyRevoked: false };
   });
@@ -111,6 +121,28 @@ export async function setAccess(companyId: string, api: KeyApi, enabled: boolean
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     tx.update(companyRef(companyId), { [`apiAccess.${ACCESS_FIELD[api]}`]: enabled });
-    audit(tx, companyId, caller, "api_access.changed", api, null);
+    audit(tx, companyId, caller, { action: "api_access.changed", api, projectId: null, target: { type: "company", id: companyId } });
+  });
+}
+
+/**
+ * Sets (or clears, with null) the operator's rate-limit override of a company, or of one of
+ * its keys when `prefix` is given; a privileged audit entry commits with the change.
+ */
+export async function setRateLimits(companyId: string, prefix: string | undefined, limits: RateLimits | null, caller: Caller): Promise<void> {
+  await firestore().runTransaction(async (tx) => {
+    await assertCompany(tx, companyId);
+    let ref = companyRef(companyId);
+    let target: AuditTarget = { type: "company", id: companyId };
+    let api: KeyApi | null = null;
+    if (prefix) {
+      const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix).limit(1));
+      if (snap.empty) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
+      ref = snap.docs[0].ref;
+      target = { type: "api_key", id: prefix };
+      api = snap.docs[0].get("api") === "findings" ? "findings" : "company";
+    }
+    tx.update(ref, { rateLimits: limits ?? FieldValue.delete() });
+    audit(tx, companyId, caller, { action: "rate_limits.changed", api, projectId: null, target });
   });
 }

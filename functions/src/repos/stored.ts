@@ -3,7 +3,7 @@ import { z } from "../http/zod";
 import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 
 /**
- * Reading the app's documents (firestore-schema.md). They come from several app generations,
+ * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
  * so any field may hold a value of another type. The rule for every repo:
  * - each field is read on its own; one that does not fit is read as absent (absent and null
  *   mean the same in the contract) or as its declared fallback (`orWhenInvalid`), and the

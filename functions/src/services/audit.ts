@@ -15,7 +15,14 @@ export interface AuditEntry {
   status: number | null;
   requestId: string | null;
   projectId: string | null;
+  /** What a change concerns (absent on plain requests). */
+  target?: AuditTarget;
   expireAt: Timestamp;
+}
+
+export interface AuditTarget {
+  type: "api_key" | "user" | "worked_hours" | "company";
+  id: string;
 }
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import type { UserDoc } from "../repos/users";
 
 /**
- * Who may manage API access and keys (findings-export-api.md, "Authentication"):
+ * Who may manage API access and keys (docs/findings-export-api.md, "Authentication"):
  * - turn an API on or off for a company: a platform Admin (Auth custom claim `admin: true`);
  * - create, list, revoke keys: that company's `owner` holding the Key User role, or an Admin.
  * Everyone else is refused with one message, so a caller learns nothing about other companies.

@@ -5,7 +5,7 @@ import { composeKey, displayPrefix, generateKey, hashKey, type KeyApi } from "..
 import { apiKeysCollection, newApiKeyData } from "../repos/apiKeys";
 
 /**
- * Seed builders writing documents exactly as firestore-schema.md describes them. Emulator tests
+ * Seed builders writing documents exactly as docs/firestore-data.md describes them. Emulator tests
  * use them with random ids so test files never share data; the demo seed uses them with fixed ids.
  */
 export const randomId = (prefix = "t") => `${prefix}${randomBytes(8).toString("hex")}`;

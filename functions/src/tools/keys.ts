@@ -1,50 +1,89 @@
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
-import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput, setApiAccessInput } from "../console/schemas";
+import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput, setApiAccessInput, setRateLimitsInput } from "../console/schemas";
 import { keyView } from "../console/keyView";
-import { createKey, listKeys, revokeKey, setAccess } from "../repos/keyAdmin";
+import { createKey, listKeys, revokeKey, setAccess, setRateLimits } from "../repos/keyAdmin";
 import type { Caller } from "../services/keyAdmin";
 
 /**
- * The operator command: key management for support staff, against the emulator
- * (FIRESTORE_EMULATOR_HOST set) or a real project (--project and Application Default
- * Credentials). Same validation, rules and audit entries as the console's callables.
+ * The operator command: key management for support staff. Same validation, rules and audit
+ * entries as the console's callables (actor `system`). Prints JSON on stdout and nothing else;
+ * what it talks to goes to stderr.
+ *
+ * Target: the local stack the README starts (the Firestore emulator at 127.0.0.1:8080, project
+ * demo-safety-apis) unless --project-id names a real project; FIRESTORE_EMULATOR_HOST, when set,
+ * wins (with --project-id as the emulator's project).
  */
-const USAGE = `usage: npm run keys -- <command> [options]
+const USAGE = `usage: npm --prefix functions run --silent keys -- <command> [options]
   create --company ID --api findings|company --name NAME [--project ID] [--scopes read,provisioning]
   list   --company ID [--api findings|company]
   revoke --company ID --prefix PREFIX
   access --company ID --api findings|company --on|--off
-options: --project-id GCP_PROJECT (required outside the emulator)`;
+  limits --company ID [--prefix PREFIX] (--per-minute N [--per-day N] | --per-day N | --clear)
+options:
+  --project-id GCP_PROJECT   a real project, with Application Default Credentials
+                             (default: the local stack's Firestore emulator, 127.0.0.1:8080)
+  --help                     this text`;
 
-async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      company: { type: "string" },
-      api: { type: "string" },
-      name: { type: "string" },
-      project: { type: "string" },
-      scopes: { type: "string" },
-      prefix: { type: "string" },
-      on: { type: "boolean" },
-      off: { type: "boolean" },
-      "project-id": { type: "string" },
-    },
-  });
-  if (!process.env.FIRESTORE_EMULATOR_HOST) {
-    if (!values["project-id"]) throw new Error("Not on the emulator: pass --project-id and use Application Default Credentials.");
-    process.env.GCLOUD_PROJECT = values["project-id"];
+const LOCAL = { host: "127.0.0.1:8080", project: "demo-safety-apis" };
+
+class UsageError extends Error {}
+
+async function chooseTarget(projectIdFlag: string | undefined): Promise<string> {
+  if (projectIdFlag && !process.env.FIRESTORE_EMULATOR_HOST) {
+    process.env.GCLOUD_PROJECT = projectIdFlag;
+    return `project ${projectIdFlag} (Application Default Credentials)`;
   }
+  const host = (process.env.FIRESTORE_EMULATOR_HOST ??= LOCAL.host);
+  process.env.GCLOUD_PROJECT = projectIdFlag ?? process.env.GCLOUD_PROJECT ?? LOCAL.project;
+  const answers = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+  if (!answers) {
+    throw new Error(`No Firestore emulator answers at ${host}: start the local stack (bash functions/scripts/start.sh), or pass --project-id for a real project.`);
+  }
+  return `the Firestore emulator at ${host} (project ${process.env.GCLOUD_PROJECT})`;
+}
+
+function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new UsageError(result.error.issues.map((i) => i.message).join("; "));
+  return result.data;
+}
+
+/** Runs one command; returns what to print as JSON. Exported for the tests. */
+export async function run(argv: string[], log: (line: string) => void = (line) => console.error(line)): Promise<unknown> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        company: { type: "string" },
+        api: { type: "string" },
+        name: { type: "string" },
+        project: { type: "string" },
+        scopes: { type: "string" },
+        prefix: { type: "string" },
+        on: { type: "boolean" },
+        off: { type: "boolean" },
+        "per-minute": { type: "string" },
+        "per-day": { type: "string" },
+        clear: { type: "boolean" },
+        "project-id": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { positionals, values } = parsed;
+  const command = positionals[0];
+  if (values.help || command === "help") return USAGE;
+  if (!["create", "list", "revoke", "access", "limits"].includes(command ?? "")) throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+
+  log(`keys: ${await chooseTarget(values["project-id"])}`);
   const operator = userInfo().username;
   const caller: Caller = { uid: `operator:${operator}`, admin: true, name: `Operator CLI (${operator})`, user: null, actorType: "system" };
-  const parse = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, input: unknown): T => {
-    const result = schema.safeParse(input);
-    if (!result.success) throw new Error(result.error.issues.map((i) => i.message).join("; "));
-    return result.data;
-  };
-  const out = (value: unknown) => console.log(JSON.stringify(value, null, 2));
-  switch (positionals[0]) {
+  switch (command) {
     case "create": {
       const input = parse(createApiKeyInput, {
         companyId: values.company,
@@ -54,34 +93,48 @@ async function main(): Promise<void> {
         scopes: values.scopes?.split(",").map((s) => s.trim()),
       });
       const { key, doc } = await createKey({ ...input, projectId: input.projectId ?? null }, caller);
-      out({ key, ...keyView(doc) });
-      console.error("The key is shown once; only its hash is stored.");
-      return;
+      log("keys: the key is shown once; only its hash is stored.");
+      return { key, ...keyView(doc) };
     }
     case "list": {
       const input = parse(listApiKeysInput, { companyId: values.company, api: values.api });
-      out((await listKeys(input.companyId, input.api)).map(keyView));
-      return;
+      return (await listKeys(input.companyId, input.api)).map(keyView);
     }
     case "revoke": {
       const input = parse(revokeApiKeyInput, { companyId: values.company, prefix: values.prefix });
       const { doc, alreadyRevoked } = await revokeKey(input.companyId, input.prefix, caller);
-      out({ ...keyView(doc), alreadyRevoked });
-      return;
+      return { ...keyView(doc), alreadyRevoked };
     }
     case "access": {
-      if (values.on === values.off) throw new Error("access needs exactly one of --on or --off");
+      if (values.on === values.off) throw new UsageError("access needs exactly one of --on or --off");
       const input = parse(setApiAccessInput, { companyId: values.company, api: values.api, enabled: Boolean(values.on) });
       await setAccess(input.companyId, input.api, input.enabled, caller);
-      out(input);
-      return;
+      return input;
     }
-    default:
-      throw new Error(USAGE);
+    default: {
+      const input = parse(setRateLimitsInput, {
+        companyId: values.company,
+        prefix: values.prefix,
+        perMinute: values["per-minute"],
+        perDay: values["per-day"],
+        clear: values.clear ?? false,
+      });
+      await setRateLimits(input.companyId, input.prefix, input.rateLimits, caller);
+      return { companyId: input.companyId, prefix: input.prefix ?? null, rateLimits: input.rateLimits };
+    }
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+if (require.main === module) {
+  run(process.argv.slice(2))
+    .then((result) => {
+      if (typeof result === "string") console.log(result);
+      else console.log(JSON.stringify(result, null, 2));
+      process.exit(0);
+    })
+    .catch((err: unknown) => {
+      const usage = err instanceof UsageError;
+      console.error(`keys: ${err instanceof Error ? err.message : String(err)}${usage ? `\n\n${USAGE}` : ""}`);
+      process.exit(usage ? 2 : 1);
+    });
+}

@@ -121,6 +121,7 @@ describe("invalid input → invalid-argument with a clear message", () => {
     await rejects(access({ companyId: companyA, api: "findings", enabled: "yes" }, people.admin), "invalid-argument");
     await rejects(revoke({ companyId: companyA, prefix: "vfe_short" }, people.admin), "invalid-argument");
     await rejects(access({ companyId: randomId("nope"), api: "findings", enabled: true }, people.admin), "not-found");
+    await rejects(list({ companyId: randomId("nope") }, people.admin), "not-found");
   });
 });
 
@@ -189,6 +190,11 @@ describe("audit and access switches", () => {
     const snap = await firestore().collection(`companies/${companyId}/auditLogs`).get();
     const entries = snap.docs.map((d) => d.data()).sort((a, b) => a.at.toMillis() - b.at.toMillis());
     expect(entries.map((e) => e.action)).toEqual(["api_key.created", "api_key.revoked", "api_access.changed"]);
+    expect(entries.map((e) => e.target)).toEqual([
+      { type: "api_key", id: made.prefix },
+      { type: "api_key", id: made.prefix },
+      { type: "company", id: companyId },
+    ]);
     for (const e of entries) {
       expect(e).toMatchObject({ class: "privileged", actor: { type: "user", id: people.admin.uid }, api: "findings" });
       expect((e.expireAt.toMillis() - e.at.toMillis()) / 86_400_000).toBe(730);

@@ -1,0 +1,62 @@
+import { createCompanyApp } from "../../src/company/app";
+import { firestore } from "../../src/config/firebase";
+import { seedCompany, seedKey } from "../../src/testing/builders";
+import { client } from "../../src/testing/http";
+import { run } from "../../src/tools/keys";
+
+/** The operator command, in-process against the test emulator (FIRESTORE_EMULATOR_HOST). */
+const company = client(createCompanyApp());
+const quiet = () => undefined;
+
+/** The newest privileged entry of the company (requests write operational ones too). */
+async function lastChange(companyId: string) {
+  const snap = await firestore().collection(`companies/${companyId}/auditLogs`).where("class", "==", "privileged").get();
+  return snap.docs.map((d) => d.data()).sort((a, b) => b.at.toMillis() - a.at.toMillis())[0];
+}
+
+describe("npm run keys -- limits", () => {
+  it("raises a company's limits for every key, audited as a privileged change", async () => {
+    const companyId = await seedCompany();
+    const csa = await seedKey({ api: "company", companyId });
+    expect(await run(["limits", "--company", companyId, "--per-minute", "600", "--per-day", "100000"], quiet)).toEqual({
+      companyId,
+      prefix: null,
+      rateLimits: { perMinute: 600, perDay: 100000 },
+    });
+    const res = await company.get("/v1/nothing-here", csa.key);
+    expect(res.headers["ratelimit-policy"]).toBe('"minute";q=600;w=60, "day";q=100000;w=86400');
+    expect(await lastChange(companyId)).toMatchObject({ class: "privileged", action: "rate_limits.changed", target: { type: "company", id: companyId }, actor: { type: "system" } });
+  });
+
+  it("sets one key's limit by prefix, and --clear removes it again", async () => {
+    const companyId = await seedCompany();
+    const csa = await seedKey({ api: "company", companyId });
+    await run(["limits", "--company", companyId, "--prefix", csa.prefix, "--per-minute", "1500"], quiet);
+    expect((await firestore().doc(`apiKeys/${csa.hash}`).get()).get("rateLimits")).toEqual({ perMinute: 1500 });
+    expect((await company.get("/v1/nothing-here", csa.key)).headers["ratelimit-policy"]).toContain('"minute";q=1500');
+    expect(await lastChange(companyId)).toMatchObject({ action: "rate_limits.changed", target: { type: "api_key", id: csa.prefix }, api: "company" });
+    await run(["limits", "--company", companyId, "--prefix", csa.prefix, "--clear"], quiet);
+    expect((await firestore().doc(`apiKeys/${csa.hash}`).get()).get("rateLimits")).toBeUndefined();
+  });
+
+  it.each([
+    [["limits", "--company", "c1"], "give --per-minute and/or --per-day, or --clear"],
+    [["limits", "--company", "c1", "--per-minute", "0"], "--per-minute must be a whole number"],
+    [["limits", "--company", "c1", "--per-day", "5", "--clear"], "give --per-minute and/or --per-day, or --clear"],
+    [["list", "--company", "c1", "--bogus"], "Unknown option '--bogus'"],
+    [["lst"], 'unknown command "lst"'],
+  ])("refuses %j with a usage error", async (argv, message) => {
+    await expect(run(argv, quiet)).rejects.toThrow(message);
+  });
+
+  it("--help answers the usage text", async () => {
+    expect(await run(["--help"], quiet)).toMatch(/^usage: npm --prefix functions run --silent keys -- <command>/);
+  });
+
+  it("an unknown company or prefix is not-found, and nothing is written", async () => {
+    await expect(run(["list", "--company", "no-such-company"], quiet)).rejects.toThrow("No such company.");
+    const companyId = await seedCompany();
+    await expect(run(["limits", "--company", companyId, "--prefix", "csa_00000000", "--per-minute", "5"], quiet)).rejects.toThrow("No key with this prefix");
+    expect(await lastChange(companyId)).toBeUndefined();
+  });
+});
