@@ -1,3 +1,5 @@
+import express from "express";
+import request from "supertest";
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
@@ -7,6 +9,7 @@ const findings = client(createFindingsApp());
 const company = client(createCompanyApp());
 let key: string;
 let companyId: string;
+const keyOf = () => key;
 
 beforeAll(async () => {
   companyId = await seedCompany();
@@ -85,6 +88,18 @@ describe("error envelope", () => {
     const res = await findings.get("/v1?verbose=1");
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('"verbose"');
+  });
+});
+
+describe("headers", () => {
+  it("no X-Powered-By, even when the host app (the Functions runtime's Express) sets one", async () => {
+    const host = express();
+    host.use(createFindingsApp());
+    for (const [path, key] of [["/v1", undefined], ["/v1/project", undefined], ["/v1/nope", keyOf()]] as const) {
+      const req = request(host).get(path);
+      if (key) req.set("Authorization", `Bearer ${key}`);
+      expect((await req).headers["x-powered-by"]).toBeUndefined();
+    }
   });
 });
 
