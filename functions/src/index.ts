@@ -1,12 +1,16 @@
+import { logger } from "firebase-functions";
 import { onCall, onRequest } from "firebase-functions/v2/https";
+import { onSchedule } from "firebase-functions/v2/scheduler";
 import { createCompanyApp } from "./company/app";
 import { createApiKeyHandler } from "./console/createApiKey";
 import { listApiKeysHandler } from "./console/listApiKeys";
+import { refreshKpiRollupHandler } from "./console/refreshKpiRollup";
 import { revokeApiKeyHandler } from "./console/revokeApiKey";
 import { setApiAccessHandler } from "./console/setApiAccess";
 import { PAGE_TOKEN_SECRET } from "./config/params";
-import { apiOptions, callableOptions } from "./config/runtime";
+import { apiOptions, callableOptions, jobOptions, reportCallableOptions } from "./config/runtime";
 import { createFindingsApp } from "./findings/app";
+import { refreshAllRollups } from "./services/rollupJob";
 
 /** The Vessel Findings Export API (read-only, one key per vessel). */
 export const findingsApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, createFindingsApp());
@@ -19,3 +23,11 @@ export const setApiAccess = onCall(callableOptions, setApiAccessHandler);
 export const createApiKey = onCall(callableOptions, createApiKeyHandler);
 export const listApiKeys = onCall(callableOptions, listApiKeysHandler);
 export const revokeApiKey = onCall(callableOptions, revokeApiKeyHandler);
+
+/** Company reports for the app (owner or Admin): the same services the company API serves. */
+export const refreshKpiRollup = onCall(reportCallableOptions, refreshKpiRollupHandler);
+
+/** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
+export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" }, async () => {
+  logger.info("kpi_rollup.daily", await refreshAllRollups());
+});

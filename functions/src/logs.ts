@@ -47,3 +47,8 @@ export function storedDocumentUnusable(fields: { document: string; field: string
 export function signingFailed(fields: { bucket: string; error: string }): void {
   logger.error("signing.failed", fields);
 }
+
+/** The KPI rollup of one company could not be computed or stored. */
+export function rollupFailed(companyId: string, err: unknown): void {
+  logger.error("kpi_rollup.failed", { companyId, error: err instanceof Error ? err.message : String(err) });
+}

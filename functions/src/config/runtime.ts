@@ -36,3 +36,9 @@ export const apiOptions = {
 
 /** The console's callables read and write a handful of documents: the smallest size suffices. */
 export const callableOptions = { ...shared, memory: "256MiB" as const, timeoutSeconds: 30 };
+
+/** Report callables run dozens of aggregation queries in parallel: more room and time than key management. */
+export const reportCallableOptions = { ...shared, memory: "512MiB" as const, timeoutSeconds: 120 };
+
+/** The daily rollup of every company: a few companies at once, each a bounded set of queries. */
+export const jobOptions = { ...shared, memory: "512MiB" as const, timeoutSeconds: 540, retryCount: 1 };

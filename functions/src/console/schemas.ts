@@ -68,3 +68,5 @@ export const setRateLimitsInput = z
     prefix,
     rateLimits: clear ? null : { ...(perMinute !== undefined ? { perMinute } : {}), ...(perDay !== undefined ? { perDay } : {}) },
   }));
+
+export const companyInput = z.object({ companyId }).strict();

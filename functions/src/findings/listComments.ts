@@ -4,8 +4,8 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
-import { commentSchema, pageOf } from "./schemas";
+import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { commentSchema } from "./schemas";
 
 export const findingIdParams = z.object({
   id: z.string().openapi({ description: "Finding id." }),

@@ -3,8 +3,8 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, limitParam, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
-import { findingSchema, pageOf, STATUS_VALUES } from "./schemas";
+import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { findingSchema, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
 

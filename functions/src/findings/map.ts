@@ -63,7 +63,7 @@ export function toFinding(doc: FindingDoc): Finding {
       ? { text: last.text, author_name: last.authorName, author_id: last.authorId, created_at: toIso(last.createdAt), system_triggered: last.systemTriggered }
       : null,
     has_location_details_image: doc.locationDetailsImage !== null,
-    marker_count: doc.markers.length,
+    marker_count: doc.markers.filter((marker) => marker !== null).length,
   };
 }
 

@@ -147,11 +147,3 @@ export const attachmentSchema = z
   })
   .openapi("Attachment");
 export type Attachment = z.infer<typeof attachmentSchema>;
-
-export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
-  z
-    .object({
-      data: z.array(item),
-      next_page_token: z.string().nullable().openapi({ description: "Opaque; pass as `page_token` for the next page. Null at the end. A page may be short, even empty, and still have a next page." }),
-    })
-    .openapi(name);

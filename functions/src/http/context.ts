@@ -58,8 +58,15 @@ export function pathOf(req: Request): string {
   return req.originalUrl.split("?")[0];
 }
 
+/** The caller of a keyed route (authentication ran before every keyed handler). */
+export function authenticated(principal: Principal | undefined): Principal {
+  if (!principal) throw new Error("keyed route without an authenticated principal");
+  return principal;
+}
+
 /** The project a findings key is bound to (authentication guarantees one exists). */
 export function keyProjectId(principal: Principal | undefined): string {
-  if (!principal?.projectId) throw new Error("findings route without an authenticated project key");
-  return principal.projectId;
+  const { projectId } = authenticated(principal);
+  if (!projectId) throw new Error("findings route without an authenticated project key");
+  return projectId;
 }

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { StaleCursorError } from "../repos/rangeQuery";
 import { contextOf, pathOf } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
 import { auditWriteFailed, requestFailed } from "../logs";
@@ -27,6 +28,9 @@ export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   // The router's decoding of a path parameter (e.g. `%E0%A4%A`); the value is not echoed.
   if (err instanceof URIError) return new ApiError("invalid_request", "The request path contains malformed percent-encoding.");
+  if (err instanceof StaleCursorError) {
+    return new ApiError("invalid_request", 'Invalid query parameter "page_token": the row it resumes after no longer exists; restart without page_token.');
+  }
   if (err && typeof err === "object") return fromBodyParser(err as { type?: string });
   return null;
 }

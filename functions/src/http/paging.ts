@@ -1,8 +1,8 @@
 import { pageTokenSecrets } from "../config/params";
 import { compareInstants, parseInstant, type Instant } from "../lib/dates";
-import { decodeOrderValue, encodeOrderValue } from "../lib/orderValue";
 import { decodeToken, encodeToken, scopeDigest } from "../lib/pageToken";
-import { referenceAt, type Cursor } from "../repos/rangeQuery";
+import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
+import type { Cursor } from "../repos/rangeQuery";
 import { invalidRequest } from "./errors";
 import { z } from "./zod";
 
@@ -52,9 +52,6 @@ export function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.Refinem
 /** An instant as it enters a page token's scope. */
 export const instantKey = (i: Instant | undefined) => (i ? `${i.seconds}.${i.nanos}` : null);
 
-/** In the token: the order value, tagged by type, and the id in base64url (any id, bounded length). */
-const tokenCursor = z.tuple([z.unknown(), z.string().min(1).max(2048).regex(/^[A-Za-z0-9_-]+$/)]);
-
 const NOT_OURS = 'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.';
 const MESSAGES = {
   malformed: NOT_OURS,
@@ -63,23 +60,14 @@ const MESSAGES = {
   other_query: 'Invalid query parameter "page_token": it belongs to another query (other filters, mode or key); restart without page_token.',
 };
 
-function reference(path: string) {
-  try {
-    return referenceAt(path);
-  } catch {
-    return undefined; // not a document path: not a token of ours
-  }
-}
-
 /** The cursor inside `page_token`, checked against the scope it must belong to. */
 export function readPageToken(token: string | undefined, scope: Record<string, unknown>): Cursor | undefined {
   if (token === undefined) return undefined;
   const decoded = decodeToken<unknown>(pageTokenSecrets(), scopeDigest(scope), token);
   if (!decoded.ok) throw invalidRequest(MESSAGES[decoded.reason]);
-  const cursor = tokenCursor.safeParse(decoded.cursor);
-  const value = cursor.success ? decodeOrderValue(cursor.data[0], reference) : undefined;
-  if (!cursor.success || value === undefined) throw invalidRequest(NOT_OURS);
-  return { value, id: Buffer.from(cursor.data[1], "base64url").toString("utf8") };
+  const cursor = decodeCursor(decoded.cursor);
+  if (!cursor) throw invalidRequest(NOT_OURS);
+  return cursor;
 }
 
 /**
@@ -92,7 +80,16 @@ export function pageResult<R>(rows: Array<{ cursor: Cursor } & R>, limit: number
   const last = page[page.length - 1];
   const token =
     rows.length > limit
-      ? encodeToken(pageTokenSecrets(), scopeDigest(scope), [encodeOrderValue(last.cursor.value), Buffer.from(last.cursor.id, "utf8").toString("base64url")])
+      ? encodeToken(pageTokenSecrets(), scopeDigest(scope), encodeCursor(last.cursor))
       : null;
   return { page, next_page_token: token };
 }
+
+/** The list envelope of every paginated endpoint. */
+export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      data: z.array(item),
+      next_page_token: z.string().nullable().openapi({ description: "Opaque; pass as `page_token` for the next page. Null at the end. A page may be short, even empty, and still have a next page." }),
+    })
+    .openapi(name);

@@ -13,7 +13,8 @@ export const companyShape = {
 };
 export type CompanyDoc = Stored<typeof companyShape>;
 
-export const companyRef = (companyId: string) => firestore().collection("companies").doc(companyId);
+export const companiesCollection = () => firestore().collection("companies");
+export const companyRef = (companyId: string) => companiesCollection().doc(companyId);
 
 export async function findCompany(companyId: string): Promise<CompanyDoc | null> {
   const snap = await companyRef(companyId).get();

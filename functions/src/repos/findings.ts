@@ -16,13 +16,13 @@ const parseFinding = (snap: Snap): FindingDoc => ({ id: snap.id, ...parseStored(
 const parseComment = (snap: Snap): CommentDoc => ({ id: snap.id, ...parseStored(commentShape, snap.ref.path, snap.data()) });
 
 /** One page of findings; `convert` sees hidden findings too (they still move the cursor). */
-export function queryFindings<R>(
+export async function queryFindings<R>(
   projectId: string,
   order: "dateCreated" | "lastEditedDate",
   q: RangeQuery<EqualityField>,
   convert: (finding: FindingDoc) => R,
 ): Promise<Array<{ row: R; cursor: Cursor }>> {
-  return streamRows(rangeQuery(findingsOf(projectId), order, q), order, (doc) => convert(parseFinding(doc)));
+  return streamRows(await rangeQuery(findingsOf(projectId), order, q), order, (doc) => convert(parseFinding(doc)));
 }
 
 /** Firestore document ids: no slash, not `.`/`..`, not `__…__`, at most 1,500 bytes. */
@@ -59,8 +59,33 @@ export async function allComments(projectId: string, findingId: string): Promise
   return snap.docs.map(parseComment).sort(compareComments);
 }
 
-/** One page of the thread: the same window and cursor rules as the ordered queries. */
+/** Firestore's smallest timestamp: `>=` it matches every timestamp and nothing else. */
+const MIN_TIMESTAMP = new Timestamp(-62135596800, 0);
+
+/**
+ * Whether the ordered query sees the whole thread: every comment's `createdAt` is a timestamp
+ * or null. Three count aggregations (a read per 1,000 entries each) instead of reading the thread.
+ */
+async function threadIsOrdered(projectId: string, findingId: string): Promise<boolean> {
+  const comments = commentsOf(projectId, findingId);
+  const [all, dated, unset] = await Promise.all([
+    comments.count().get(),
+    comments.where("createdAt", ">=", MIN_TIMESTAMP).count().get(),
+    comments.where("createdAt", "==", null).count().get(),
+  ]);
+  return all.data().count === dated.data().count + unset.data().count;
+}
+
+/**
+ * One page of the thread, in comment order. The ordered query when it sees every comment;
+ * otherwise the thread read whole and paged in memory by exactly the same rules, so page
+ * tokens work across both.
+ */
 export async function queryComments(projectId: string, findingId: string, q: RangeQuery): Promise<Array<{ comment: CommentDoc; cursor: Cursor }>> {
+  if (await threadIsOrdered(projectId, findingId)) {
+    const rows = await streamRows(await rangeQuery(commentsOf(projectId, findingId), "createdAt", q), "createdAt", parseComment);
+    return rows.map(({ row, cursor }) => ({ comment: row, cursor }));
+  }
   const after = q.after && { createdAt: q.after.value instanceof Timestamp ? q.after.value : null, id: q.after.id };
   return (await allComments(projectId, findingId))
     .filter((c) => !q.from || (c.createdAt !== null && compareInstants(instantOf(c.createdAt), q.from) >= 0))

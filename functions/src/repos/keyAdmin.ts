@@ -5,8 +5,6 @@ import { isLiveProjectOf } from "../services/access";
 import { auditEntry, type AuditTarget } from "../services/audit";
 import { KeyAdminError, MAX_ACTIVE_KEYS, type Caller } from "../services/keyAdmin";
 import type { Limits } from "../services/rateLimit";
-
-type RateLimits = Partial<Limits>;
 import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
 import { auditLogsCollection } from "./auditLogs";
 import { companyRef } from "./companies";
@@ -126,23 +124,30 @@ export async function setAccess(companyId: string, api: KeyApi, enabled: boolean
 }
 
 /**
- * Sets (or clears, with null) the operator's rate-limit override of a company, or of one of
- * its keys when `prefix` is given; a privileged audit entry commits with the change.
+ * Sets the operator's rate-limit override of a company, or of one of its keys when `prefix`
+ * is given: the fields given replace theirs, the others stay; null clears the override. A
+ * privileged audit entry commits with the change.
  */
-export async function setRateLimits(companyId: string, prefix: string | undefined, limits: RateLimits | null, caller: Caller): Promise<void> {
+export async function setRateLimits(companyId: string, prefix: string | undefined, limits: Partial<Limits> | null, caller: Caller): Promise<void> {
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     let ref = companyRef(companyId);
     let target: AuditTarget = { type: "company", id: companyId };
     let api: KeyApi | null = null;
     if (prefix) {
-      const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix).limit(1));
-      if (snap.empty) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
-      ref = snap.docs[0].ref;
+      const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix));
+      const keys = snap.docs.flatMap((d) => {
+        const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
+        return doc ? [{ ref: d.ref, doc }] : [];
+      });
+      if (!keys.length) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
+      if (keys.length > 1) throw new KeyAdminError("invalid-argument", `The prefix ${prefix} matches ${keys.length} keys; revoke and replace one of them first.`);
+      ref = keys[0].ref;
       target = { type: "api_key", id: prefix };
-      api = snap.docs[0].get("api") === "findings" ? "findings" : "company";
+      api = keys[0].doc.api;
     }
-    tx.update(ref, { rateLimits: limits ?? FieldValue.delete() });
+    const fields = limits ? Object.fromEntries(Object.entries(limits).map(([k, v]) => [`rateLimits.${k}`, v])) : { rateLimits: FieldValue.delete() };
+    tx.update(ref, fields);
     audit(tx, companyId, caller, { action: "rate_limits.changed", api, projectId: null, target });
   });
 }

@@ -1,15 +1,25 @@
-import { FieldPath, Timestamp, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
+import { FieldPath, Timestamp, type CollectionReference, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { Instant } from "../lib/dates";
 
 /**
  * Ordered, cursor-paged reads shared by every list endpoint. Each query orders by one field
  * and then by document id, so a (value, id) cursor resumes exactly after the last document
- * read. The cursor keeps the stored value itself, whatever its type (see lib/orderValue).
+ * read. The cursor keeps the stored value itself, whatever its type (see cursorCodec.ts).
  */
 export interface Cursor {
   value: unknown;
   id: string;
+  /** Resume after the document's current order value (values too long to carry in a token). */
+  bySnapshot?: boolean;
+}
+
+/** The document a snapshot cursor resumes after is gone: the listing must restart. */
+export class StaleCursorError extends Error {
+  constructor() {
+    super("the document the page token resumes after no longer exists");
+    this.name = "StaleCursorError";
+  }
 }
 
 export interface RangeQuery<E extends string = string> {
@@ -42,19 +52,26 @@ export function indexNeed(collectionGroup: string, order: string, equality?: str
   };
 }
 
-export function rangeQuery(base: Query, order: string, q: RangeQuery): Query {
+async function startAfter(query: Query, base: CollectionReference, after: Cursor): Promise<Query> {
+  if (!after.bySnapshot) return query.startAfter(after.value, after.id);
+  const snap = await base.doc(after.id).get();
+  if (!snap.exists) throw new StaleCursorError();
+  return query.startAfter(snap);
+}
+
+export async function rangeQuery(base: CollectionReference, order: string, q: RangeQuery): Promise<Query> {
   const direction = q.direction ?? "asc";
   let query = base.orderBy(order, direction).orderBy(FieldPath.documentId(), direction);
   if (q.equality) query = query.where(q.equality.field, "==", q.equality.value);
   if (direction === "asc") {
     if (q.from) query = query.where(order, ">=", toTimestamp(q.from));
-    if (q.after) query = query.startAfter(q.after.value, q.after.id);
+    if (q.after) query = await startAfter(query, base, q.after);
     if (q.to) query = query.endBefore(toTimestamp(q.to));
   } else {
     // Newest first: both bounds are range filters (nulls, which sort last, are left out of a window).
     if (q.from) query = query.where(order, ">=", toTimestamp(q.from));
     if (q.to) query = query.where(order, "<", toTimestamp(q.to));
-    if (q.after) query = query.startAfter(q.after.value, q.after.id);
+    if (q.after) query = await startAfter(query, base, q.after);
   }
   return query.limit(q.limit);
 }

@@ -28,11 +28,14 @@ export class KeyAdminError extends Error {
 
 export const DENIED = "You are not allowed to manage API access for this company.";
 
+/** The company's owner who may still use the app (as firestore.rules: active or invited, not deactivated or unknown). */
+function isLiveOwner(user: UserDoc | null, companyId: string): user is UserDoc {
+  return user?.companyId === companyId && user.role === "owner" && (user.status === "active" || user.status === "invited");
+}
+
 export function assertMayManageKeys(caller: Caller, companyId: string): void {
   if (caller.admin) return;
-  const user = caller.user;
-  const owner = user?.companyId === companyId && user.role === "owner" && user.keyUser && user.status !== "deactivated";
-  if (!owner) throw new KeyAdminError("permission-denied", DENIED);
+  if (!isLiveOwner(caller.user, companyId) || !caller.user.keyUser) throw new KeyAdminError("permission-denied", DENIED);
 }
 
 export function assertMaySwitchAccess(caller: Caller): void {
@@ -41,3 +44,9 @@ export function assertMaySwitchAccess(caller: Caller): void {
 
 /** Active (unrevoked) keys a company may hold per API. */
 export const MAX_ACTIVE_KEYS = 20;
+
+/** Company reports from the console (KPI rollup, ESRS): the company's owner, or an Admin. */
+export function assertMayReport(caller: Caller, companyId: string): void {
+  if (caller.admin) return;
+  if (!isLiveOwner(caller.user, companyId)) throw new KeyAdminError("permission-denied", "You are not allowed to run reports for this company.");
+}

@@ -1,27 +1,22 @@
-import functionsTest from "firebase-functions-test";
 import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
 import { createApiKey, listApiKeys, revokeApiKey, setApiAccess } from "../../src/index";
 import { hashKey, parseKey } from "../../src/lib/apiKeyFormat";
 import { signedIn } from "../../src/testing/authUsers";
+import { callables, rejectsWith } from "../../src/testing/callables";
 import { randomId, seedCompany, seedKey, seedProject, seedUser } from "../../src/testing/builders";
 import { client } from "../../src/testing/http";
 
-const fft = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
-afterAll(() => fft.cleanup());
+const { callable, cleanup } = callables();
+afterAll(cleanup);
 const findings = client(createFindingsApp());
 
-type Call = (data: unknown, who?: Awaited<ReturnType<typeof signedIn>> | null) => Promise<Record<string, unknown>>;
-const callable = (fn: unknown): Call => {
-  const wrapped = fft.wrap(fn as never) as unknown as (req: unknown) => Promise<Record<string, unknown>>;
-  return (data, who) => wrapped({ data, ...(who ? { auth: { uid: who.uid, token: who.token } } : {}) });
-};
 const create = callable(createApiKey);
 const list = callable(listApiKeys);
 const revoke = callable(revokeApiKey);
 const access = callable(setApiAccess);
 
-const rejects = (p: Promise<unknown>, code: string) => expect(p).rejects.toMatchObject({ code });
+const rejects = rejectsWith;
 
 let companyA: string;
 let companyB: string;

@@ -39,6 +39,16 @@ describe("npm run keys -- limits", () => {
     expect((await firestore().doc(`apiKeys/${csa.hash}`).get()).get("rateLimits")).toBeUndefined();
   });
 
+  it("changes only the fields given; an ambiguous prefix is refused", async () => {
+    const companyId = await seedCompany({ rateLimits: { perMinute: 100, perDay: 5000 } });
+    await run(["limits", "--company", companyId, "--per-minute", "300"], quiet);
+    expect((await firestore().doc(`companies/${companyId}`).get()).get("rateLimits")).toEqual({ perMinute: 300, perDay: 5000 });
+    const random = "Ambiguous0000000000000000000000A";
+    await seedKey({ api: "company", companyId, random });
+    const twin = await seedKey({ api: "company", companyId, random: `${random.slice(0, 8)}${"B".repeat(24)}` });
+    await expect(run(["limits", "--company", companyId, "--prefix", twin.prefix, "--per-minute", "5"], quiet)).rejects.toThrow("matches 2 keys");
+  });
+
   it.each([
     [["limits", "--company", "c1"], "give --per-minute and/or --per-day, or --clear"],
     [["limits", "--company", "c1", "--per-minute", "0"], "--per-minute must be a whole number"],

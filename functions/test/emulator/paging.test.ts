@@ -1,4 +1,7 @@
+import { createHmac } from "node:crypto";
 import { createFindingsApp } from "../../src/findings/app";
+import { pageTokenSecrets } from "../../src/config/params";
+import { scopeDigest } from "../../src/lib/pageToken";
 import { seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFinding } from "../../src/testing/findingBuilders";
 import { client } from "../../src/testing/http";
@@ -55,6 +58,19 @@ describe("page tokens", () => {
       if (saved === undefined) delete process.env.PAGE_TOKEN_SECRET;
       else process.env.PAGE_TOKEN_SECRET = saved;
     }
+  });
+
+
+  it("tokens of the first format, handed out before the current one, are still accepted", async () => {
+    const first = await findings.get("/v1/findings?limit=1", vessel.key);
+    const [row] = first.body.data;
+    const when = new Date(row.date_created);
+    const scope = { endpoint: "findings", project: vessel.projectId, mode: "default", from: null, to: null, updated_since: null, status: undefined, system: undefined, priority: undefined };
+    const payload = Buffer.from(JSON.stringify({ v: 1, s: scopeDigest(scope), c: [Math.floor(when.getTime() / 1000), (when.getTime() % 1000) * 1e6, row.id] })).toString("base64url");
+    const legacy = `${payload}.${createHmac("sha256", pageTokenSecrets()[0]).update(payload).digest("base64url")}`;
+    const next = await findings.get(`/v1/findings?limit=1&page_token=${legacy}`, vessel.key);
+    expect(next.status).toBe(200);
+    expect(next.body.data[0].id).toBe((await findings.get(`/v1/findings?limit=1&page_token=${encodeURIComponent(first.body.next_page_token)}`, vessel.key)).body.data[0].id);
   });
 });
 

@@ -1,5 +1,5 @@
-import { DocumentReference, GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { decodeOrderValue, encodeOrderValue } from "../../src/lib/orderValue";
+import { GeoPoint, Timestamp } from "firebase-admin/firestore";
+import { decodeCursor, encodeCursor } from "../../src/repos/cursorCodec";
 import { decodeToken, encodeToken, keyIdOf, scopeDigest } from "../../src/lib/pageToken";
 
 const OLD = "old-secret-old-secret-old-secret-0001";
@@ -41,8 +41,9 @@ describe("page tokens", () => {
   });
 });
 
-describe("order values in cursors", () => {
-  const reference = (path: string) => ({ path }) as unknown as DocumentReference;
+describe("cursors in page tokens", () => {
+  const back = (value: unknown, id = "f1") => decodeCursor(JSON.parse(JSON.stringify(encodeCursor({ value, id }))));
+
   it.each([
     ["null", null],
     ["a boolean", true],
@@ -50,21 +51,38 @@ describe("order values in cursors", () => {
     ["a string", "2026-01-05"],
     ["a map", { _seconds: 1767571200, _nanoseconds: 0 }],
     ["a list", [1, "a", null]],
-  ])("round-trips %s", (_name, value) => {
-    expect(decodeOrderValue(JSON.parse(JSON.stringify(encodeOrderValue(value))), reference)).toEqual(value);
+  ])("carry %s exactly", (_name, value) => {
+    expect(back(value)).toEqual({ value, id: "f1" });
   });
 
-  it("round-trips timestamps to the nanosecond, geo points, bytes and NaN", () => {
-    const back = (v: unknown) => decodeOrderValue(JSON.parse(JSON.stringify(encodeOrderValue(v))), reference);
-    expect((back(new Timestamp(1767571200, 123456789)) as Timestamp).isEqual(new Timestamp(1767571200, 123456789))).toBe(true);
-    expect((back(new GeoPoint(59.9, 10.7)) as GeoPoint).isEqual(new GeoPoint(59.9, 10.7))).toBe(true);
-    expect(back(Buffer.from([1, 2, 3]))).toEqual(Buffer.from([1, 2, 3]));
-    expect(back(Number.NaN)).toBeNaN();
+  it("carry timestamps to the nanosecond, geo points, bytes and NaN", () => {
+    expect((back(new Timestamp(1767571200, 123456789))!.value as Timestamp).isEqual(new Timestamp(1767571200, 123456789))).toBe(true);
+    expect((back(new GeoPoint(59.9, 10.7))!.value as GeoPoint).isEqual(new GeoPoint(59.9, 10.7))).toBe(true);
+    expect(back(Buffer.from([1, 2, 3]))!.value).toEqual(Buffer.from([1, 2, 3]));
+    expect(back(Number.NaN)!.value).toBeNaN();
   });
 
-  it("rejects what it did not write", () => {
-    for (const junk of [["t", "x", 0], ["t", 1, 1e9], ["q", 1], "plain", ["m", [[1, null]]], ["a", [["z"]]], {}]) {
-      expect(decodeOrderValue(junk, reference)).toBeUndefined();
+  it("carry any id: 1,500 bytes of control characters in at most 2,048 characters", () => {
+    const id = "\u0001".repeat(1500);
+    const encoded = encodeCursor({ value: null, id }) as [unknown, string];
+    expect(encoded[1].length).toBeLessThanOrEqual(2048);
+    expect(decodeCursor(encoded)).toEqual({ value: null, id });
+  });
+
+  it("resume from the document itself when the stored value is too long to carry", () => {
+    const encoded = encodeCursor({ value: "x".repeat(20_000), id: "f1" });
+    expect(JSON.stringify(encoded).length).toBeLessThan(100);
+    expect(decodeCursor(encoded)).toEqual({ value: undefined, id: "f1", bySnapshot: true });
+  });
+
+  it("accept cursors of the first token format", () => {
+    expect(decodeCursor([1767571200, 5, "f1"])).toEqual({ value: new Timestamp(1767571200, 5), id: "f1" });
+    expect(decodeCursor([null, null, "f0"])).toEqual({ value: null, id: "f0" });
+  });
+
+  it("reject what they did not write", () => {
+    for (const junk of [[["t", "x", 0], "ZjE"], [["t", 1, 1e9], "ZjE"], [["q", 1], "ZjE"], [["m", [[1, null]]], "ZjE"], [null, "not base64!"], [null, ""], [1.5, 0, "f"], "plain", {}, [null]]) {
+      expect(decodeCursor(junk)).toBeNull();
     }
   });
 });

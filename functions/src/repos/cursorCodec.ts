@@ -1,4 +1,5 @@
 import { DocumentReference, GeoPoint, Timestamp } from "firebase-admin/firestore";
+import { referenceAt, type Cursor } from "./rangeQuery";
 
 /**
  * A Firestore value as JSON, tagged by type, so a query can resume exactly after it
@@ -23,7 +24,7 @@ function encodeNumber(n: number): OrderValue {
   return ["n", Number.isNaN(n) ? "NaN" : n === Infinity ? "Infinity" : n === -Infinity ? "-Infinity" : n];
 }
 
-export function encodeOrderValue(value: unknown): OrderValue {
+function encodeOrderValue(value: unknown): OrderValue {
   if (value === null || value === undefined) return null;
   if (typeof value === "boolean") return value;
   if (typeof value === "number") return encodeNumber(value);
@@ -40,7 +41,7 @@ export function encodeOrderValue(value: unknown): OrderValue {
 const NUMBERS: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, "-Infinity": -Infinity };
 
 /** The value back, or `undefined` when the input is not an encoding this module wrote. */
-export function decodeOrderValue(encoded: unknown, reference: (path: string) => DocumentReference | undefined): unknown {
+function decodeOrderValue(encoded: unknown, reference: (path: string) => DocumentReference | undefined): unknown {
   if (encoded === null || typeof encoded === "boolean") return encoded;
   if (!Array.isArray(encoded)) return undefined;
   const [tag, a, b] = encoded as [unknown, unknown, unknown];
@@ -72,4 +73,45 @@ export function decodeOrderValue(encoded: unknown, reference: (path: string) => 
     default:
       return undefined;
   }
+}
+
+/**
+ * Encoded values longer than this resume from the document itself instead (`startAfter` of
+ * its snapshot), so a token never outgrows what the API accepts back, whatever bad data holds.
+ */
+const MAX_VALUE_CHARS = 2048;
+const SNAPSHOT_TAG = "d";
+
+const toBase64url = (id: string) => Buffer.from(id, "utf8").toString("base64url");
+const BASE64URL_ID = /^[A-Za-z0-9_-]{1,2048}$/;
+
+function reference(path: string): DocumentReference | undefined {
+  try {
+    return referenceAt(path);
+  } catch {
+    return undefined; // not a document path: not a cursor of ours
+  }
+}
+
+/** A cursor as JSON for a page token: `[value, base64url(id)]`, ids of any length and content. */
+export function encodeCursor(cursor: Cursor): unknown {
+  const value = encodeOrderValue(cursor.value);
+  return JSON.stringify(value).length > MAX_VALUE_CHARS ? [[SNAPSHOT_TAG], toBase64url(cursor.id)] : [value, toBase64url(cursor.id)];
+}
+
+/** The cursor back, or null when the JSON is no cursor this API wrote (in either token format). */
+export function decodeCursor(json: unknown): Cursor | null {
+  if (!Array.isArray(json)) return null;
+  // The first token format: [seconds | null, nanos | null, id], timestamps and nulls only.
+  if (json.length === 3) {
+    const [seconds, nanos, id] = json as unknown[];
+    if (typeof id !== "string" || !id || (seconds !== null && !Number.isInteger(seconds))) return null;
+    if (seconds === null) return { value: null, id };
+    return Number.isInteger(nanos) && (nanos as number) >= 0 && (nanos as number) < 1e9 ? { value: new Timestamp(seconds as number, nanos as number), id } : null;
+  }
+  if (json.length !== 2 || typeof json[1] !== "string" || !BASE64URL_ID.test(json[1])) return null;
+  const id = Buffer.from(json[1], "base64url").toString("utf8");
+  if (Array.isArray(json[0]) && json[0].length === 1 && json[0][0] === SNAPSHOT_TAG) return { value: undefined, id, bySnapshot: true };
+  const value = decodeOrderValue(json[0], reference);
+  return value === undefined ? null : { value, id };
 }

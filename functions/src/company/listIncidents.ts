@@ -1,0 +1,77 @@
+import { authenticated } from "../http/context";
+import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { defineRoute } from "../http/route";
+import { z } from "../http/zod";
+import { queryIncidents, type IncidentDoc } from "../repos/incidents";
+import { toIso } from "../repos/stored";
+import { INCIDENT_STATUSES, INCIDENT_TYPES, incidentSchema, PERSON_TYPES, type Incident } from "./schemas";
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : null;
+
+/** Stored camelCase → exported snake_case; the reporter's e-mail is never read. */
+export function toIncident(doc: IncidentDoc): Incident {
+  return {
+    id: doc.id,
+    reference: doc.reference,
+    title: doc.title,
+    description: doc.description,
+    event_date: toIso(doc.eventDate),
+    reported_at: toIso(doc.reportedAt),
+    status: oneOf(INCIDENT_STATUSES, doc.status),
+    type: oneOf(INCIDENT_TYPES, doc.type),
+    work_related: doc.workRelated,
+    recordable: doc.recordable,
+    fatality: doc.fatality,
+    person_type: oneOf(PERSON_TYPES, doc.personType),
+    days_lost: doc.daysLost,
+    location_id: doc.locationId,
+    department_id: doc.departmentId,
+    reported_by: doc.reportedBy,
+    reported_by_name: doc.reportedByName,
+  };
+}
+
+const query = z
+  .object({
+    limit: limitParam,
+    page_token: pageTokenParam,
+    from: instantParam("Inclusive lower bound on `event_date`. Incidents without an event date are excluded when it is given."),
+    to: instantParam("Exclusive upper bound on `event_date`. Incidents without an event date sort first and are included."),
+    status: z
+      .enum(INCIDENT_STATUSES, { message: `must be one of ${INCIDENT_STATUSES.join(", ")}` })
+      .optional()
+      .openapi({ description: "Only incidents with this status." }),
+  })
+  .strict()
+  .superRefine(refineWindow);
+
+const responseSchema = pageOf(incidentSchema, "IncidentPage");
+export type ListIncidentsResponse = z.infer<typeof responseSchema>;
+
+export const listIncidents = defineRoute({
+  method: "get",
+  path: "/v1/incidents",
+  operationId: "listIncidents",
+  summary: "The company's incident records, oldest event first",
+  description:
+    "Ordered by `event_date` ascending (incidents without one first), then by id. `from` is inclusive and `to` exclusive, " +
+    "both on `event_date`. Hidden incidents are removed after each page is read, so a page may be short or even empty and " +
+    "still have a `next_page_token`; page until it is null. A `page_token` is bound to the key's company and every filter.",
+  tags: ["Safety data"],
+  scope: "read",
+  query,
+  success: { description: "One page of incidents.", schema: responseSchema },
+  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  handler: async ({ query: q, principal }) => {
+    const { companyId } = authenticated(principal);
+    const scope = { endpoint: "incidents", company: companyId, from: instantKey(q.from), to: instantKey(q.to), status: q.status };
+    const after = readPageToken(q.page_token, scope);
+    const rows = await queryIncidents(
+      companyId,
+      { from: q.from, to: q.to, equality: q.status ? { field: "status", value: q.status } : undefined, after, limit: q.limit + 1 },
+      (incident) => (incident.hidden ? null : toIncident(incident)),
+    );
+    const { page, next_page_token } = pageResult(rows, q.limit, scope);
+    return { data: page.flatMap((r) => (r.row ? [r.row] : [])), next_page_token } satisfies ListIncidentsResponse;
+  },
+});

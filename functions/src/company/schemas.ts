@@ -1,0 +1,32 @@
+import { z } from "../http/zod";
+
+/** Shared schema pieces of the company API (snake_case, ISO-8601 UTC). */
+export const isoTimestamp = z.string().openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
+export const nullableTimestamp = isoTimestamp.nullable();
+
+export const INCIDENT_STATUSES = ["reported", "under_investigation", "action_required", "closed"] as const;
+export const INCIDENT_TYPES = ["injury", "ill_health", "near_miss", "dangerous_occurrence", "property_damage", "environmental"] as const;
+export const PERSON_TYPES = ["employee", "non_employee", "other_worker", "visitor"] as const;
+
+export const incidentSchema = z
+  .object({
+    id: z.string(),
+    reference: z.string().openapi({ example: "INC-2026-0042" }),
+    title: z.string(),
+    description: z.string(),
+    event_date: nullableTimestamp.openapi({ description: "When it happened." }),
+    reported_at: nullableTimestamp,
+    status: z.enum(INCIDENT_STATUSES).nullable().openapi({ description: "Null when the stored value is none of the four." }),
+    type: z.enum(INCIDENT_TYPES).nullable(),
+    work_related: z.boolean(),
+    recordable: z.boolean(),
+    fatality: z.boolean(),
+    person_type: z.enum(PERSON_TYPES).nullable().openapi({ description: "`employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites." }),
+    days_lost: z.number().nullable().openapi({ description: "Calendar days lost, not counting the day of the incident." }),
+    location_id: z.string().nullable(),
+    department_id: z.string().nullable(),
+    reported_by: z.string().nullable().openapi({ description: "User id of the reporter." }),
+    reported_by_name: z.string().nullable(),
+  })
+  .openapi("Incident", { description: "An incident record. The reporter's e-mail is never part of it." });
+export type Incident = z.infer<typeof incidentSchema>;

@@ -1,0 +1,24 @@
+/** UTC calendar months: `YYYY-MM` keys and their [start, end) instants. */
+export interface MonthWindow {
+  key: string;
+  start: Date;
+  end: Date;
+}
+
+export const monthKey = (year: number, monthIndex: number) => `${String(year).padStart(4, "0")}-${String(monthIndex + 1).padStart(2, "0")}`;
+
+/** A month by year and zero-based index; the index may run past either end of the year. */
+export function monthWindow(year: number, monthIndex: number): MonthWindow {
+  const start = new Date(Date.UTC(year, monthIndex, 1));
+  return { key: monthKey(start.getUTCFullYear(), start.getUTCMonth()), start, end: new Date(Date.UTC(year, monthIndex + 1, 1)) };
+}
+
+/** The `count` most recent UTC months up to and including the month of `now`, oldest first. */
+export function recentMonths(now: Date, count: number): MonthWindow[] {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  return Array.from({ length: count }, (_, i) => monthWindow(year, month - (count - 1 - i)));
+}
+
+/** The twelve months of a UTC year. */
+export const monthsOfYear = (year: number): MonthWindow[] => Array.from({ length: 12 }, (_, i) => monthWindow(year, i));

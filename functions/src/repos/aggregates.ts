@@ -1,0 +1,62 @@
+import { AggregateField, type Query, type WhereFilterOp } from "firebase-admin/firestore";
+import { companyRef } from "./companies";
+
+/**
+ * Aggregation queries over one company's collections: counts and sums computed by Firestore
+ * from its indexes (billed one read per 1,000 index entries), never by reading the documents.
+ * What each query asks is the services' business; this file only runs them.
+ */
+export type Filter = [field: string, op: Extract<WhereFilterOp, "==" | ">=" | ">" | "<" | "<=">, value: unknown];
+
+export interface Aggregation {
+  /** A subcollection of `companies/{companyId}`, e.g. `incidents`. */
+  collection: string;
+  filters: Filter[];
+  /** Sum this field; count documents when absent. */
+  sum?: string;
+}
+
+/** Work done, for the benchmark and the logs. */
+export interface AggregateStats {
+  queries: number;
+  documentsRead: number;
+}
+
+function filtered(companyId: string, collection: string, filters: Filter[]): Query {
+  let query: Query = companyRef(companyId).collection(collection);
+  for (const [field, op, value] of filters) query = query.where(field, op, value);
+  return query;
+}
+
+export async function aggregate(companyId: string, spec: Aggregation, stats: AggregateStats): Promise<number> {
+  const query = filtered(companyId, spec.collection, spec.filters);
+  stats.queries++;
+  if (spec.sum) {
+    const snap = await query.aggregate({ value: AggregateField.sum(spec.sum) }).get();
+    return snap.data().value ?? 0;
+  }
+  return (await query.count().get()).data().count;
+}
+
+/**
+ * The distinct values of a field, without reading every document: each step reads the one
+ * document after the previous value (`orderBy(field).startAfter(value).limit(1)`), so a field
+ * with k distinct values costs k + 1 single-document queries whatever the collection's size.
+ * Documents without the field are not ordered by it and so never visited. Stops at `max`.
+ */
+export async function distinctValues(companyId: string, collection: string, field: string, stats: AggregateStats, max = 100): Promise<unknown[]> {
+  const values: unknown[] = [];
+  const ordered = companyRef(companyId).collection(collection).orderBy(field).select(field).limit(1);
+  let query: Query = ordered;
+  while (values.length < max) {
+    stats.queries++;
+    const snap = await query.get();
+    if (snap.empty) break;
+    stats.documentsRead++;
+    const value = snap.docs[0].get(field);
+    values.push(value);
+    // A cursor of the first order field only: after every document holding this value.
+    query = ordered.startAfter(value);
+  }
+  return values;
+}

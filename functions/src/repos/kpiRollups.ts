@@ -1,0 +1,40 @@
+import { Timestamp } from "firebase-admin/firestore";
+import { z } from "../http/zod";
+import type { Rollup } from "../services/kpiRollup";
+import { companiesCollection, companyRef } from "./companies";
+import { parseStoredOrNull, stringList, timestamp } from "./stored";
+
+/** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */
+const rollupRef = (companyId: string) => companyRef(companyId).collection("kpiRollups").doc("latest");
+
+const rollupShape = {
+  generatedAt: timestamp,
+  months: stringList,
+  // The areas are written by us as the response shapes them; the endpoint validates them.
+  areas: z.record(z.string(), z.unknown()),
+};
+
+export interface StoredRollup {
+  generatedAt: Date;
+  months: string[];
+  areas: Record<string, unknown>;
+}
+
+export async function saveRollup(companyId: string, rollup: Rollup, generatedAt: Date): Promise<void> {
+  await rollupRef(companyId).set({ generatedAt: Timestamp.fromDate(generatedAt), months: rollup.months, areas: rollup.areas });
+}
+
+/** The latest rollup, or null when none was generated (or the stored one is unusable). */
+export async function findRollup(companyId: string): Promise<StoredRollup | null> {
+  const snap = await rollupRef(companyId).get();
+  if (!snap.exists) return null;
+  const doc = parseStoredOrNull(rollupShape, snap.ref.path, snap.data());
+  if (!doc?.generatedAt) return null;
+  return { generatedAt: doc.generatedAt.toDate(), months: doc.months, areas: doc.areas };
+}
+
+/** Companies the daily job rolls up: the company API switched on, on the enterprise plan (the only one it serves). */
+export async function companiesWithCompanyApi(): Promise<string[]> {
+  const snap = await companiesCollection().where("apiAccess.companyApi", "==", true).select("plan").get();
+  return snap.docs.filter((d) => d.get("plan") === "enterprise").map((d) => d.id);
+}
