@@ -4,7 +4,7 @@
 // ratio <= 1.3), the export's request count (target ceil(10000/500) + at most 1), p50/p95 of
 // GET /v1/project next to a raw document read, and the peak RSS of a server process serving
 // pages of 500 findings with 50 checklist items each, one at a time and CONCURRENT at once (the
-// figures behind the functions' memory and concurrency settings in src/index.ts).
+// figures behind the functions' memory and concurrency settings in src/config/runtime.ts).
 //   node scripts/bench.mjs --memory   only the memory figures
 import { fork } from "node:child_process";
 import { createRequire } from "node:module";
@@ -20,7 +20,7 @@ const { FieldPath, Timestamp } = require("firebase-admin/firestore");
 const TOTAL = 10_000;
 const PAGE = 500;
 const ROUNDS = 5;
-/** Simultaneous heavy pages measured; 16 is the `concurrency` set in src/index.ts. */
+/** Simultaneous heavy pages measured; 16 is the `concurrency` set in src/config/runtime.ts. */
 const CONCURRENT = [1, 8, 16, 24];
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
