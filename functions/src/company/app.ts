@@ -1,5 +1,6 @@
 import { createApp } from "../http/createApp";
 import { getKpis } from "./getKpis";
+import { listAuditLogs } from "./listAuditLogs";
 import { listIncidents } from "./listIncidents";
 
 export const COMPANY_API = {
@@ -12,7 +13,7 @@ export const COMPANY_API = {
     "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 requests per key per UTC " +
     "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/companyApi",
-  routes: [listIncidents, getKpis],
+  routes: [listIncidents, getKpis, listAuditLogs],
 };
 
 export const createCompanyApp = () => createApp(COMPANY_API);

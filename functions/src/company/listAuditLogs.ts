@@ -1,0 +1,93 @@
+import { authenticated } from "../http/context";
+import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { defineRoute } from "../http/route";
+import { z } from "../http/zod";
+import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
+import { toIso } from "../repos/stored";
+import { isoTimestamp } from "./schemas";
+
+const CLASSES = ["privileged", "operational"] as const;
+
+const auditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: isoTimestamp,
+    class: z.enum(CLASSES).openapi({ description: "`privileged`: key and access changes, provisioning, anything done with the provisioning scope (kept 2 years). `operational`: reads (kept 90 days)." }),
+    action: z.string().openapi({ example: "api.request", description: "`api.request`, `api_key.created`, `api_key.revoked`, `api_access.changed`, `rate_limits.changed`, …" }),
+    actor: z
+      .object({
+        type: z.enum(["api_key", "user", "system"]),
+        id: z.string().nullable().openapi({ description: "A key's 12-character prefix (never the key or its hash), a user id, or the operator." }),
+        name: z.string().nullable(),
+      })
+      .openapi("AuditActor"),
+    api: z.enum(["findings", "company"]).nullable(),
+    method: z.string().nullable(),
+    path: z.string().nullable(),
+    status: z.number().int().nullable(),
+    request_id: z.string().nullable(),
+    project_id: z.string().nullable(),
+    target: z
+      .object({ type: z.string(), id: z.string() })
+      .nullable()
+      .openapi({ description: "What a change concerns, e.g. `{ type: api_key, id: <prefix> }`; null for plain requests." }),
+  })
+  .openapi("AuditEntry");
+type AuditEntryOut = z.infer<typeof auditEntrySchema>;
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null, fallback: T | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : fallback;
+
+export function toAuditEntry(doc: AuditDoc): AuditEntryOut {
+  return {
+    id: doc.id,
+    at: toIso(doc.at) ?? "",
+    class: oneOf(CLASSES, doc.class, "operational") ?? "operational",
+    action: doc.action,
+    actor: { type: oneOf(["api_key", "user", "system"] as const, doc.actor?.type ?? null, "system") ?? "system", id: doc.actor?.id ?? null, name: doc.actor?.name ?? null },
+    api: oneOf(["findings", "company"] as const, doc.api, null),
+    method: doc.method,
+    path: doc.path,
+    status: doc.status !== null && Number.isInteger(doc.status) ? doc.status : null,
+    request_id: doc.requestId,
+    project_id: doc.projectId,
+    target: doc.target?.type && doc.target.id ? { type: doc.target.type, id: doc.target.id } : null,
+  };
+}
+
+const query = z
+  .object({
+    limit: limitParam,
+    page_token: pageTokenParam,
+    from: instantParam("Inclusive lower bound on `at`."),
+    to: instantParam("Exclusive upper bound on `at`."),
+    class: z.enum(CLASSES, { message: "must be privileged or operational" }).optional().openapi({ description: "Only entries of this class." }),
+  })
+  .strict()
+  .superRefine(refineWindow);
+
+const responseSchema = pageOf(auditEntrySchema, "AuditEntryPage");
+export type ListAuditLogsResponse = z.infer<typeof responseSchema>;
+
+export const listAuditLogs = defineRoute({
+  method: "get",
+  path: "/v1/audit-logs",
+  operationId: "listAuditLogs",
+  summary: "The company's audit trail, newest first",
+  description:
+    "Every API request, key and access change of the company, newest first (by `at`, then id). `from` is inclusive and `to` " +
+    "exclusive, both on `at`. Entries past their retention (90 days operational, 2 years privileged) are never returned, even " +
+    "before they are deleted. A page may be short and still have a `next_page_token`; page until it is null.",
+  tags: ["Safety data"],
+  scope: "read",
+  query,
+  success: { description: "One page of audit entries.", schema: responseSchema },
+  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  handler: async ({ query: q, principal }) => {
+    const { companyId } = authenticated(principal);
+    const scope = { endpoint: "audit-logs", company: companyId, from: instantKey(q.from), to: instantKey(q.to), class: q.class };
+    const after = readPageToken(q.page_token, scope);
+    const rows = await queryAuditLogs(companyId, { class: q.class, from: q.from, to: q.to, after, limit: q.limit + 1, now: new Date() });
+    const { page, next_page_token } = pageResult(rows, q.limit, scope);
+    return { data: page.flatMap((r) => (r.row ? [toAuditEntry(r.row)] : [])), next_page_token } satisfies ListAuditLogsResponse;
+  },
+});
