@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# npm run bench [-- --memory]: the findings-export benchmark on the production Node major.
+# npm run bench [-- --memory] | npm run bench:rollup: a benchmark script on the production Node major.
+#   bash scripts/bench.sh SCRIPT [ARGS…]   (SCRIPT in scripts/, run under its own Firestore emulator)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 npm run build >/dev/null
-exec node scripts/emulators.mjs exec -- node scripts/bench.mjs "$@"
+script=$1
+shift
+exec node scripts/emulators.mjs exec -- node "scripts/$script" "$@"

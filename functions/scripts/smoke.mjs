@@ -64,6 +64,10 @@ async function checks() {
   await check("no key", "/findingsApi/v1/project", null, 401, (b) => b.error.code === "unauthorized");
   await check("company key on the findings API", "/findingsApi/v1/project", companyRead, 401, (b) => b.error.code === "unauthorized");
   await check("unknown path", "/companyApi/v1/nope", companyRead, 404, (b) => b.error.code === "not_found" && b.error.request_id);
+  // The company API's exports on the demo data (the README's examples).
+  await check("incidents", "/companyApi/v1/incidents?limit=5&status=closed", companyRead, 200, (b) => b.data.length === 5 && b.data.every((i) => i.status === "closed") && typeof b.next_page_token === "string");
+  await check("KPI rollup of the demo seed", "/companyApi/v1/kpis", companyRead, 200, (b) => b.data.months.length === 24 && b.data.areas.incidents.total > 0);
+  await check("audit trail", "/companyApi/v1/audit-logs?limit=3", companyRead, 200, (b) => Array.isArray(b.data) && b.data.length > 0);
   // The README's incremental-sync example returns findings on the demo data.
   await check("README incremental sync example", "/findingsApi/v1/findings?updated_since=2026-08-01T00:00:00Z", vesselA, 200, (b) => b.data.length > 0);
   // A full export of the demo vessel through the emulated function: 320 findings, 20 hidden.

@@ -17,4 +17,12 @@ export function callables() {
   return { callable, cleanup: () => fft.cleanup() };
 }
 
-export const rejectsWith = (p: Promise<unknown>, code: string) => expect(p).rejects.toMatchObject({ code });
+/** Resolves when `p` rejects with this callable error code; rejects (failing the test) otherwise. */
+export async function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
+  const outcome = await p.then(
+    (value) => ({ rejected: false as const, value }),
+    (err: unknown) => ({ rejected: true as const, code: (err as { code?: unknown } | null)?.code }),
+  );
+  if (!outcome.rejected) throw new Error(`expected a rejection with code ${code}, but the call succeeded: ${JSON.stringify(outcome.value)}`);
+  if (outcome.code !== code) throw new Error(`expected a rejection with code ${code}, got ${String(outcome.code)}`);
+}

@@ -2,7 +2,8 @@ import { firestore } from "../../config/firebase";
 import { seedKey } from "../builders";
 import { DEMO_KEYS } from "../demoKeys";
 import { DEMO_COMPANY, writeCompanies } from "./people";
-import { daysAgo } from "./random";
+import { refreshRollup } from "../../services/rollupJob";
+import { DEMO_NOW, daysAgo } from "./random";
 import { writeSafetyData } from "./safety";
 import { VESSEL_A, writeVessels } from "./vessels";
 
@@ -28,4 +29,6 @@ export async function writeDemoData(): Promise<void> {
       createdAt: daysAgo(60),
     });
   }
+  // The rollup the daily job would have written, so GET /v1/kpis answers on the demo stack.
+  await refreshRollup(DEMO_COMPANY, new Date(DEMO_NOW));
 }
