@@ -28,6 +28,11 @@ const failures = [];
 let passed = 0;
 const check = (name, ok, detail = "") => (ok ? passed++ : failures.push(`${name}${detail ? `: ${detail}` : ""}`));
 
+// Cloud Build runs `gcp-build`, or else `build`, over the uploaded files: our build needs src/,
+// which is not uploaded (the predeploy step builds locally), so gcp-build must be the empty no-op.
+const { scripts } = JSON.parse(readFileSync(join(FUNCTIONS_DIR, "package.json"), "utf8"));
+check("Cloud Build runs no build step over the upload", scripts["gcp-build"] === "" || !scripts.build, `gcp-build is ${JSON.stringify(scripts["gcp-build"])}`);
+
 const leaked = files.filter((f) => /^(src|test|scripts|lib\/testing|lib\/tools)\//.test(f) || f.endsWith(".local"));
 check("no sources, tests, scripts, tools or local secrets uploaded", leaked.length === 0, leaked.slice(0, 5).join(", "));
 check("the generated reference pages are uploaded", files.includes("lib/docs/findings.html") && files.includes("lib/docs/company.html"));

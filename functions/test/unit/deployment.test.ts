@@ -25,6 +25,10 @@ describe("deployment configuration", () => {
     expect(packageJson.scripts.preinstall).toBeUndefined();
   });
 
+  it("Cloud Build runs no build step over the upload (it would run `build`, which needs src/)", () => {
+    expect(packageJson.scripts["gcp-build"]).toBe("");
+  });
+
   it("ignores test code by patterns firebase-tools matches against absolute paths", () => {
     const ignore: string[] = firebaseJson.functions[0].ignore;
     expect(ignore).toEqual(expect.arrayContaining(["**/lib/testing", "**/lib/tools", "src", "test", "scripts", "*.local"]));
