@@ -1,5 +1,5 @@
 import { authenticated } from "../http/context";
-import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { instantKey, pageOf, pageResult, presentRows, readPageToken, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
@@ -54,16 +54,10 @@ export function toAuditEntry(doc: AuditDoc): AuditEntryOut {
   };
 }
 
-const query = z
-  .object({
-    limit: limitParam,
-    page_token: pageTokenParam,
-    from: instantParam("Inclusive lower bound on `at`."),
-    to: instantParam("Exclusive upper bound on `at`."),
-    class: z.enum(CLASSES, { message: "must be privileged or operational" }).optional().openapi({ description: "Only entries of this class." }),
-  })
-  .strict()
-  .superRefine(refineWindow);
+const query = windowedListQuery(
+  { from: "Inclusive lower bound on `at`.", to: "Exclusive upper bound on `at`." },
+  { class: z.enum(CLASSES, { message: "must be privileged or operational" }).optional().openapi({ description: "Only entries of this class." }) },
+);
 
 const responseSchema = pageOf(auditEntrySchema, "AuditEntryPage");
 export type ListAuditLogsResponse = z.infer<typeof responseSchema>;
@@ -88,6 +82,6 @@ export const listAuditLogs = defineRoute({
     const after = readPageToken(q.page_token, scope);
     const rows = await queryAuditLogs(companyId, { class: q.class, from: q.from, to: q.to, after, limit: q.limit + 1, now: new Date() });
     const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: page.flatMap((r) => (r.row ? [toAuditEntry(r.row)] : [])), next_page_token } satisfies ListAuditLogsResponse;
+    return { data: presentRows(page).map(toAuditEntry), next_page_token } satisfies ListAuditLogsResponse;
   },
 });

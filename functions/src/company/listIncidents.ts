@@ -1,5 +1,5 @@
 import { authenticated } from "../http/context";
-import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { instantKey, pageOf, pageResult, presentRows, readPageToken, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryIncidents, type IncidentDoc } from "../repos/incidents";
@@ -31,19 +31,18 @@ export function toIncident(doc: IncidentDoc): Incident {
   };
 }
 
-const query = z
-  .object({
-    limit: limitParam,
-    page_token: pageTokenParam,
-    from: instantParam("Inclusive lower bound on `event_date`. Incidents without an event date are excluded when it is given."),
-    to: instantParam("Exclusive upper bound on `event_date`. Incidents without an event date sort first and are included."),
+const query = windowedListQuery(
+  {
+    from: "Inclusive lower bound on `event_date`. Incidents without an event date are excluded when it is given.",
+    to: "Exclusive upper bound on `event_date`. Incidents without an event date sort first and are included.",
+  },
+  {
     status: z
       .enum(INCIDENT_STATUSES, { message: `must be one of ${INCIDENT_STATUSES.join(", ")}` })
       .optional()
       .openapi({ description: "Only incidents with this status." }),
-  })
-  .strict()
-  .superRefine(refineWindow);
+  },
+);
 
 const responseSchema = pageOf(incidentSchema, "IncidentPage");
 export type ListIncidentsResponse = z.infer<typeof responseSchema>;
@@ -72,6 +71,6 @@ export const listIncidents = defineRoute({
       (incident) => (incident.hidden ? null : toIncident(incident)),
     );
     const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: page.flatMap((r) => (r.row ? [r.row] : [])), next_page_token } satisfies ListIncidentsResponse;
+    return { data: presentRows(page), next_page_token } satisfies ListIncidentsResponse;
   },
 });

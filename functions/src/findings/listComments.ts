@@ -4,22 +4,20 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { instantKey, pageOf, pageResult, readPageToken, windowedListQuery } from "../http/paging";
 import { commentSchema } from "./schemas";
 
 export const findingIdParams = z.object({
   id: z.string().openapi({ description: "Finding id." }),
 });
 
-const query = z
-  .object({
-    limit: limitParam,
-    page_token: pageTokenParam,
-    from: instantParam("Inclusive lower bound on the comment's `created_at`. Comments without a `created_at` are excluded when it is given."),
-    to: instantParam("Exclusive upper bound on the comment's `created_at`. Comments without a `created_at` sort first and are included."),
-  })
-  .strict()
-  .superRefine(refineWindow);
+const query = windowedListQuery(
+  {
+    from: "Inclusive lower bound on the comment's `created_at`. Comments without a `created_at` are excluded when it is given.",
+    to: "Exclusive upper bound on the comment's `created_at`. Comments without a `created_at` sort first and are included.",
+  },
+  {},
+);
 
 const responseSchema = pageOf(commentSchema, "CommentPage");
 export type ListCommentsResponse = z.infer<typeof responseSchema>;

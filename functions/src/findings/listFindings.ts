@@ -3,33 +3,31 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, limitParam, pageOf, pageResult, pageTokenParam, readPageToken, refineWindow } from "../http/paging";
+import { instantKey, instantParam, pageOf, pageResult, presentRows, readPageToken, windowedListQuery } from "../http/paging";
 import { findingSchema, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
 
-export const listFindingsQuery = z
-  .object({
-    limit: limitParam,
-    page_token: pageTokenParam,
-    from: instantParam("Default mode: inclusive lower bound on `date_created`. Findings without a `date_created` are excluded when it is given."),
-    to: instantParam("Default mode: exclusive upper bound on `date_created`. Findings without a `date_created` sort first and are included."),
+export const listFindingsQuery = windowedListQuery(
+  {
+    from: "Default mode: inclusive lower bound on `date_created`. Findings without a `date_created` are excluded when it is given.",
+    to: "Default mode: exclusive upper bound on `date_created`. Findings without a `date_created` sort first and are included.",
+  },
+  {
     updated_since: instantParam("Incremental sync: findings whose `last_edited_date` is at or after this instant, ordered by `last_edited_date`. Cannot be combined with `from` or `to` (400)."),
     status: z.enum(STATUS_VALUES).optional().openapi({ description: "Exactly one of the six status values. At most one of status, system, priority." }),
     system: z.string().min(1).max(200).optional().openapi({ description: "Exact match on the finding's system (at most 200 characters). At most one of status, system, priority." }),
     priority: z.string().min(1).max(200).optional().openapi({ description: "Exact match on the finding's priority (at most 200 characters). At most one of status, system, priority." }),
-  })
-  .strict()
-  .superRefine((q, ctx) => {
-    if (q.updated_since && (q.from || q.to)) {
-      ctx.addIssue({ code: "custom", path: ["updated_since"], message: "cannot be combined with from or to" });
-    }
-    const given = FILTERS.filter((f) => q[f] !== undefined);
-    if (given.length > 1) {
-      ctx.addIssue({ code: "custom", path: [given[1]], message: `only one of status, system, priority may be given (got ${given.join(", ")})` });
-    }
-    refineWindow(q, ctx);
-  });
+  },
+).superRefine((q, ctx) => {
+  if (q.updated_since && (q.from || q.to)) {
+    ctx.addIssue({ code: "custom", path: ["updated_since"], message: "cannot be combined with from or to" });
+  }
+  const given = FILTERS.filter((f) => q[f] !== undefined);
+  if (given.length > 1) {
+    ctx.addIssue({ code: "custom", path: [given[1]], message: `only one of status, system, priority may be given (got ${given.join(", ")})` });
+  }
+});
 
 const responseSchema = pageOf(findingSchema, "FindingPage");
 export type ListFindingsResponse = z.infer<typeof responseSchema>;
@@ -77,7 +75,6 @@ export const listFindings = defineRoute({
       (finding) => (finding.hidden ? null : toFinding(finding)),
     );
     const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    const data = page.flatMap((r) => (r.row ? [r.row] : []));
-    return { data, next_page_token } satisfies ListFindingsResponse;
+    return { data: presentRows(page), next_page_token } satisfies ListFindingsResponse;
   },
 });

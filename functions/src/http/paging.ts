@@ -45,9 +45,24 @@ export const instantParam = (description: string) =>
     .openapi({ type: "string", format: "date-time", description, example: "2026-03-01T00:00:00Z" });
 
 /** Refinement of a query with `from`/`to`: an empty or inverted window is a 400 on `to`. */
-export function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx): void {
+function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx): void {
   if (q.from && q.to && compareInstants(q.from, q.to) >= 0) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
 }
+
+/**
+ * The query of a list endpoint: `limit`, `page_token`, a `from`/`to` window (described per
+ * endpoint; an empty or inverted window is a 400) and the endpoint's own filters. Strict:
+ * an unknown parameter is a 400 naming it.
+ */
+export function windowedListQuery<S extends z.ZodRawShape>(window: { from: string; to: string }, filters: S) {
+  return z
+    .object({ limit: limitParam, page_token: pageTokenParam, from: instantParam(window.from), to: instantParam(window.to), ...filters })
+    .strict()
+    .superRefine((q, ctx) => refineWindow(q as { from?: Instant; to?: Instant }, ctx)); // declared just above
+}
+
+/** The rows of a page that remain after reading (hidden or expired rows read as null). */
+export const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] => page.flatMap((r) => (r.row === null ? [] : [r.row]));
 
 /** An instant as it enters a page token's scope. */
 export const instantKey = (i: Instant | undefined) => (i ? `${i.seconds}.${i.nanos}` : null);

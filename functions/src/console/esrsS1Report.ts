@@ -1,0 +1,25 @@
+import { z } from "../http/zod";
+import { findCompany } from "../repos/companies";
+import { assertMayReport, KeyAdminError } from "../services/keyAdmin";
+import { computeEsrsReport, isReportableYear, MIN_YEAR } from "../services/esrs/report";
+import { callableHandler } from "./callable";
+import { companyInput } from "./schemas";
+
+/** `{ companyId, year }`: the company as every console callable names it, and a UTC year not in the future. */
+export const esrsS1ReportInput = companyInput.extend({
+  year: z
+    .number({ message: "year must be a whole number, e.g. 2025" })
+    .int("year must be a whole number, e.g. 2025")
+    .refine((year) => isReportableYear(year), { message: `year must be from ${MIN_YEAR} to the current UTC year` }),
+});
+
+/**
+ * The app's ESRS S1-14 export (owner or Admin): the very computation GET /v1/esrs-s1 serves,
+ * so the in-app numbers and the API's are the same by construction.
+ */
+export const esrsS1ReportHandler = callableHandler("esrsS1Report", esrsS1ReportInput, async (input, caller) => {
+  assertMayReport(caller, input.companyId);
+  if (!(await findCompany(input.companyId))) throw new KeyAdminError("not-found", "No such company.");
+  const report = await computeEsrsReport(input.companyId, input.year);
+  return { companyId: report.companyId, year: report.year, generatedAt: report.generatedAt.toISOString(), datapoints: report.datapoints };
+});
