@@ -102,6 +102,7 @@ export async function computeEsrsReport(companyId: string, year: number, stats: 
   const [coverage, hours, incidents] = await Promise.all([
     findCoverage(companyId, year).then((doc) => {
       stats.documentsRead++;
+      if (stats.billedReads !== undefined) stats.billedReads++;
       return doc;
     }),
     aggregate(companyId, hoursAggregation(year), stats),
