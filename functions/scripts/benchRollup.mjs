@@ -52,6 +52,7 @@ async function seed(incidents, othersEach) {
   return companyId;
 }
 
+const counts = [];
 async function measure(label, companyId) {
   const rollupStats = { queries: 0, documentsRead: 0, billedReads: 0 };
   let t0 = process.hrtime.bigint();
@@ -64,6 +65,7 @@ async function measure(label, companyId) {
   t0 = process.hrtime.bigint();
   const all = await firestore().collection(`companies/${companyId}/incidents`).get();
   const readAllMs = ms(t0);
+  counts.push([rollupStats.queries, esrsStats.queries]);
   return [
     `${label}: ${rollup.areas.incidents.total} visible incidents counted (${all.size} stored)`,
     `  KPI rollup        ${rollupMs.toFixed(0).padStart(6)} ms, ${rollupStats.queries} queries, ${rollupStats.documentsRead} documents read, ${rollupStats.billedReads} billed reads`,
@@ -80,5 +82,7 @@ console.log(`Seeding ${LARGE.toLocaleString("en")} incidents and 10,000 document
 const large = await seed(LARGE, 10_000);
 console.log(`seeded in ${(ms(t0) / 1000).toFixed(0)} s\n`);
 const lines = [...(await measure("1,000 incidents", small)), ...(await measure(`${LARGE.toLocaleString("en")} incidents`, large))];
+const same = counts.every(([r, e]) => r === counts[0][0] && e === counts[0][1]);
+lines.push(`query counts the same at both sizes: ${same ? "yes" : "NO"} (rollup ${counts.map(([r]) => r).join(" / ")}, ESRS ${counts.map(([, e]) => e).join(" / ")})`);
 console.log(lines.join("\n"));
 process.exit(0);

@@ -52,3 +52,8 @@ export function signingFailed(fields: { bucket: string; error: string }): void {
 export function rollupFailed(companyId: string, err: unknown): void {
   logger.error("kpi_rollup.failed", { companyId, error: err instanceof Error ? err.message : String(err) });
 }
+
+/** A field had more distinct values than a report lists: the counts per value are cut short. */
+export function distinctValuesCapped(fields: { companyId: string; collection: string; field: string; max: number }): void {
+  logger.warn("kpi_rollup.distinct_values_capped", fields);
+}

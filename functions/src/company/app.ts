@@ -3,6 +3,7 @@ import { getEsrsS1 } from "./getEsrsS1";
 import { getKpis } from "./getKpis";
 import { listAuditLogs } from "./listAuditLogs";
 import { listIncidents } from "./listIncidents";
+import { getWorkedHours, postWorkedHours } from "./workedHours";
 
 export const COMPANY_API = {
   api: "company" as const,
@@ -14,7 +15,7 @@ export const COMPANY_API = {
     "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 requests per key per UTC " +
     "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/companyApi",
-  routes: [listIncidents, getKpis, getEsrsS1, listAuditLogs],
+  routes: [listIncidents, getKpis, getEsrsS1, listAuditLogs, getWorkedHours, postWorkedHours],
 };
 
 export const createCompanyApp = () => createApp(COMPANY_API);

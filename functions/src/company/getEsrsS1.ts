@@ -3,35 +3,14 @@ import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { UNITS } from "../services/esrs/datapoints";
-import { computeEsrsReport, isReportableYear, MIN_YEAR } from "../services/esrs/report";
-import { isoTimestamp } from "./schemas";
+import { computeEsrsReport } from "../services/esrs/report";
+import { isoTimestamp, yearParam } from "./schemas";
 
 const FORMATS = ["json", "csv"] as const;
 
-// Checked per request, not at load: the default and the upper bound move with the UTC year.
-const yearParam = z
-  .string()
-  .optional()
-  .transform((text, ctx): number => {
-    const now = new Date();
-    if (text === undefined) return now.getUTCFullYear();
-    const year = /^\d{4}$/.test(text) ? Number(text) : NaN;
-    if (!isReportableYear(year, now)) {
-      ctx.addIssue({ code: "custom", message: `must be a four-digit year from ${MIN_YEAR} to the current UTC year (${now.getUTCFullYear()})` });
-      return z.NEVER;
-    }
-    return year;
-  })
-  .openapi({
-    type: "integer",
-    minimum: MIN_YEAR,
-    description: "The reporting year (UTC calendar year, four digits, not in the future). Default: the current UTC year.",
-    example: 2025,
-  });
-
 const query = z
   .object({
-    year: yearParam,
+    year: yearParam("The reporting year (UTC calendar year, four digits, not in the future). Default: the current UTC year."),
     format: z
       .enum(FORMATS, { message: 'must be "json" or "csv"' })
       .optional()

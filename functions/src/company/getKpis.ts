@@ -7,7 +7,7 @@ import { MONTHS } from "../services/kpiRollup";
 import { isoTimestamp } from "./schemas";
 
 const counts = (description: string) => z.record(z.string(), z.number()).openapi({ description });
-const byMonth = counts(`The ${MONTHS} most recent UTC months up to and including the current one, oldest first, zero-filled: \`"YYYY-MM": number\`.`);
+const byMonth = counts(`The ${MONTHS} most recent UTC months up to and including the month of \`generated_at\`, oldest first, zero-filled: \`"YYYY-MM": number\`.`);
 
 const area = (name: string, extra: Record<string, z.ZodType> = {}) =>
   z

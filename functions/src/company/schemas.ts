@@ -1,4 +1,5 @@
 import { z } from "../http/zod";
+import { isReportableYear, MIN_YEAR } from "../lib/months";
 
 /** Shared schema pieces of the company API (snake_case, ISO-8601 UTC). */
 export const isoTimestamp = z.string().openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
@@ -30,3 +31,20 @@ export const incidentSchema = z
   })
   .openapi("Incident", { description: "An incident record. The reporter's e-mail is never part of it." });
 export type Incident = z.infer<typeof incidentSchema>;
+
+/** `year`: four digits, not in the future; default the current UTC year (checked per request: both move with the clock). */
+export const yearParam = (description: string) =>
+  z
+    .string()
+    .optional()
+    .transform((text, ctx): number => {
+      const now = new Date();
+      if (text === undefined) return now.getUTCFullYear();
+      const year = /^\d{4}$/.test(text) ? Number(text) : NaN;
+      if (!isReportableYear(year, now)) {
+        ctx.addIssue({ code: "custom", message: `must be a four-digit year from ${MIN_YEAR} to the current UTC year (${now.getUTCFullYear()})` });
+        return z.NEVER;
+      }
+      return year;
+    })
+    .openapi({ type: "integer", minimum: MIN_YEAR, description, example: 2025 });

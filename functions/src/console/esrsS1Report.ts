@@ -1,7 +1,8 @@
 import { z } from "../http/zod";
 import { findCompany } from "../repos/companies";
 import { assertMayReport, KeyAdminError } from "../services/keyAdmin";
-import { computeEsrsReport, isReportableYear, MIN_YEAR } from "../services/esrs/report";
+import { isReportableYear, MIN_YEAR } from "../lib/months";
+import { computeEsrsReport } from "../services/esrs/report";
 import { callableHandler } from "./callable";
 import { companyInput } from "./schemas";
 

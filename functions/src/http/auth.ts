@@ -55,6 +55,8 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     ]);
     if (ctx.api === "findings") assertFindingsAccess(doc, company, project);
     else assertCompanyAccess(company);
+    // Anything done with a provisioning key is privileged, reads included (kept 2 years).
+    ctx.privileged = doc.scopes.includes("provisioning");
     ctx.principal = {
       ...subjectOf(doc),
       keyHash,

@@ -26,6 +26,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: "A parameter or the body is malformed; the message names it.",
   unauthorized: "The API key is missing, malformed, unknown or revoked.",
   forbidden: "API access is off for the company, or the key may not do this.",
+  insufficient_scope: "The key lacks the scope this endpoint needs (e.g. `provisioning`); create a key with it in the app.",
   not_found: "Unknown endpoint, or the resource does not exist for this key.",
   method_not_allowed: "The path exists but not with this method; see the `Allow` header.",
   payload_too_large: "The request body exceeds 64 KiB.",
@@ -40,13 +41,16 @@ const RATE_HEADERS = {
 };
 const REQUEST_ID_HEADER = { "X-Request-Id": { description: "The request's id (echoed when the caller sent a sane one).", schema: { type: "string" as const } } };
 
-function errorResponse(code: ErrorCode, keyed: boolean): ResponseConfig {
+/** The response of one HTTP status, for every code of the operation that answers with it. */
+function errorResponse(codes: ErrorCode[], keyed: boolean): ResponseConfig {
   const headers: ResponseConfig["headers"] = { ...REQUEST_ID_HEADER };
-  if (keyed && code !== "unauthorized" && code !== "forbidden") Object.assign(headers, RATE_HEADERS);
-  if (code === "rate_limited") headers["Retry-After"] = { description: "Seconds until the exhausted window frees up.", schema: { type: "integer" } };
-  if (code === "method_not_allowed") headers.Allow = { description: "The methods this path supports.", schema: { type: "string" } };
-  if (code === "unauthorized") headers["WWW-Authenticate"] = { description: "`Bearer` challenge.", schema: { type: "string" } };
-  return { description: ERROR_DESCRIPTIONS[code], headers, content: { "application/json": { schema: errorSchema } } };
+  // Refused before the limiter (401, 403 forbidden) carry no RateLimit headers; the rest do.
+  if (keyed && codes.some((code) => code !== "unauthorized" && code !== "forbidden")) Object.assign(headers, RATE_HEADERS);
+  if (codes.includes("rate_limited")) headers["Retry-After"] = { description: "Seconds until the exhausted window frees up.", schema: { type: "integer" } };
+  if (codes.includes("method_not_allowed")) headers.Allow = { description: "The methods this path supports.", schema: { type: "string" } };
+  if (codes.includes("unauthorized")) headers["WWW-Authenticate"] = { description: "`Bearer` challenge.", schema: { type: "string" } };
+  const description = codes.length === 1 ? ERROR_DESCRIPTIONS[codes[0]] : codes.map((code) => `\`${code}\`: ${ERROR_DESCRIPTIONS[code]}`).join(" ");
+  return { description, headers, content: { "application/json": { schema: errorSchema } } };
 }
 
 /** Builds the OpenAPI document of one API from its route definitions. */
@@ -65,14 +69,16 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
       [route.success.contentType ?? "application/json"]: { schema: route.success.schema },
     };
     for (const [type, schema] of Object.entries(route.success.alternatives ?? {})) content[type] = { schema };
-    const responses: Record<string, ResponseConfig> = {
-      [status]: {
-        description: route.success.description,
-        headers: keyed ? { ...REQUEST_ID_HEADER, ...RATE_HEADERS } : REQUEST_ID_HEADER,
-        ...(status === "204" ? {} : { content }),
-      },
-    };
-    for (const code of route.errors) responses[String(ERROR_STATUS[code])] = errorResponse(code, keyed);
+    const success = (description: string, code: string): ResponseConfig => ({
+      description,
+      headers: keyed ? { ...REQUEST_ID_HEADER, ...RATE_HEADERS } : REQUEST_ID_HEADER,
+      ...(code === "204" ? {} : { content }),
+    });
+    const responses: Record<string, ResponseConfig> = { [status]: success(route.success.description, status) };
+    for (const [code, description] of Object.entries(route.success.otherStatuses ?? {})) responses[code] = success(description, code);
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of route.errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+    for (const [httpStatus, codes] of byStatus) responses[String(httpStatus)] = errorResponse(codes, keyed);
     registry.registerPath({
       method: route.method,
       path: route.path,

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import { appendAuditEntry } from "../repos/auditLogs";
 import { auditEntry } from "../services/audit";
-import { contextOf, pathOf } from "./context";
+import { contextOf, pathOf, type RequestContext } from "./context";
 import { unattributedRequest } from "../logs";
 
 /**
@@ -40,4 +40,21 @@ export async function recordRequest(req: Request, res: Response, status: number)
       reason: ctx.rejection,
     });
   }
+}
+
+/**
+ * Who made a change and through which request, for the change's own audit entry (committed
+ * with the change; the request's entry follows with its status).
+ */
+export function changeOrigin(req: Request, ctx: RequestContext) {
+  if (!ctx.auditSubject) throw new Error("a change needs an authenticated caller");
+  return {
+    actor: ctx.auditSubject.actor,
+    api: ctx.api,
+    method: req.method,
+    path: pathOf(req),
+    status: null,
+    requestId: ctx.requestId,
+    projectId: ctx.auditSubject.projectId,
+  };
 }

@@ -47,7 +47,15 @@ export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | unde
   query?: Q;
   params?: P;
   body?: B;
-  success: { status?: number; description: string; schema: z.ZodType; contentType?: string; alternatives?: Record<string, z.ZodType> };
+  success: {
+    status?: number;
+    description: string;
+    schema: z.ZodType;
+    contentType?: string;
+    alternatives?: Record<string, z.ZodType>;
+    /** Further success statuses with the same body, each with its own description (e.g. 200 for a replace after a 201). */
+    otherStatuses?: Record<number, string>;
+  };
   /** Error codes this operation can answer with, for the document. */
   errors: ErrorCode[];
   handler: (input: HandlerInput<Q, P, B>) => Promise<unknown>;
@@ -77,6 +85,8 @@ function describeIssues(location: string, error: z.ZodError): string {
     .join(" ");
 }
 
+const hasBody = (req: Request) => Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+
 /** With the simple query parser, `?limit=5&limit=6` arrives as an array: name it, never guess. */
 function refuseRepeated(query: Record<string, unknown>): void {
   const repeated = Object.keys(query).filter((name) => Array.isArray(query[name]));
@@ -98,9 +108,13 @@ export function handlerOf(route: AnyRoute) {
     try {
       const ctx = contextOf(res);
       if (route.scope && !ctx.principal?.scopes.includes(route.scope)) {
-        throw new ApiError("forbidden", `This key lacks the "${route.scope}" scope required by this endpoint.`);
+        throw new ApiError("insufficient_scope", `This key lacks the "${route.scope}" scope this endpoint needs; use a key created with it.`);
       }
       refuseRepeated(req.query);
+      // A body in another format (a form, plain text) is refused as such, not read as missing fields.
+      if (route.body && hasBody(req) && !req.is(["application/json", "application/*+json"])) {
+        throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
+      }
       const input = {
         query: parsePart(route.query, req.query, "query"),
         params: parsePart(route.params, req.params, "path"),

@@ -22,3 +22,16 @@ export function recentMonths(now: Date, count: number): MonthWindow[] {
 
 /** The twelve months of a UTC year. */
 export const monthsOfYear = (year: number): MonthWindow[] => Array.from({ length: 12 }, (_, i) => monthWindow(year, i));
+
+/** Years the APIs report on: four digits, from 1900 (Date.UTC maps 0–99 to the 1900s), not in the future (UTC). */
+export const MIN_YEAR = 1900;
+export const isReportableYear = (year: number, now = new Date()) => Number.isInteger(year) && year >= MIN_YEAR && year <= now.getUTCFullYear();
+
+/** A `YYYY-MM` key of a real month (01–12) that has begun by `now` (UTC). */
+export function isPastOrCurrentMonth(key: string, now = new Date()): boolean {
+  const m = /^(\d{4})-(\d{2})$/.exec(key);
+  if (!m) return false;
+  const [year, month] = [Number(m[1]), Number(m[2])];
+  if (year < MIN_YEAR || month < 1 || month > 12) return false;
+  return year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month <= now.getUTCMonth() + 1);
+}

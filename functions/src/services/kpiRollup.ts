@@ -1,6 +1,6 @@
 import { recentMonths } from "../lib/months";
 import { createLimiter } from "../lib/pool";
-import { aggregate, distinctValues, type AggregateStats, type Filter } from "../repos/aggregates";
+import { aggregate, distinctValues, type AggregateStats, type Aggregation, type Filter } from "../repos/aggregates";
 
 /**
  * The KPI rollup of one company: for each area a total, a count per month for the 24 most
@@ -50,23 +50,47 @@ export interface Rollup {
 
 type Run = <T>(task: () => Promise<T>) => Promise<T>;
 
-async function areaRollup(companyId: string, area: Area, months: ReturnType<typeof recentMonths>, run: Run, stats: AggregateStats): Promise<AreaRollup> {
+type Month = ReturnType<typeof recentMonths>[number];
+
+/** The filters every rollup query is built from (the queries below and rollupAggregations alike). */
+const inMonth = (area: Area, m: Month): Filter[] => [
+  [area.dateField, ">=", m.start],
+  [area.dateField, "<", m.end],
+];
+const withValue = (field: string, value: unknown): Filter[] => [[field, "==", value]];
+const hiddenOnes = (filters: Filter[]): Filter[] => [...filters, ["hidden", "==", true]];
+const hours = (filters: Filter[]): Aggregation => ({ collection: "workedHours", filters, sum: "hours" });
+const SOURCES = ["app", "api"] as const;
+
+/** Every aggregation shape a rollup issues (for the index test), from the same builders. */
+export function rollupAggregations(): Aggregation[] {
+  const [m] = recentMonths(new Date(0), 1);
+  const areaShapes = Object.values(ROLLUP_AREAS).flatMap((area: Area) =>
+    [[], inMonth(area, m), ...area.groups.map((g) => withValue(g, ""))].flatMap((filters) => [
+      { collection: area.collection, filters },
+      ...(area.excludesHidden ? [{ collection: area.collection, filters: hiddenOnes(filters) }] : []),
+    ]),
+  );
+  return [...areaShapes, hours([]), hours(withValue("month", m.key)), hours(withValue("source", SOURCES[0]))];
+}
+
+async function areaRollup(companyId: string, area: Area, months: Month[], run: Run, stats: AggregateStats): Promise<AreaRollup> {
   const count = async (filters: Filter[]) => {
     const [all, hidden] = await Promise.all([
       run(() => aggregate(companyId, { collection: area.collection, filters }, stats)),
-      area.excludesHidden ? run(() => aggregate(companyId, { collection: area.collection, filters: [...filters, ["hidden", "==", true]] }, stats)) : 0,
+      area.excludesHidden ? run(() => aggregate(companyId, { collection: area.collection, filters: hiddenOnes(filters) }, stats)) : 0,
     ]);
     return all - hidden;
   };
   const grouped = async (field: string): Promise<Counts> => {
     // Counted per value present; values that are not text (bad data) are left out of the keys.
     const values = (await run(() => distinctValues(companyId, area.collection, field, stats))).filter((v): v is string => typeof v === "string");
-    const counts = await Promise.all(values.map((value) => count([[field, "==", value]])));
+    const counts = await Promise.all(values.map((value) => count(withValue(field, value))));
     return Object.fromEntries(values.map((value, i) => [value, counts[i]] as const).filter(([, n]) => n > 0));
   };
   const [total, perMonth, byStatus, byType] = await Promise.all([
     count([]),
-    Promise.all(months.map((m) => count([[area.dateField, ">=", m.start], [area.dateField, "<", m.end]]))),
+    Promise.all(months.map((m) => count(inMonth(area, m)))),
     grouped("status"),
     area.groups.includes("type") ? grouped("type") : Promise.resolve(undefined),
   ]);
@@ -79,13 +103,12 @@ async function areaRollup(companyId: string, area: Area, months: ReturnType<type
 }
 
 /** Worked hours: the sum of `hours` per `month` over every source (app and API). */
-async function workedHours(companyId: string, months: ReturnType<typeof recentMonths>, run: Run, stats: AggregateStats): Promise<WorkedHoursRollup> {
-  const sum = (filters: Filter[]) => run(() => aggregate(companyId, { collection: "workedHours", filters, sum: "hours" }, stats));
-  const [total, perMonth, app, api] = await Promise.all([
+async function workedHours(companyId: string, months: Month[], run: Run, stats: AggregateStats): Promise<WorkedHoursRollup> {
+  const sum = (filters: Filter[]) => run(() => aggregate(companyId, hours(filters), stats));
+  const [total, perMonth, [app, api]] = await Promise.all([
     sum([]),
-    Promise.all(months.map((m) => sum([["month", "==", m.key]]))),
-    sum([["source", "==", "app"]]),
-    sum([["source", "==", "api"]]),
+    Promise.all(months.map((m) => sum(withValue("month", m.key)))),
+    Promise.all(SOURCES.map((source) => sum(withValue("source", source)))),
   ]);
   return { total, by_month: Object.fromEntries(months.map((m, i) => [m.key, perMonth[i]])), by_source: { app, api } };
 }

@@ -1,11 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EqualityField } from "../../src/repos/findings";
-import { indexNeed } from "../../src/repos/rangeQuery";
+import { aggregationIndexNeed, indexNeedsOf } from "../../src/repos/aggregates";
+import { indexNeed, type IndexNeed } from "../../src/repos/rangeQuery";
+import { esrsAggregations } from "../../src/services/esrs/evaluate";
+import { rollupAggregations } from "../../src/services/kpiRollup";
 
 /**
- * The emulator does not enforce composite indexes; production does. Every query shape the
- * repos build must have its index declared in firestore.indexes.json.
+ * The emulator does not enforce composite indexes; production does, and a query without its
+ * index fails there. Every query shape the code builds is listed here from the code itself (the
+ * list endpoints' filters, and the aggregations the rollup and the ESRS report issue), and each
+ * composite index it needs must be declared in firestore.indexes.json.
  */
 interface DeclaredIndex {
   collectionGroup: string;
@@ -14,29 +18,30 @@ interface DeclaredIndex {
 }
 const declared: DeclaredIndex[] = JSON.parse(readFileSync(join(__dirname, "../../../firestore.indexes.json"), "utf8")).indexes;
 
-const filtered: Array<[string, string, EqualityField]> = [];
-for (const order of ["dateCreated", "lastEditedDate"] as const) {
-  for (const eq of ["status", "system", "priority"] as const) filtered.push(["findings", order, eq]);
-}
-// Incidents listed by status; the KPI rollup's month counts of hidden incidents (hidden == true,
-// a range on eventDate). Its other counts filter on equalities only, which single-field indexes serve.
-const companyQueries: Array<[string, string, string]> = [
-  ["incidents", "eventDate", "status"],
-  ["incidents", "eventDate", "hidden"],
+const listQueries: Array<IndexNeed | null> = [
+  ...["dateCreated", "lastEditedDate"].flatMap((order) => ["status", "system", "priority"].map((eq) => indexNeed("findings", order, eq))),
+  indexNeed("incidents", "eventDate", "status"),
+  indexNeed("auditLogs", "at", "class", "desc"),
 ];
+const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsAggregations())];
+const label = (need: IndexNeed) => `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;
 
 describe("firestore.indexes.json", () => {
-  it("needs no composite index for a range on the order field alone (single-field indexes serve it)", () => {
+  it("single-field indexes serve a range on the order field alone, and equality filters alone", () => {
     expect(indexNeed("findings", "dateCreated")).toBeNull();
-    expect(indexNeed("findings", "lastEditedDate")).toBeNull();
+    expect(aggregationIndexNeed({ collection: "incidents", filters: [["status", "==", "closed"], ["hidden", "==", true]] })).toBeNull();
+    expect(aggregationIndexNeed({ collection: "workedHours", filters: [], sum: "hours" })).toBeNull();
   });
 
-  it.each([...filtered, ...companyQueries])("declares the index for %s ordered by %s filtered on %s", (group, order, equality) => {
-    const need = indexNeed(group, order, equality);
-    expect(need).not.toBeNull();
-    const match = declared.find(
-      (i) => i.collectionGroup === need!.collectionGroup && i.queryScope === "COLLECTION" && JSON.stringify(i.fields) === JSON.stringify(need!.fields),
-    );
+  it("a sum needs its field in the index, after the filters", () => {
+    expect(aggregationIndexNeed({ collection: "workedHours", filters: [["source", "==", "app"]], sum: "hours" })).toEqual({
+      collectionGroup: "workedHours",
+      fields: [{ fieldPath: "source", order: "ASCENDING" }, { fieldPath: "hours", order: "ASCENDING" }],
+    });
+  });
+
+  it.each(needs.map((need) => [label(need), need] as const))("declares %s", (_label, need) => {
+    const match = declared.find((i) => i.collectionGroup === need.collectionGroup && i.queryScope === "COLLECTION" && JSON.stringify(i.fields) === JSON.stringify(need.fields));
     expect(match).toBeDefined();
   });
 });

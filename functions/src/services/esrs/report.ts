@@ -33,10 +33,6 @@ export interface EsrsReport {
   datapoints: EsrsRow[];
 }
 
-/** Years a report can be asked for: four digits, not in the future (UTC). */
-export const MIN_YEAR = 1900;
-export const isReportableYear = (year: number, now = new Date()) => Number.isInteger(year) && year >= MIN_YEAR && year <= now.getUTCFullYear();
-
 /** Percentages and rates are published to two decimals; JSON and CSV carry the same rounded number. */
 const round2 = (x: number) => Math.round(x * 100) / 100;
 

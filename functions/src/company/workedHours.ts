@@ -1,0 +1,90 @@
+import { authenticated } from "../http/context";
+import { changeOrigin } from "../http/record";
+import { defineRoute, Reply } from "../http/route";
+import { z } from "../http/zod";
+import { isPastOrCurrentMonth, monthsOfYear } from "../lib/months";
+import { toIso } from "../repos/stored";
+import { hoursBetween, setApiHours } from "../repos/workedHours";
+import { hoursByMonth } from "../services/workedHours";
+import { isoTimestamp, yearParam } from "./schemas";
+
+/** Monthly worked hours: the API's own value per month (POST), and every source per month (GET). */
+const MAX_HOURS = 1_000_000;
+
+const recordSchema = z
+  .object({
+    month: z.string().openapi({ example: "2026-10" }),
+    hours: z.number(),
+    source: z.literal("api"),
+    updated_at: isoTimestamp,
+  })
+  .openapi("WorkedHoursRecord");
+
+const body = z
+  .object({
+    month: z
+      .string({ message: "is required" })
+      .refine((m) => isPastOrCurrentMonth(m), { message: "must be a month YYYY-MM (01 to 12) that is not in the future (UTC)" })
+      .openapi({ example: "2026-10", description: "The month, `YYYY-MM`; not in the future (UTC)." }),
+    hours: z
+      .number({ message: "must be a number" })
+      .finite()
+      .min(0, `must be from 0 to ${MAX_HOURS.toLocaleString("en")}`)
+      .max(MAX_HOURS, `must be from 0 to ${MAX_HOURS.toLocaleString("en")}`)
+      .openapi({ example: 12480.5, description: "Hours worked by the company's workforce in that month, 0 to 1,000,000." }),
+  })
+  .strict()
+  .openapi("WorkedHoursInput");
+
+export const postWorkedHours = defineRoute({
+  method: "post",
+  path: "/v1/worked-hours",
+  operationId: "setWorkedHours",
+  summary: "Set a month's worked hours (the API's value)",
+  description:
+    "Stores the month as the API's value (`source: api`), replacing any earlier API value for that month; hours recorded in " +
+    "the app are never changed. 201 the first time, 200 on a replace, with the stored record. Audited as `worked_hours.set`.",
+  tags: ["Provisioning"],
+  scope: "provisioning",
+  body,
+  success: {
+    status: 201,
+    description: "The month's API value, stored for the first time.",
+    otherStatuses: { 200: "The month's API value, replacing the earlier one." },
+    schema: z.object({ data: recordSchema }),
+  },
+  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
+  handler: async ({ body: input, principal, req, ctx }) => {
+    const { companyId } = authenticated(principal);
+    const { record, replaced } = await setApiHours(companyId, input.month, input.hours, changeOrigin(req, ctx));
+    const data = { month: record.month, hours: record.hours, source: "api" as const, updated_at: toIso(record.updatedAt) ?? "" };
+    return new Reply({ data }, { status: replaced ? 200 : 201 });
+  },
+});
+
+const monthSchema = z
+  .object({
+    month: z.string().openapi({ example: "2026-10" }),
+    app_hours: z.number().openapi({ description: "Hours recorded in the app for the month, all its records summed." }),
+    api_hours: z.number().openapi({ description: "The month's API value (0 when none was sent)." }),
+    total_hours: z.number(),
+  })
+  .openapi("WorkedHoursMonth");
+
+export const getWorkedHours = defineRoute({
+  method: "get",
+  path: "/v1/worked-hours",
+  operationId: "getWorkedHours",
+  summary: "A year's worked hours per month, by source",
+  description: "Each of the year's twelve months with the app's hours, the API's value and their total (zero when nothing is recorded).",
+  tags: ["Provisioning"],
+  scope: "read",
+  query: z.object({ year: yearParam("The UTC calendar year, four digits, not in the future. Default: the current year.") }).strict(),
+  success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }) },
+  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  handler: async ({ query, principal }) => {
+    const months = monthsOfYear(query.year);
+    const records = await hoursBetween(authenticated(principal).companyId, months[0].key, months[11].key);
+    return { data: { year: query.year, months: hoursByMonth(months, records) } };
+  },
+});

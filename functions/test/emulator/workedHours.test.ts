@@ -1,0 +1,130 @@
+import { createCompanyApp } from "../../src/company/app";
+import { firestore } from "../../src/config/firebase";
+import { monthKey } from "../../src/lib/months";
+import { randomId, seedCompany, seedKey } from "../../src/testing/builders";
+import { auditEntriesFor, client } from "../../src/testing/http";
+
+const company = client(createCompanyApp());
+let companyId: string;
+let prov: string;
+let read: string;
+
+const now = new Date();
+const thisMonth = monthKey(now.getUTCFullYear(), now.getUTCMonth());
+const nextMonth = monthKey(now.getUTCFullYear(), now.getUTCMonth() + 1).replace(/^(\d{4})-13$/, (_, y) => `${Number(y) + 1}-01`);
+
+const post = (body: unknown, key = prov, rid = randomId("rq")) =>
+  company.raw().post("/v1/worked-hours").set("Authorization", `Bearer ${key}`).set("X-Request-Id", rid).send(body as object);
+
+beforeAll(async () => {
+  companyId = await seedCompany();
+  prov = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 10_000 } })).key;
+  read = (await seedKey({ api: "company", companyId, rateLimits: { perMinute: 10_000 } })).key;
+  const coll = firestore().collection(`companies/${companyId}/workedHours`);
+  await coll.doc("app-2025-03-a").set({ month: "2025-03", hours: 1000, source: "app" });
+  await coll.doc("app-2025-03-b").set({ month: "2025-03", hours: 250.5, source: "app" });
+  await coll.doc("legacy-2025-04").set({ month: "2025-04", hours: 70 }); // no source: recorded in the app
+  await coll.doc("broken-2025-05").set({ month: "2025-05", hours: "lots", source: "app" });
+});
+
+describe("POST /v1/worked-hours", () => {
+  it("stores the month as the API's value: 201 the first time, 200 on a replace; app records untouched", async () => {
+    const rid = randomId("rq");
+    const first = await post({ month: "2025-03", hours: 300 }, prov, rid);
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ data: { month: "2025-03", hours: 300, source: "api", updated_at: expect.any(String) } });
+    const again = await post({ month: "2025-03", hours: 320.25 });
+    expect(again.status).toBe(200);
+    expect(again.body.data.hours).toBe(320.25);
+    const stored = await firestore().doc(`companies/${companyId}/workedHours/api_2025-03`).get();
+    expect(stored.data()).toMatchObject({ month: "2025-03", hours: 320.25, source: "api" });
+    expect((await firestore().doc(`companies/${companyId}/workedHours/app-2025-03-a`).get()).data()).toEqual({ month: "2025-03", hours: 1000, source: "app" });
+    const entries = await auditEntriesFor(companyId, rid);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ class: "privileged", action: "worked_hours.set", target: { type: "worked_hours", id: "2025-03" }, status: null }),
+        expect.objectContaining({ class: "privileged", action: "api.request", status: 201, method: "POST", path: "/v1/worked-hours" }),
+      ]),
+    );
+  });
+
+  it("the current month is accepted", async () => {
+    expect((await post({ month: thisMonth, hours: 0 })).status).toBeLessThan(300);
+  });
+
+  it.each([
+    [{ month: "2025-13", hours: 1 }, 'Invalid body parameter "month"'],
+    [{ month: "2025-3", hours: 1 }, 'Invalid body parameter "month"'],
+    [{ month: "1899-12", hours: 1 }, 'Invalid body parameter "month"'],
+    [{ month: nextMonth, hours: 1 }, "not in the future"],
+    [{ month: "2025-03", hours: -1 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000.'],
+    [{ month: "2025-03", hours: 1_000_001 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000.'],
+    [{ month: "2025-03", hours: "12" }, 'Invalid body parameter "hours": must be a number.'],
+    [{ month: "2025-03" }, 'Invalid body parameter "hours"'],
+    [{ hours: 1 }, 'Invalid body parameter "month": is required.'],
+    [{ month: "2025-03", hours: 1, source: "app" }, 'Unknown body parameter "source".'],
+    [[{ month: "2025-03", hours: 1 }], "Invalid body parameter"],
+  ])("%j → 400 naming the problem, nothing written", async (body, message) => {
+    const changes = () => firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "worked_hours.set").count().get();
+    const before = (await changes()).data().count;
+    const res = await post(body);
+    expect((await changes()).data().count).toBe(before);
+    expect((await firestore().doc(`companies/${companyId}/workedHours/api_2025-03`).get()).get("hours")).toBe(320.25);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.error.message).toContain(message);
+  });
+
+  it("malformed JSON → 400; a body that is not JSON → 415", async () => {
+    const bad = await company.raw().post("/v1/worked-hours").set("Authorization", `Bearer ${prov}`).set("Content-Type", "application/json").send('{"month":');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("invalid_request");
+    const form = await company.raw().post("/v1/worked-hours").set("Authorization", `Bearer ${prov}`).type("form").send("month=2025-03&hours=1");
+    expect(form.status).toBe(415);
+    expect(form.body.error.code).toBe("unsupported_media_type");
+  });
+
+  it("a key without the provisioning scope → 403 insufficient_scope", async () => {
+    const res = await post({ month: "2025-03", hours: 1 }, read);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: "insufficient_scope", message: expect.stringContaining('"provisioning" scope') });
+  });
+
+  it("simultaneous posts for one month: one 201, the rest 200, one audited change each, the last value stored", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => post({ month: "2024-11", hours: i })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    const snap = await firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "worked_hours.set").where("target.id", "==", "2024-11").get();
+    expect(snap.size).toBe(8);
+    const stored = (await firestore().doc(`companies/${companyId}/workedHours/api_2024-11`).get()).get("hours");
+    const newest = snap.docs.map((d) => d.data()).sort((a, b) => b.at.toMillis() - a.at.toMillis())[0];
+    expect(stored).toBeGreaterThanOrEqual(0);
+    expect(newest.requestId).toBe(results.find((r) => r.body.data.hours === stored)?.headers["x-request-id"]);
+  });
+});
+
+describe("GET /v1/worked-hours", () => {
+  it("answers each month of the year by source; unreadable records are left out", async () => {
+    const res = await company.get("/v1/worked-hours?year=2025", read);
+    expect(res.status).toBe(200);
+    expect(res.body.data.year).toBe(2025);
+    expect(res.body.data.months).toHaveLength(12);
+    expect(res.body.data.months[2]).toEqual({ month: "2025-03", app_hours: 1250.5, api_hours: 320.25, total_hours: 1570.75 });
+    expect(res.body.data.months[3]).toEqual({ month: "2025-04", app_hours: 70, api_hours: 0, total_hours: 70 });
+    expect(res.body.data.months[4]).toEqual({ month: "2025-05", app_hours: 0, api_hours: 0, total_hours: 0 });
+  });
+
+  it("defaults to the current year; a future or malformed year → 400", async () => {
+    expect((await company.get("/v1/worked-hours", read)).body.data.year).toBe(now.getUTCFullYear());
+    for (const year of [String(now.getUTCFullYear() + 1), "25", "2025x"]) {
+      const res = await company.get(`/v1/worked-hours?year=${year}`, read);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain('Invalid query parameter "year"');
+    }
+  });
+
+  it("requests made with a provisioning key are audited as privileged, reads included", async () => {
+    const rid = randomId("rq");
+    await company.get("/v1/worked-hours?year=2025", prov, { "X-Request-Id": rid });
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ class: "privileged", action: "api.request", status: 200 })]);
+  });
+});
