@@ -57,3 +57,11 @@ export function rollupFailed(companyId: string, err: unknown): void {
 export function distinctValuesCapped(fields: { companyId: string; collection: string; field: string; max: number }): void {
   logger.warn("kpi_rollup.distinct_values_capped", fields);
 }
+
+/**
+ * Firebase Auth could not follow a roster change (e.g. disabling sign-in). The roster is
+ * right; the sign-in blocking function refuses deactivated users meanwhile.
+ */
+export function accountSyncFailed(fields: { uid: string; step: string }, err: unknown): void {
+  logger.error("provisioning.account_sync_failed", { ...fields, error: err instanceof Error ? err.message : String(err) });
+}

@@ -3,6 +3,11 @@ import { getEsrsS1 } from "./getEsrsS1";
 import { getKpis } from "./getKpis";
 import { listAuditLogs } from "./listAuditLogs";
 import { listIncidents } from "./listIncidents";
+import { createUser } from "./users/createUser";
+import { deleteUser } from "./users/deleteUser";
+import { getUser } from "./users/getUser";
+import { listUsers } from "./users/listUsers";
+import { updateUser } from "./users/updateUser";
 import { getWorkedHours, postWorkedHours } from "./workedHours";
 
 export const COMPANY_API = {
@@ -15,7 +20,7 @@ export const COMPANY_API = {
     "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 requests per key per UTC " +
     "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/companyApi",
-  routes: [listIncidents, getKpis, getEsrsS1, listAuditLogs, getWorkedHours, postWorkedHours],
+  routes: [listIncidents, getKpis, getEsrsS1, listAuditLogs, listUsers, createUser, getUser, updateUser, deleteUser, getWorkedHours, postWorkedHours],
 };
 
 export const createCompanyApp = () => createApp(COMPANY_API);

@@ -57,6 +57,6 @@ export async function errorHandler(err: unknown, req: Request, res: Response, _n
     res.end();
     return;
   }
-  const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: ctx.requestId } };
+  const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: ctx.requestId, ...error.details } };
   res.status(error.status).set(error.headers).json(body);
 }

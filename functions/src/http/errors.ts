@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
+  "seat-capacity-exhausted": 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -25,6 +27,8 @@ export class ApiError extends Error {
     message: string,
     /** Extra response headers, e.g. `Retry-After`, `Allow`, `WWW-Authenticate`. */
     readonly headers: Record<string, string> = {},
+    /** Extra members of the error object, e.g. `seat_capacity` and `seats_used` of a 409. */
+    readonly details: Record<string, number> = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -42,5 +46,5 @@ export function unauthorized(message: string): ApiError {
 export const forbidden = (message: string) => new ApiError("forbidden", message);
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; request_id: string };
+  error: { code: ErrorCode; message: string; request_id: string } & Record<string, unknown>;
 }

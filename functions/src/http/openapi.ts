@@ -18,6 +18,8 @@ export const errorSchema = z
       code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string().openapi({ description: "Human-readable explanation; do not parse it." }),
       request_id: z.string().openapi({ description: "Same value as the `X-Request-Id` response header." }),
+      seat_capacity: z.number().int().optional().openapi({ description: "`seat-capacity-exhausted` only: the seats the company has." }),
+      seats_used: z.number().int().optional().openapi({ description: "`seat-capacity-exhausted` only: the seats in use." }),
     }),
   })
   .openapi("Error");
@@ -29,6 +31,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   insufficient_scope: "The key lacks the scope this endpoint needs (e.g. `provisioning`); create a key with it in the app.",
   not_found: "Unknown endpoint, or the resource does not exist for this key.",
   method_not_allowed: "The path exists but not with this method; see the `Allow` header.",
+  conflict: "The request conflicts with existing data, e.g. a user with this e-mail address exists (in any company).",
+  "seat-capacity-exhausted": "Provisioning would exceed the company's seat capacity; the body also carries `seat_capacity` and `seats_used`. Nothing was created.",
   payload_too_large: "The request body exceeds 64 KiB.",
   unsupported_media_type: "The request body is not JSON.",
   rate_limited: "Rate limit or daily quota exceeded; retry after `Retry-After` seconds.",

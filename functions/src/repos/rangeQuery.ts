@@ -28,6 +28,8 @@ export interface RangeQuery<E extends string = string> {
   /** Exclusive upper bound, as an end cursor: nulls sort first and stay in. */
   to?: Instant;
   equality?: { field: E; value: string };
+  /** Equality filters every page has (e.g. the company of a top-level collection). */
+  fixed?: Record<string, unknown>;
   after?: Cursor;
   limit: number;
   direction?: "asc" | "desc";
@@ -41,12 +43,13 @@ export interface IndexNeed {
 
 export const toTimestamp = (i: Instant) => new Timestamp(i.seconds, i.nanos);
 
-export function indexNeed(collectionGroup: string, order: string, equality?: string, direction: "asc" | "desc" = "asc"): IndexNeed | null {
-  if (!equality) return null;
+export function indexNeed(collectionGroup: string, order: string, equality?: string | string[], direction: "asc" | "desc" = "asc"): IndexNeed | null {
+  const equalities = typeof equality === "string" ? [equality] : [...(equality ?? [])].sort();
+  if (!equalities.length) return null;
   return {
     collectionGroup,
     fields: [
-      { fieldPath: equality, order: "ASCENDING" },
+      ...equalities.map((fieldPath) => ({ fieldPath, order: "ASCENDING" as const })),
       { fieldPath: order, order: direction === "asc" ? "ASCENDING" : "DESCENDING" },
     ],
   };
@@ -62,6 +65,7 @@ async function startAfter(query: Query, base: CollectionReference, after: Cursor
 export async function rangeQuery(base: CollectionReference, order: string, q: RangeQuery): Promise<Query> {
   const direction = q.direction ?? "asc";
   let query = base.orderBy(order, direction).orderBy(FieldPath.documentId(), direction);
+  for (const [field, value] of Object.entries(q.fixed ?? {})) query = query.where(field, "==", value);
   if (q.equality) query = query.where(q.equality.field, "==", q.equality.value);
   if (direction === "asc") {
     if (q.from) query = query.where(order, ">=", toTimestamp(q.from));

@@ -22,6 +22,10 @@ const listQueries: Array<IndexNeed | null> = [
   ...["dateCreated", "lastEditedDate"].flatMap((order) => ["status", "system", "priority"].map((eq) => indexNeed("findings", order, eq))),
   indexNeed("incidents", "eventDate", "status"),
   indexNeed("auditLogs", "at", "class", "desc"),
+  // The roster (/v1/users): the company, optionally one exact filter, by creation.
+  indexNeed("users", "createdAt", "companyId"),
+  indexNeed("users", "createdAt", ["companyId", "email"]),
+  indexNeed("users", "createdAt", ["companyId", "status"]),
 ];
 const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsAggregations())];
 const label = (need: IndexNeed) => `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;

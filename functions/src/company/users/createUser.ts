@@ -1,0 +1,46 @@
+import { publicBaseUrl } from "../../http/baseUrl";
+import { authenticated } from "../../http/context";
+import { changeOrigin } from "../../http/record";
+import { defineRoute, Reply } from "../../http/route";
+import { z } from "../../http/zod";
+import { departmentsOf } from "../../repos/roster";
+import { inviteUser } from "../../services/users";
+import { asHttp, toUser, userSchema } from "./schemas";
+
+const body = z
+  .object({
+    email: z.email({ message: "must be a valid e-mail address" }).max(320).openapi({ example: "new.hire@example.com", description: "Stored and compared lower-cased." }),
+    display_name: z
+      .string({ message: "is required" })
+      .trim()
+      .min(1, "must be 1 to 200 characters")
+      .max(200, "must be 1 to 200 characters")
+      .openapi({ example: "Nina Holm" }),
+    department: z.string().trim().min(1).max(200).optional().openapi({ description: "A department's name, matched case-insensitively after trimming." }),
+  })
+  .strict()
+  .openapi("NewUser");
+
+export const createUser = defineRoute({
+  method: "post",
+  path: "/v1/users",
+  operationId: "createUser",
+  summary: "Invite a user (silent invite, takes a seat)",
+  description:
+    "Creates the person's sign-in account (no password, no e-mail sent) and the user with status `invited`, role `standard`. " +
+    "Takes one seat: when none is free, 409 `seat-capacity-exhausted` with `seat_capacity` and `seats_used`, and nothing is created. " +
+    "An e-mail address already used by any user (of any company) is 409 `conflict`. Answers 201 with a `Location` header.",
+  tags: ["Provisioning"],
+  scope: "provisioning",
+  body,
+  success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }) },
+  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "conflict", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
+  handler: async ({ body: input, principal, req, ctx }) => {
+    const { companyId } = authenticated(principal);
+    const user = await asHttp(
+      inviteUser(companyId, { email: input.email, displayName: input.display_name, department: input.department, provisionedBy: "api" }, changeOrigin(req, ctx)),
+    );
+    const data = toUser(user, await departmentsOf(companyId));
+    return new Reply({ data }, { status: 201, headers: { Location: `${publicBaseUrl(req)}/v1/users/${encodeURIComponent(user.id)}` } });
+  },
+});

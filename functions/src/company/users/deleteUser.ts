@@ -1,0 +1,26 @@
+import { authenticated } from "../../http/context";
+import { changeOrigin } from "../../http/record";
+import { defineRoute, Reply } from "../../http/route";
+import { z } from "../../http/zod";
+import { removeUser } from "../../services/users";
+import { asHttp, userIdParams } from "./schemas";
+
+export const deleteUser = defineRoute({
+  method: "delete",
+  path: "/v1/users/{id}",
+  operationId: "deleteUser",
+  summary: "Remove a user from the roster",
+  description:
+    "Deactivates the user if needed (sign-in disabled, seat freed), then removes them from the roster: they no longer appear in " +
+    "`/v1/users` or SCIM and answer 404. Their records (incidents, findings, comments, …) are kept. 204, and 204 again when repeated.",
+  tags: ["Provisioning"],
+  scope: "provisioning",
+  params: userIdParams,
+  query: z.object({}).strict(),
+  success: { status: 204, description: "Removed (or already removed).", schema: z.null() },
+  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"],
+  handler: async ({ params, principal, req, ctx }) => {
+    await asHttp(removeUser(authenticated(principal).companyId, params.id, changeOrigin(req, ctx)));
+    return new Reply(null, { status: 204 });
+  },
+});

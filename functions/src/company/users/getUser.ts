@@ -1,0 +1,26 @@
+import { authenticated } from "../../http/context";
+import { notFound } from "../../http/errors";
+import { defineRoute } from "../../http/route";
+import { z } from "../../http/zod";
+import { departmentsOf, findOnRoster } from "../../repos/roster";
+import { toUser, userIdParams, userSchema } from "./schemas";
+
+export const getUser = defineRoute({
+  method: "get",
+  path: "/v1/users/{id}",
+  operationId: "getUser",
+  summary: "One user",
+  description: "A user of the key's company; another company's user, an unknown or a removed one is 404.",
+  tags: ["Provisioning"],
+  scope: "provisioning",
+  params: userIdParams,
+  query: z.object({}).strict(),
+  success: { description: "The user.", schema: z.object({ data: userSchema }) },
+  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"],
+  handler: async ({ params, principal }) => {
+    const { companyId } = authenticated(principal);
+    const [user, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
+    if (!user) throw notFound("No such user in this company.");
+    return { data: toUser(user, departments) };
+  },
+});

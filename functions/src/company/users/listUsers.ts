@@ -1,0 +1,43 @@
+import { authenticated } from "../../http/context";
+import { limitParam, pageOf, pageResult, pageTokenParam, presentRows, readPageToken } from "../../http/paging";
+import { defineRoute } from "../../http/route";
+import { z } from "../../http/zod";
+import { departmentsOf, queryRoster } from "../../repos/roster";
+import { toUser, USER_STATUSES, userSchema } from "./schemas";
+
+const query = z
+  .object({
+    limit: limitParam,
+    page_token: pageTokenParam,
+    email: z.string().min(1).max(320).optional().openapi({ description: "Exact match, case-insensitive." }),
+    status: z.enum(USER_STATUSES, { message: "must be invited, active or deactivated" }).optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.email && q.status) ctx.addIssue({ code: "custom", path: ["status"], message: "cannot be combined with email" });
+  });
+
+const responseSchema = pageOf(userSchema, "UserPage");
+
+export const listUsers = defineRoute({
+  method: "get",
+  path: "/v1/users",
+  operationId: "listUsers",
+  summary: "The company's users",
+  description: "Ordered by `created_at`, then id; removed users never appear. Filters: `email` (exact, case-insensitive) or `status`.",
+  tags: ["Provisioning"],
+  scope: "provisioning",
+  query,
+  success: { description: "One page of users.", schema: responseSchema },
+  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "rate_limited", "internal"],
+  handler: async ({ query: q, principal }) => {
+    const { companyId } = authenticated(principal);
+    const email = q.email?.trim().toLowerCase();
+    const scope = { endpoint: "users", company: companyId, email, status: q.status };
+    const after = readPageToken(q.page_token, scope);
+    const equality = email ? { field: "email" as const, value: email } : q.status ? { field: "status" as const, value: q.status } : undefined;
+    const [rows, departments] = await Promise.all([queryRoster(companyId, { equality, after, limit: q.limit + 1 }), departmentsOf(companyId)]);
+    const { page, next_page_token } = pageResult(rows, q.limit, scope);
+    return { data: presentRows(page).map((u) => toUser(u, departments)), next_page_token };
+  },
+});

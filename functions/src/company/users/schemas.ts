@@ -1,0 +1,66 @@
+import { ApiError, invalidRequest, notFound } from "../../http/errors";
+import { z } from "../../http/zod";
+import { toIso } from "../../repos/stored";
+import type { RosterUser } from "../../repos/roster";
+import { UsersError } from "../../services/users";
+import { isoTimestamp } from "../schemas";
+
+/** The provisioning view of a user (the only place an API returns e-mail addresses). */
+export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
+
+export const userSchema = z
+  .object({
+    id: z.string().openapi({ description: "The user's id (also the Firebase Auth uid)." }),
+    email: z.string().nullable(),
+    display_name: z.string().nullable(),
+    department: z.string().nullable().openapi({ description: "The department's name, or null." }),
+    department_id: z.string().nullable(),
+    role: z.string().nullable().openapi({ description: "`standard`, `inspector`, `manager` or `owner` (provisioning never grants `owner`)." }),
+    status: z.enum(USER_STATUSES).nullable(),
+    external_id: z.string().nullable(),
+    provisioned_by: z.enum(["api", "scim"]).nullable().openapi({ description: "Null for users created in the app." }),
+    created_at: isoTimestamp.nullable(),
+    updated_at: isoTimestamp.nullable(),
+    deactivated_at: isoTimestamp.nullable(),
+  })
+  .openapi("User");
+export type User = z.infer<typeof userSchema>;
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : null;
+
+export function toUser(user: RosterUser, departments: ReadonlyArray<{ id: string; name: string }>): User {
+  return {
+    id: user.id,
+    email: user.email,
+    display_name: user.displayName,
+    department: departments.find((d) => d.id === user.departmentId)?.name ?? null,
+    department_id: user.departmentId,
+    role: user.role,
+    status: oneOf(USER_STATUSES, user.status),
+    external_id: user.externalId,
+    provisioned_by: oneOf(["api", "scim"] as const, user.provisionedBy),
+    created_at: toIso(user.createdAt),
+    updated_at: toIso(user.updatedAt),
+    deactivated_at: toIso(user.deactivatedAt),
+  };
+}
+
+export const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "User id." }) });
+
+/** The service's refusals as envelope errors. */
+export function toApiError(err: unknown): unknown {
+  if (!(err instanceof UsersError)) return err;
+  switch (err.kind) {
+    case "conflict":
+      return new ApiError("conflict", err.message);
+    case "seats":
+      return new ApiError("seat-capacity-exhausted", err.message, {}, { seat_capacity: err.seats?.capacity ?? 0, seats_used: err.seats?.used ?? 0 });
+    case "not_found":
+      return notFound(err.message);
+    case "unknown_department":
+      return invalidRequest(`Invalid body parameter "department": ${err.message}`);
+  }
+}
+
+/** Runs a service call, answering its refusals as envelope errors. */
+export const asHttp = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => Promise.reject(toApiError(err)));

@@ -1,0 +1,46 @@
+import { authenticated } from "../../http/context";
+import { changeOrigin } from "../../http/record";
+import { defineRoute } from "../../http/route";
+import { z } from "../../http/zod";
+import { departmentsOf } from "../../repos/roster";
+import { updateUser as update } from "../../services/users";
+import { asHttp, toUser, userIdParams, userSchema } from "./schemas";
+
+const FIXED = ["email", "role", "status"];
+
+const body = z
+  .object({
+    active: z.boolean({ message: "must be true or false" }).optional().openapi({ description: "`false` deactivates (sign-in disabled, seat freed, records kept); `true` reactivates (takes a seat)." }),
+    display_name: z.string().trim().min(1, "must be 1 to 200 characters").max(200, "must be 1 to 200 characters").optional(),
+    department: z.string().trim().min(1).max(200).nullable().optional().openapi({ description: "A department's name; null clears it." }),
+  })
+  .passthrough()
+  .superRefine((input, ctx) => {
+    // Named apart from other unknown fields: these exist, but provisioning may not set them.
+    for (const key of Object.keys(input).filter((k) => !["active", "display_name", "department"].includes(k))) {
+      ctx.addIssue({ code: "custom", path: [key], message: FIXED.includes(key) ? "cannot be changed through this endpoint" : "is not a field of this endpoint" });
+    }
+  })
+  .openapi("UserUpdate");
+
+export const updateUser = defineRoute({
+  method: "patch",
+  path: "/v1/users/{id}",
+  operationId: "updateUser",
+  summary: "Deactivate, reactivate or rename a user, or move them to another department",
+  description:
+    "`active: false`: status `deactivated`, sign-in disabled and sessions ended, the seat freed; every record of the person is kept. " +
+    "`active: true` on a deactivated user: back to `invited` (or `active` if they signed in before), taking a seat (409 " +
+    "`seat-capacity-exhausted` if none). Repeating a state changes nothing. `email`, `role` and `status` cannot be changed here.",
+  tags: ["Provisioning"],
+  scope: "provisioning",
+  params: userIdParams,
+  body,
+  success: { description: "The user as it is now.", schema: z.object({ data: userSchema }) },
+  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
+  handler: async ({ params, body: input, principal, req, ctx }) => {
+    const { companyId } = authenticated(principal);
+    const user = await asHttp(update(companyId, params.id, { active: input.active, displayName: input.display_name, department: input.department }, changeOrigin(req, ctx)));
+    return { data: toUser(user, await departmentsOf(companyId)) };
+  },
+});

@@ -1,0 +1,156 @@
+import { Timestamp, type Transaction } from "firebase-admin/firestore";
+import { firestore } from "../config/firebase";
+import { auditEntry, type AuditEntry } from "../services/audit";
+import { auditLogsCollection } from "./auditLogs";
+import { companyRef, companyShape } from "./companies";
+import { documentId } from "./findings";
+import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
+import { flag, nullableString, parseStored, timestamp, type Stored } from "./stored";
+
+/**
+ * The company's roster for provisioning: `users/{uid}` and the company's seat counter
+ * `seatsUsed`, which always equals the number of its users whose status is `invited` or
+ * `active`. Every change of a user commits with the counter and its privileged audit entry in
+ * one transaction. API-owned fields: `removedAt` marks a person removed from the roster (the
+ * document and the person's records are kept); `signedInBefore` remembers that they signed in.
+ */
+export const usersCollection = () => firestore().collection("users");
+
+export const rosterShape = {
+  companyId: nullableString,
+  email: nullableString,
+  displayName: nullableString,
+  role: nullableString,
+  keyUser: flag,
+  status: nullableString,
+  departmentId: nullableString,
+  externalId: nullableString,
+  provisionedBy: nullableString,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  deactivatedAt: timestamp,
+  removedAt: timestamp,
+  /** API-owned: the person has signed in at least once (reactivation returns them to `active`). */
+  signedInBefore: flag,
+};
+export type RosterUser = Stored<typeof rosterShape> & { id: string };
+
+/** Statuses that hold a seat. */
+export const SEATED = ["invited", "active"];
+
+export class SeatsExhaustedError extends Error {
+  constructor(readonly capacity: number, readonly used: number) {
+    super(`all ${capacity} seats are taken`);
+    this.name = "SeatsExhaustedError";
+  }
+}
+
+/** The user is not on this company's roster: unknown, another company's, or `removed` from it. */
+export class NotOnRosterError extends Error {
+  constructor(readonly removed = false) {
+    super("no such user on the company's roster");
+    this.name = "NotOnRosterError";
+  }
+}
+
+export class EmailOnRosterError extends Error {
+  constructor() {
+    super("a user with this e-mail address exists");
+    this.name = "EmailOnRosterError";
+  }
+}
+
+const parseUser = (snap: { id: string; ref: { path: string }; data(): unknown }): RosterUser => ({ id: snap.id, ...parseStored(rosterShape, snap.ref.path, snap.data()) });
+const onRoster = (user: RosterUser | null, companyId: string): user is RosterUser => Boolean(user && user.companyId === companyId && !user.removedAt);
+
+export async function findOnRoster(companyId: string, uid: string): Promise<RosterUser | null> {
+  if (!documentId.safeParse(uid).success) return null;
+  const snap = await usersCollection().doc(uid).get();
+  const user = snap.exists ? parseUser(snap) : null;
+  return onRoster(user, companyId) ? user : null;
+}
+
+/** Whether any user document (any company, removed ones included) has this e-mail address. */
+export async function emailOnAnyRoster(email: string): Promise<boolean> {
+  return !(await usersCollection().where("email", "==", email).limit(1).get()).empty;
+}
+
+export async function departmentsOf(companyId: string): Promise<Array<{ id: string; name: string }>> {
+  const snap = await companyRef(companyId).collection("departments").get();
+  return snap.docs.flatMap((d) => (typeof d.get("name") === "string" ? [{ id: d.id, name: d.get("name") as string }] : []));
+}
+
+/** One page of the roster by creation, then id; removed users read as null (they still move the cursor). */
+export async function queryRoster(companyId: string, q: RangeQuery<"email" | "status">): Promise<Array<{ row: RosterUser | null; cursor: Cursor }>> {
+  const query = await rangeQuery(usersCollection(), "createdAt", { ...q, fixed: { companyId } });
+  return streamRows(query, "createdAt", (doc) => {
+    const user = parseUser(doc);
+    return onRoster(user, companyId) ? user : null;
+  });
+}
+
+/** Seats of the company, read in the transaction; an unreadable counter is recounted from the roster. */
+async function seatsOf(tx: Transaction, companyId: string): Promise<{ capacity: number; used: number }> {
+  const snap = await tx.get(companyRef(companyId));
+  const company = parseStored(companyShape, snap.ref.path, snap.data());
+  const capacity = company.seatCapacity !== null && company.seatCapacity >= 0 ? Math.floor(company.seatCapacity) : 0;
+  if (company.seatsUsed !== null && Number.isInteger(company.seatsUsed) && company.seatsUsed >= 0) return { capacity, used: company.seatsUsed };
+  const counted = await tx.get(usersCollection().where("companyId", "==", companyId).where("status", "in", SEATED).count());
+  return { capacity, used: counted.data().count };
+}
+
+export type ChangeOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target">;
+
+/** What a change does: the fields written, the seat it takes (+1) or frees (-1), its audit action. */
+export interface RosterChange {
+  fields: Record<string, unknown>;
+  seats: -1 | 0 | 1;
+  action: string;
+}
+
+function commit(tx: Transaction, companyId: string, uid: string, change: RosterChange, used: number, origin: ChangeOrigin, now: Timestamp): void {
+  if (change.seats) tx.update(companyRef(companyId), { seatsUsed: used + change.seats });
+  tx.create(auditLogsCollection(companyId).doc(), auditEntry({ ...origin, class: "privileged", action: change.action, target: { type: "user", id: uid } }, now));
+}
+
+/** Writes a new invited user and takes a seat, or refuses (seats, e-mail) with nothing written. */
+export async function commitInvite(companyId: string, uid: string, user: Record<string, unknown>, origin: ChangeOrigin): Promise<RosterUser> {
+  return firestore().runTransaction(async (tx) => {
+    const seats = await seatsOf(tx, companyId);
+    const sameEmail = await tx.get(usersCollection().where("email", "==", user.email).limit(1));
+    if (!sameEmail.empty) throw new EmailOnRosterError();
+    if (seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
+    const now = Timestamp.now();
+    const data = { ...user, companyId, createdAt: now, updatedAt: now, deactivatedAt: null };
+    tx.create(usersCollection().doc(uid), data);
+    commit(tx, companyId, uid, { fields: data, seats: 1, action: "user.invited" }, seats.used, origin, now);
+    return { id: uid, ...parseStored(rosterShape, `users/${uid}`, data) };
+  });
+}
+
+/**
+ * Applies the change `decide` makes of the user as the transaction reads them (null: nothing
+ * to do, harmless to repeat). A change that takes a seat is refused when none is free.
+ */
+export async function commitChange(
+  companyId: string,
+  uid: string,
+  decide: (user: RosterUser) => RosterChange | null,
+  origin: ChangeOrigin,
+): Promise<{ user: RosterUser; changed: RosterChange | null }> {
+  if (!documentId.safeParse(uid).success) throw new NotOnRosterError();
+  return firestore().runTransaction(async (tx) => {
+    const snap = await tx.get(usersCollection().doc(uid));
+    const user = snap.exists ? parseUser(snap) : null;
+    const removed = Boolean(user && user.companyId === companyId && user.removedAt);
+    if (!onRoster(user, companyId)) throw new NotOnRosterError(removed);
+    const change = decide(user);
+    if (!change) return { user, changed: null };
+    const seats = change.seats ? await seatsOf(tx, companyId) : { capacity: 0, used: 0 };
+    if (change.seats > 0 && seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
+    const now = Timestamp.now();
+    tx.update(snap.ref, { ...change.fields, updatedAt: now });
+    commit(tx, companyId, uid, change, seats.used, origin, now);
+    return { user: { ...user, ...parseStored(rosterShape, snap.ref.path, { ...snap.data(), ...change.fields, updatedAt: now }) }, changed: change };
+  });
+}

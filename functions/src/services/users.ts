@@ -1,0 +1,158 @@
+import { Timestamp } from "firebase-admin/firestore";
+import { accountSyncFailed } from "../logs";
+import { createAccount, deleteAccount, EmailTakenError, setSignInAllowed } from "../repos/authAccounts";
+import {
+  commitChange,
+  commitInvite,
+  departmentsOf,
+  EmailOnRosterError,
+  emailOnAnyRoster,
+  NotOnRosterError,
+  SEATED,
+  SeatsExhaustedError,
+  type ChangeOrigin,
+  type RosterChange,
+  type RosterUser,
+} from "../repos/roster";
+
+/**
+ * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,
+ * deactivate, reactivate, remove, with exact seat accounting. Knows nothing of HTTP.
+ *
+ *   (none) --invite--> invited --first sign-in--> active
+ *   invited|active --deactivate--> deactivated (seat freed, sign-in disabled, records kept)
+ *   deactivated --reactivate--> active if the person signed in before, else invited (takes a seat)
+ *   any --remove--> removed (deactivated as above if needed; hidden from the roster)
+ */
+export class UsersError extends Error {
+  constructor(
+    readonly kind: "conflict" | "seats" | "not_found" | "unknown_department",
+    message: string,
+    readonly seats?: { capacity: number; used: number },
+  ) {
+    super(message);
+    this.name = "UsersError";
+  }
+}
+
+export interface NewUser {
+  email: string;
+  displayName: string;
+  department?: string;
+  role?: string;
+  externalId?: string | null;
+  provisionedBy: "api" | "scim";
+}
+
+export interface UserPatch {
+  active?: boolean;
+  displayName?: string;
+  /** A department name; null clears it. */
+  department?: string | null;
+}
+
+/** Roles provisioning may grant; anything else (owner, admin, Key User) never. */
+export const GRANTABLE_ROLES = ["standard", "inspector", "manager"];
+
+const notFound = () => new UsersError("not_found", "No such user in this company.");
+
+function mapped(err: unknown): unknown {
+  if (err instanceof SeatsExhaustedError) {
+    return new UsersError("seats", `Seat capacity exhausted: all ${err.capacity} seats of the company are taken (${err.used} in use). Deactivate a user or add seats in the app first.`, { capacity: err.capacity, used: err.used });
+  }
+  if (err instanceof EmailOnRosterError || err instanceof EmailTakenError) return new UsersError("conflict", "A user with this e-mail address already exists.");
+  if (err instanceof NotOnRosterError) return notFound();
+  return err;
+}
+
+/** The department's id by name (trimmed, case-insensitive); undefined: not given; null: cleared. */
+async function departmentId(companyId: string, name: string | null | undefined): Promise<string | null | undefined> {
+  if (name === undefined || name === null) return name;
+  const wanted = name.trim().toLowerCase();
+  const match = (await departmentsOf(companyId)).find((d) => d.name.trim().toLowerCase() === wanted);
+  if (!match) throw new UsersError("unknown_department", `No department named "${name.trim().slice(0, 200)}" in this company.`);
+  return match.id;
+}
+
+/**
+ * A silent invite. The Auth account comes first (Auth keeps e-mail addresses unique across
+ * concurrent requests); the roster entry, its seat and its audit entry then commit in one
+ * transaction. If that transaction refuses or fails, the account is deleted again: nothing is
+ * left behind. (Only an instance killed between the two steps can leave an account without a
+ * roster entry; telling such an account from a real one safely needs a marker, so none is
+ * deleted automatically: see the README.)
+ */
+export async function inviteUser(companyId: string, input: NewUser, origin: ChangeOrigin): Promise<RosterUser> {
+  const email = input.email.trim().toLowerCase();
+  const department = await departmentId(companyId, input.department);
+  if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
+  const uid = await createAccount(email, input.displayName).catch((err: unknown) => Promise.reject(mapped(err)));
+  try {
+    return await commitInvite(
+      companyId,
+      uid,
+      {
+        email,
+        displayName: input.displayName,
+        role: input.role && GRANTABLE_ROLES.includes(input.role) ? input.role : "standard",
+        status: "invited",
+        departmentId: department ?? null,
+        provisionedBy: input.provisionedBy,
+        ...(input.externalId ? { externalId: input.externalId } : {}),
+      },
+      origin,
+    );
+  } catch (err) {
+    await deleteAccount(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "delete_after_failed_invite" }, cleanup));
+    throw mapped(err);
+  }
+}
+
+/** Keeps Firebase Auth in step with the roster; the blocking function covers a failure meanwhile. */
+async function syncSignIn(uid: string, allowed: boolean): Promise<void> {
+  await setSignInAllowed(uid, allowed).catch((err: unknown) => accountSyncFailed({ uid, step: allowed ? "enable" : "disable" }, err));
+}
+
+export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin): Promise<RosterUser> {
+  const department = await departmentId(companyId, patch.department);
+  const decide = (user: RosterUser): RosterChange | null => {
+    const fields: Record<string, unknown> = {};
+    let seats: RosterChange["seats"] = 0;
+    let action = "user.updated";
+    if (patch.active === false && SEATED.includes(user.status ?? "")) {
+      // `active` is only reached by signing in: remember it for a later reactivation.
+      Object.assign(fields, { status: "deactivated", deactivatedAt: Timestamp.now(), ...(user.status === "active" ? { signedInBefore: true } : {}) });
+      [seats, action] = [-1, "user.deactivated"];
+    } else if (patch.active === true && user.status === "deactivated") {
+      Object.assign(fields, { status: user.signedInBefore ? "active" : "invited", deactivatedAt: null });
+      [seats, action] = [1, "user.reactivated"];
+    }
+    if (patch.displayName !== undefined && patch.displayName !== user.displayName) fields.displayName = patch.displayName;
+    if (department !== undefined && department !== user.departmentId) fields.departmentId = department;
+    return Object.keys(fields).length ? { fields, seats, action } : null;
+  };
+  const { user } = await commitChange(companyId, uid, decide, origin).catch((err: unknown) => Promise.reject(mapped(err)));
+  // Also when nothing changed: repeating a state repairs an Auth update that failed before.
+  if (patch.active !== undefined) await syncSignIn(uid, patch.active);
+  return user;
+}
+
+/** Removes the person from the roster; repeating it is harmless. Their records stay. */
+export async function removeUser(companyId: string, uid: string, origin: ChangeOrigin): Promise<void> {
+  const decide = (user: RosterUser): RosterChange => {
+    const seated = SEATED.includes(user.status ?? "");
+    const now = Timestamp.now();
+    return {
+      fields: { removedAt: now, ...(seated ? { status: "deactivated", deactivatedAt: now } : {}) },
+      seats: seated ? -1 : 0,
+      action: "user.removed",
+    };
+  };
+  try {
+    await commitChange(companyId, uid, decide, origin);
+  } catch (err) {
+    if (err instanceof NotOnRosterError && err.removed) return;
+    throw mapped(err);
+  }
+  await syncSignIn(uid, false);
+}
