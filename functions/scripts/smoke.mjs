@@ -112,6 +112,40 @@ async function checks() {
   await check("key from the operator command", "/findingsApi/v1/project", { key: created.key }, 200, (b) => b.data.id === "demo-vessel-a");
   cli("revoke", "--company", "demo-nordic-shipping", "--prefix", created.prefix);
   await check("the same key after revocation", "/findingsApi/v1/project", { key: created.key }, 401, (b) => b.error.code === "unauthorized");
+  // Provisioning and sign-in: a user invited through /v1/users signs in for real through the Auth
+  // emulator, whose blocking function (rosterSignIn) makes them active; once deactivated on the
+  // roster, sign-in is refused even while the Auth account itself is still enabled.
+  const provisioning = DEMO_KEYS.find((k) => k.scopes.includes("provisioning"));
+  const invited = await fetch(`${BASE}/companyApi/v1/users`, {
+    method: "POST",
+    headers: { "content-type": "application/json", Authorization: `Bearer ${provisioning.key}` },
+    body: JSON.stringify({ email: `smoke-${Date.now()}@demo.example`, display_name: "Smoke Test" }),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  if (invited.status === 201 && invited.body.data.status === "invited") passed++;
+  else failures.push(`invite through /v1/users: ${invited.status} ${JSON.stringify(invited.body).slice(0, 200)}`);
+  const uid = invited.body.data?.id;
+  const { getAuth } = createRequire(import.meta.url)("firebase-admin/auth");
+  const { getFirestore } = createRequire(import.meta.url)("firebase-admin/firestore");
+  const { initializeApp, getApps } = createRequire(import.meta.url)("firebase-admin/app");
+  const adminApp = getApps()[0] ?? initializeApp({ projectId: "demo-safety-apis" });
+  const signIn = async () => {
+    const res = await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: invited.body.data?.email, password: "smoke-password", returnSecureToken: true }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const rosterStatus = async () => (await fetch(`${BASE}/companyApi/v1/users/${uid}`, { headers: { Authorization: `Bearer ${provisioning.key}` } }).then((r) => r.json())).data?.status;
+  if (uid) await getAuth(adminApp).updateUser(uid, { password: "smoke-password" });
+  const first = await signIn();
+  const afterFirst = await rosterStatus();
+  if (first.status === 200 && afterFirst === "active") passed++;
+  else failures.push(`first sign-in: ${first.status} ${JSON.stringify(first.body).slice(0, 200)}, roster status ${afterFirst}`);
+  if (uid) await getFirestore(adminApp).doc(`users/${uid}`).update({ status: "deactivated" });
+  const refused = await signIn();
+  if (refused.status === 400 && JSON.stringify(refused.body).includes("deactivated")) passed++;
+  else failures.push(`sign-in of a deactivated user: ${refused.status} ${JSON.stringify(refused.body).slice(0, 300)}`);
   // A console callable over HTTP with an ID token from the Auth emulator, as the app calls it.
   const callListKeys = async (uid) => {
     const token = await idTokenFor(uid);

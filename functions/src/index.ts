@@ -1,5 +1,6 @@
 import { logger } from "firebase-functions";
 import { onCall, onRequest } from "firebase-functions/v2/https";
+import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { createCompanyApp } from "./company/app";
 import { createApiKeyHandler } from "./console/createApiKey";
@@ -11,6 +12,7 @@ import { setApiAccessHandler } from "./console/setApiAccess";
 import { PAGE_TOKEN_SECRET } from "./config/params";
 import { apiOptions, callableOptions, jobOptions, reportCallableOptions } from "./config/runtime";
 import { createFindingsApp } from "./findings/app";
+import { recordSignIn } from "./repos/roster";
 import { refreshAllRollups } from "./services/rollupJob";
 
 /** The Vessel Findings Export API (read-only, one key per vessel). */
@@ -32,4 +34,14 @@ export const esrsS1Report = onCall(reportCallableOptions, esrsS1ReportHandler);
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" }, async () => {
   logger.info("kpi_rollup.daily", await refreshAllRollups());
+});
+
+/**
+ * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
+ * Auth still lets them), and an invited person becomes active at their first sign-in.
+ */
+export const rosterSignIn = beforeUserSignedIn({ region: callableOptions.region, serviceAccount: callableOptions.serviceAccount }, async (event) => {
+  if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
+    throw new HttpsError("permission-denied", "This account has been deactivated; ask your company's administrator.");
+  }
 });

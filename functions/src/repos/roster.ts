@@ -154,3 +154,21 @@ export async function commitChange(
     return { user: { ...user, ...parseStored(rosterShape, snap.ref.path, { ...snap.data(), ...change.fields, updatedAt: now }) }, changed: change };
   });
 }
+
+/**
+ * What a sign-in finds on the roster: `refused` for a deactivated or removed person; an
+ * invited person becomes `active` at their first sign-in (they hold their seat already).
+ * People with no user document (platform staff) are not the roster's to decide.
+ */
+export async function recordSignIn(uid: string): Promise<"allowed" | "refused"> {
+  if (!documentId.safeParse(uid).success) return "allowed";
+  return firestore().runTransaction(async (tx) => {
+    const snap = await tx.get(usersCollection().doc(uid));
+    if (!snap.exists) return "allowed";
+    const user = parseUser(snap);
+    if (user.removedAt || user.status === "deactivated") return "refused";
+    if (user.status === "invited") tx.update(snap.ref, { status: "active", signedInBefore: true, updatedAt: Timestamp.now() });
+    else if (!user.signedInBefore) tx.update(snap.ref, { signedInBefore: true });
+    return "allowed";
+  });
+}

@@ -238,3 +238,28 @@ describe("seatsUsed equals the seated users after any mix of concurrent changes"
     expect(await seatsUsed(companyId)).toBeLessThanOrEqual(6);
   }, 60_000);
 });
+
+describe("sign-in follows the roster (the rosterSignIn blocking function's rule; smoke.mjs signs in for real)", () => {
+  it("invited → active at the first sign-in; deactivated or removed → refused; no roster entry → not ours to refuse", async () => {
+    const companyId = await seedCompany();
+    const [invited, active, deactivated, removed] = [randomId("u"), randomId("u"), randomId("u"), randomId("u")];
+    await seedUser(invited, { companyId, status: "invited" });
+    await seedUser(active, { companyId, status: "active" });
+    await seedUser(deactivated, { companyId, status: "deactivated" });
+    await seedUser(removed, { companyId, status: "active", removedAt: new Date() });
+    expect(await roster.recordSignIn(invited)).toBe("allowed");
+    expect((await firestore().doc(`users/${invited}`).get()).data()).toMatchObject({ status: "active", signedInBefore: true });
+    expect(await roster.recordSignIn(active)).toBe("allowed");
+    expect(await roster.recordSignIn(deactivated)).toBe("refused");
+    expect(await roster.recordSignIn(removed)).toBe("refused");
+    expect(await roster.recordSignIn(randomId("staff"))).toBe("allowed");
+  });
+
+  it("a user who signed in before goes back to active when reactivated", async () => {
+    const { prov } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
+    const id = (await send("post", "/v1/users", prov, { email: email(), display_name: "Returning" })).body.data.id;
+    await roster.recordSignIn(id);
+    await send("patch", `/v1/users/${id}`, prov, { active: false });
+    expect((await send("patch", `/v1/users/${id}`, prov, { active: true })).body.data.status).toBe("active");
+  });
+});
