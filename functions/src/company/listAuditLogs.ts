@@ -1,5 +1,5 @@
 import { authenticated } from "../http/context";
-import { instantKey, pageOf, pageResult, presentRows, readPageToken, windowedListQuery } from "../http/paging";
+import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
@@ -79,9 +79,7 @@ export const listAuditLogs = defineRoute({
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);
     const scope = { endpoint: "audit-logs", company: companyId, from: instantKey(q.from), to: instantKey(q.to), class: q.class };
-    const after = readPageToken(q.page_token, scope);
-    const rows = await queryAuditLogs(companyId, { class: q.class, from: q.from, to: q.to, after, limit: q.limit + 1, now: new Date() });
-    const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: presentRows(page).map(toAuditEntry), next_page_token } satisfies ListAuditLogsResponse;
+    const { data, next_page_token } = await paged(q, scope, (after, limit) => queryAuditLogs(companyId, { class: q.class, from: q.from, to: q.to, after, limit, now: new Date() }));
+    return { data: data.map(toAuditEntry), next_page_token } satisfies ListAuditLogsResponse;
   },
 });

@@ -1,5 +1,5 @@
 import { authenticated } from "../http/context";
-import { instantKey, pageOf, pageResult, presentRows, readPageToken, windowedListQuery } from "../http/paging";
+import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryIncidents, type IncidentDoc } from "../repos/incidents";
@@ -64,13 +64,10 @@ export const listIncidents = defineRoute({
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);
     const scope = { endpoint: "incidents", company: companyId, from: instantKey(q.from), to: instantKey(q.to), status: q.status };
-    const after = readPageToken(q.page_token, scope);
-    const rows = await queryIncidents(
-      companyId,
-      { from: q.from, to: q.to, equality: q.status ? { field: "status", value: q.status } : undefined, after, limit: q.limit + 1 },
-      (incident) => (incident.hidden ? null : toIncident(incident)),
-    );
-    const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: presentRows(page), next_page_token } satisfies ListIncidentsResponse;
+    return (await paged(q, scope, (after, limit) =>
+      queryIncidents(companyId, { from: q.from, to: q.to, equality: q.status ? { field: "status", value: q.status } : undefined, after, limit }, (incident) =>
+        incident.hidden ? null : toIncident(incident),
+      ),
+    )) satisfies ListIncidentsResponse;
   },
 });

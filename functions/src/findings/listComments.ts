@@ -4,7 +4,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, pageOf, pageResult, readPageToken, windowedListQuery } from "../http/paging";
+import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
 import { commentSchema } from "./schemas";
 
 export const findingIdParams = z.object({
@@ -48,9 +48,8 @@ export const listComments = defineRoute({
       from: instantKey(q.from),
       to: instantKey(q.to),
     };
-    const after = readPageToken(q.page_token, scope);
-    const rows = await queryComments(projectId, finding.id, { from: q.from, to: q.to, after, limit: q.limit + 1 });
-    const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: page.map((row) => toComment(row.comment, finding.id)), next_page_token } satisfies ListCommentsResponse;
+    return (await paged(q, scope, async (after, limit) =>
+      (await queryComments(projectId, finding.id, { from: q.from, to: q.to, after, limit })).map(({ comment, cursor }) => ({ row: toComment(comment, finding.id), cursor })),
+    )) satisfies ListCommentsResponse;
   },
 });

@@ -3,7 +3,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, pageOf, pageResult, presentRows, readPageToken, windowedListQuery } from "../http/paging";
+import { instantKey, instantParam, pageOf, paged, windowedListQuery } from "../http/paging";
 import { findingSchema, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
@@ -61,20 +61,14 @@ export const listFindings = defineRoute({
       system: q.system,
       priority: q.priority,
     };
-    const after = readPageToken(q.page_token, scope);
-    const rows = await queryFindings(
-      projectId,
-      incremental ? "lastEditedDate" : "dateCreated",
-      {
-        from: incremental ? q.updated_since : q.from,
-        to: q.to,
-        equality: filter ? { field: filter, value: q[filter]! } : undefined,
-        after,
-        limit: q.limit + 1,
-      },
-      (finding) => (finding.hidden ? null : toFinding(finding)),
-    );
-    const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: presentRows(page), next_page_token } satisfies ListFindingsResponse;
+    const equality = filter ? { field: filter, value: q[filter]! } : undefined;
+    return (await paged(q, scope, (after, limit) =>
+      queryFindings(
+        projectId,
+        incremental ? "lastEditedDate" : "dateCreated",
+        { from: incremental ? q.updated_since : q.from, to: q.to, equality, after, limit },
+        (finding) => (finding.hidden ? null : toFinding(finding)),
+      ),
+    )) satisfies ListFindingsResponse;
   },
 });

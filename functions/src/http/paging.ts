@@ -62,7 +62,21 @@ export function windowedListQuery<S extends z.ZodRawShape>(window: { from: strin
 }
 
 /** The rows of a page that remain after reading (hidden or expired rows read as null). */
-export const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] => page.flatMap((r) => (r.row === null ? [] : [r.row]));
+const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] => page.flatMap((r) => (r.row === null ? [] : [r.row]));
+
+/**
+ * One page of a list endpoint: the token checked against the query's scope, `limit + 1` rows
+ * fetched after its cursor, and the rows that remain after reading, with the next token.
+ */
+export async function paged<R>(
+  q: { page_token?: string; limit: number },
+  scope: Record<string, unknown>,
+  fetch: (after: Cursor | undefined, limit: number) => Promise<Array<{ row: R | null; cursor: Cursor }>>,
+): Promise<{ data: R[]; next_page_token: string | null }> {
+  const rows = await fetch(readPageToken(q.page_token, scope), q.limit + 1);
+  const { page, next_page_token } = pageResult(rows, q.limit, scope);
+  return { data: presentRows(page), next_page_token };
+}
 
 /** An instant as it enters a page token's scope. */
 export const instantKey = (i: Instant | undefined) => (i ? `${i.seconds}.${i.nanos}` : null);
@@ -76,7 +90,7 @@ const MESSAGES = {
 };
 
 /** The cursor inside `page_token`, checked against the scope it must belong to. */
-export function readPageToken(token: string | undefined, scope: Record<string, unknown>): Cursor | undefined {
+function readPageToken(token: string | undefined, scope: Record<string, unknown>): Cursor | undefined {
   if (token === undefined) return undefined;
   const decoded = decodeToken<unknown>(pageTokenSecrets(), scopeDigest(scope), token);
   if (!decoded.ok) throw invalidRequest(MESSAGES[decoded.reason]);
@@ -90,7 +104,7 @@ export function readPageToken(token: string | undefined, scope: Record<string, u
  * last row of this page even when that row is then filtered out (hidden), so paging never
  * loops and never skips.
  */
-export function pageResult<R>(rows: Array<{ cursor: Cursor } & R>, limit: number, scope: Record<string, unknown>) {
+function pageResult<R>(rows: Array<{ cursor: Cursor } & R>, limit: number, scope: Record<string, unknown>) {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const token =

@@ -1,5 +1,5 @@
 import { authenticated } from "../../http/context";
-import { limitParam, pageOf, pageResult, pageTokenParam, presentRows, readPageToken } from "../../http/paging";
+import { limitParam, pageOf, paged, pageTokenParam } from "../../http/paging";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf, queryRoster } from "../../repos/roster";
@@ -34,10 +34,8 @@ export const listUsers = defineRoute({
     const { companyId } = authenticated(principal);
     const email = q.email?.trim().toLowerCase();
     const scope = { endpoint: "users", company: companyId, email, status: q.status };
-    const after = readPageToken(q.page_token, scope);
     const equality = email ? { field: "email" as const, value: email } : q.status ? { field: "status" as const, value: q.status } : undefined;
-    const [rows, departments] = await Promise.all([queryRoster(companyId, { equality, after, limit: q.limit + 1 }), departmentsOf(companyId)]);
-    const { page, next_page_token } = pageResult(rows, q.limit, scope);
-    return { data: presentRows(page).map((u) => toUser(u, departments)), next_page_token };
+    const [page, departments] = await Promise.all([paged(q, scope, (after, limit) => queryRoster(companyId, { equality, after, limit })), departmentsOf(companyId)]);
+    return { data: page.data.map((u) => toUser(u, departments)), next_page_token: page.next_page_token };
   },
 });
