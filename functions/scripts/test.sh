@@ -21,8 +21,10 @@ DOCS_REPORT="$results/docs.json" node scripts/docsBrowserTest.mjs
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile="$results/unit.json"
 echo "== emulator tests (Firestore emulator from the harness, Auth emulator through firebase emulators:exec)"
+# --forceExit: the SDKs' connections (gRPC, HTTP keep-alive) once kept jest alive after every
+# result was written, stalling the run; the results are complete by then, failures still fail.
 node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --only auth --project demo-safety-apis \
-  "npx jest --selectProjects emulator --silent --json --outputFile=$results/emulator.json"
+  "npx jest --selectProjects emulator --silent --forceExit --json --outputFile=$results/emulator.json"
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
 FIRESTORE_PORT=8080 SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
 node scripts/summarize.mjs "$results"/*.json
