@@ -142,10 +142,16 @@ async function checks() {
   const afterFirst = await rosterStatus();
   if (first.status === 200 && afterFirst === "active") passed++;
   else failures.push(`first sign-in: ${first.status} ${JSON.stringify(first.body).slice(0, 200)}, roster status ${afterFirst}`);
-  if (uid) await getFirestore(adminApp).doc(`users/${uid}`).update({ status: "deactivated" });
+  // Deactivated on the roster only (seat freed with it), the Auth account left enabled.
+  if (uid) {
+    const db = getFirestore(adminApp);
+    const { FieldValue } = createRequire(import.meta.url)("firebase-admin/firestore");
+    await db.batch().update(db.doc(`users/${uid}`), { status: "deactivated" }).update(db.doc("companies/demo-nordic-shipping"), { seatsUsed: FieldValue.increment(-1) }).commit();
+  }
   const refused = await signIn();
   if (refused.status === 400 && JSON.stringify(refused.body).includes("deactivated")) passed++;
   else failures.push(`sign-in of a deactivated user: ${refused.status} ${JSON.stringify(refused.body).slice(0, 300)}`);
+  if (uid) await fetch(`${BASE}/companyApi/v1/users/${uid}`, { method: "DELETE", headers: { Authorization: `Bearer ${provisioning.key}` } });
   // A console callable over HTTP with an ID token from the Auth emulator, as the app calls it.
   const callListKeys = async (uid) => {
     const token = await idTokenFor(uid);

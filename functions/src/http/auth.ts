@@ -45,7 +45,11 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     const key = presentedKey(req, ctx.api);
     const keyHash = hashKey(key);
     const doc = await findApiKey(keyHash);
-    if (doc && doc.api === ctx.api) ctx.auditSubject = subjectOf(doc);
+    if (doc && doc.api === ctx.api) {
+      ctx.auditSubject = subjectOf(doc);
+      // Anything done with a provisioning key is privileged, refusals and reads included (kept 2 years).
+      ctx.privileged = doc.scopes.includes("provisioning");
+    }
     assertKeyUsable(doc, ctx.api);
     const usage = prefetchUsage(keyHash);
     usage.catch(() => undefined); // awaited by the rate limiter; never an unhandled rejection
@@ -55,8 +59,6 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     ]);
     if (ctx.api === "findings") assertFindingsAccess(doc, company, project);
     else assertCompanyAccess(company);
-    // Anything done with a provisioning key is privileged, reads included (kept 2 years).
-    ctx.privileged = doc.scopes.includes("provisioning");
     ctx.principal = {
       ...subjectOf(doc),
       keyHash,

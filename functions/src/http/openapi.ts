@@ -73,9 +73,10 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
       [route.success.contentType ?? "application/json"]: { schema: route.success.schema },
     };
     for (const [type, schema] of Object.entries(route.success.alternatives ?? {})) content[type] = { schema };
+    const own = Object.fromEntries(Object.entries(route.success.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" as const } }]));
     const success = (description: string, code: string): ResponseConfig => ({
       description,
-      headers: keyed ? { ...REQUEST_ID_HEADER, ...RATE_HEADERS } : REQUEST_ID_HEADER,
+      headers: { ...(keyed ? { ...REQUEST_ID_HEADER, ...RATE_HEADERS } : REQUEST_ID_HEADER), ...own },
       ...(code === "204" ? {} : { content }),
     });
     const responses: Record<string, ResponseConfig> = { [status]: success(route.success.description, status) };

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { contextOf, type Principal, type RequestContext } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
+import { auditWriteFailed } from "../logs";
 import { recordRequest } from "./record";
 import { z } from "./zod";
 
@@ -55,6 +56,8 @@ export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | unde
     alternatives?: Record<string, z.ZodType>;
     /** Further success statuses with the same body, each with its own description (e.g. 200 for a replace after a 201). */
     otherStatuses?: Record<number, string>;
+    /** Headers of the success response worth documenting (name → description), e.g. `Location`. */
+    headers?: Record<string, string>;
   };
   /** Error codes this operation can answer with, for the document. */
   errors: ErrorCode[];
@@ -126,7 +129,9 @@ export function handlerOf(route: AnyRoute) {
       const result = await route.handler(input);
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? route.success.status ?? 200;
-      await recordRequest(req, res, status);
+      // The change (if any) has committed with its own audit entry: a failure to record the request
+      // itself is logged, never turned into an error that would make the caller retry the change.
+      await recordRequest(req, res, status).catch((err: unknown) => auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, companyId: ctx.auditSubject?.companyId ?? "" }, err));
       res.status(status).set(reply.options.headers ?? {});
       if (reply.options.contentType) res.type(reply.options.contentType).send(reply.body);
       else if (status === 204) res.end();

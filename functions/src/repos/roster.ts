@@ -89,14 +89,32 @@ export async function queryRoster(companyId: string, q: RangeQuery<"email" | "st
   });
 }
 
-/** Seats of the company, read in the transaction; an unreadable counter is recounted from the roster. */
-async function seatsOf(tx: Transaction, companyId: string): Promise<{ capacity: number; used: number }> {
+/** Every invitation of a company contends on its seat counter: room for bursts before giving up. */
+const TX_OPTIONS = { maxAttempts: 30 };
+
+const seatedCount = (companyId: string) => usersCollection().where("companyId", "==", companyId).where("status", "in", SEATED).count();
+
+/**
+ * Seats of the company, read in the transaction. A counter that is unreadable, or that a
+ * change would take below zero (it drifted), is recounted from the roster.
+ */
+async function seatsOf(tx: Transaction, companyId: string, delta = 0): Promise<{ capacity: number; used: number }> {
   const snap = await tx.get(companyRef(companyId));
   const company = parseStored(companyShape, snap.ref.path, snap.data());
   const capacity = company.seatCapacity !== null && company.seatCapacity >= 0 ? Math.floor(company.seatCapacity) : 0;
-  if (company.seatsUsed !== null && Number.isInteger(company.seatsUsed) && company.seatsUsed >= 0) return { capacity, used: company.seatsUsed };
-  const counted = await tx.get(usersCollection().where("companyId", "==", companyId).where("status", "in", SEATED).count());
-  return { capacity, used: counted.data().count };
+  const stored = company.seatsUsed;
+  if (stored !== null && Number.isInteger(stored) && stored >= 0 && stored + delta >= 0) return { capacity, used: stored };
+  return { capacity, used: (await tx.get(seatedCount(companyId))).data().count };
+}
+
+/** Outside a transaction: whether a seat looks free (a cheap early refusal; the transaction decides). */
+export async function seatsLookFull(companyId: string): Promise<{ capacity: number; used: number } | null> {
+  const seats = await firestore().runTransaction((tx) => seatsOf(tx, companyId), { readOnly: true });
+  return seats.used >= seats.capacity ? seats : null;
+}
+
+export async function userExists(uid: string): Promise<boolean> {
+  return (await usersCollection().doc(uid).get()).exists;
 }
 
 export type ChangeOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target">;
@@ -125,7 +143,7 @@ export async function commitInvite(companyId: string, uid: string, user: Record<
     tx.create(usersCollection().doc(uid), data);
     commit(tx, companyId, uid, { fields: data, seats: 1, action: "user.invited" }, seats.used, origin, now);
     return { id: uid, ...parseStored(rosterShape, `users/${uid}`, data) };
-  });
+  }, TX_OPTIONS);
 }
 
 /**
@@ -146,13 +164,13 @@ export async function commitChange(
     if (!onRoster(user, companyId)) throw new NotOnRosterError(removed);
     const change = decide(user);
     if (!change) return { user, changed: null };
-    const seats = change.seats ? await seatsOf(tx, companyId) : { capacity: 0, used: 0 };
+    const seats = change.seats ? await seatsOf(tx, companyId, change.seats) : { capacity: 0, used: 0 };
     if (change.seats > 0 && seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
     const now = Timestamp.now();
     tx.update(snap.ref, { ...change.fields, updatedAt: now });
     commit(tx, companyId, uid, change, seats.used, origin, now);
     return { user: { ...user, ...parseStored(rosterShape, snap.ref.path, { ...snap.data(), ...change.fields, updatedAt: now }) }, changed: change };
-  });
+  }, TX_OPTIONS);
 }
 
 /**

@@ -5,6 +5,9 @@ import {
   commitChange,
   commitInvite,
   departmentsOf,
+  findOnRoster,
+  seatsLookFull,
+  userExists,
   EmailOnRosterError,
   emailOnAnyRoster,
   NotOnRosterError,
@@ -26,7 +29,7 @@ import {
  */
 export class UsersError extends Error {
   constructor(
-    readonly kind: "conflict" | "seats" | "not_found" | "unknown_department",
+    readonly kind: "conflict" | "seats" | "not_found" | "unknown_department" | "protected",
     message: string,
     readonly seats?: { capacity: number; used: number },
   ) {
@@ -86,6 +89,9 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Chan
   const email = input.email.trim().toLowerCase();
   const department = await departmentId(companyId, input.department);
   if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
+  // Refused early when plainly full, so a refused invitation never creates an account at all.
+  const full = await seatsLookFull(companyId);
+  if (full) throw mapped(new SeatsExhaustedError(full.capacity, full.used));
   const uid = await createAccount(email, input.displayName).catch((err: unknown) => Promise.reject(mapped(err)));
   try {
     return await commitInvite(
@@ -103,27 +109,49 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Chan
       origin,
     );
   } catch (err) {
-    await deleteAccount(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "delete_after_failed_invite" }, cleanup));
+    // A transaction can fail after committing (e.g. a deadline): delete only an account with no user.
+    const committed = await userExists(uid).catch(() => true);
+    if (!committed) await deleteAccount(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "delete_after_failed_invite" }, cleanup));
     throw mapped(err);
   }
 }
 
-/** Keeps Firebase Auth in step with the roster; the blocking function covers a failure meanwhile. */
-async function syncSignIn(uid: string, allowed: boolean): Promise<void> {
-  await setSignInAllowed(uid, allowed).catch((err: unknown) => accountSyncFailed({ uid, step: allowed ? "enable" : "disable" }, err));
+/**
+ * Keeps Firebase Auth in step with the roster as committed. A failure fails the request (logged):
+ * repeating it is harmless and repairs Auth, and until then the blocking function refuses the
+ * sign-in of anyone the roster does not seat.
+ */
+async function syncSignIn(user: RosterUser): Promise<void> {
+  const allowed = SEATED.includes(user.status ?? "") && !user.removedAt;
+  await setSignInAllowed(user.id, allowed).catch((err: unknown) => {
+    accountSyncFailed({ uid: user.id, step: allowed ? "enable" : "disable" }, err);
+    throw err;
+  });
+}
+
+/** Provisioning never touches the company's owner or a Key User: that is the app's to do. */
+function assertProvisionable(user: RosterUser): void {
+  if (user.role === "owner" || user.keyUser) {
+    throw new UsersError("protected", "This user is the company's owner or holds the Key User role; change them in the app, not through provisioning.");
+  }
 }
 
 export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin): Promise<RosterUser> {
+  // An unknown user is 404 before anything about the request's department.
+  if (patch.department !== undefined && !(await findOnRoster(companyId, uid))) throw notFound();
   const department = await departmentId(companyId, patch.department);
   const decide = (user: RosterUser): RosterChange | null => {
+    assertProvisionable(user);
     const fields: Record<string, unknown> = {};
     let seats: RosterChange["seats"] = 0;
     let action = "user.updated";
-    if (patch.active === false && SEATED.includes(user.status ?? "")) {
-      // `active` is only reached by signing in: remember it for a later reactivation.
+    const seated = SEATED.includes(user.status ?? "");
+    if (patch.active === false && user.status !== "deactivated") {
+      // `active` is only reached by signing in: remember it for a later reactivation. A status
+      // outside the contract holds no seat and frees none.
       Object.assign(fields, { status: "deactivated", deactivatedAt: Timestamp.now(), ...(user.status === "active" ? { signedInBefore: true } : {}) });
-      [seats, action] = [-1, "user.deactivated"];
-    } else if (patch.active === true && user.status === "deactivated") {
+      [seats, action] = [seated ? -1 : 0, "user.deactivated"];
+    } else if (patch.active === true && !seated) {
       Object.assign(fields, { status: user.signedInBefore ? "active" : "invited", deactivatedAt: null });
       [seats, action] = [1, "user.reactivated"];
     }
@@ -132,27 +160,29 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
     return Object.keys(fields).length ? { fields, seats, action } : null;
   };
   const { user } = await commitChange(companyId, uid, decide, origin).catch((err: unknown) => Promise.reject(mapped(err)));
-  // Also when nothing changed: repeating a state repairs an Auth update that failed before.
-  if (patch.active !== undefined) await syncSignIn(uid, patch.active);
+  // From the committed state, also when nothing changed: repeating a request repairs Auth.
+  if (patch.active !== undefined) await syncSignIn(user);
   return user;
 }
 
 /** Removes the person from the roster; repeating it is harmless. Their records stay. */
 export async function removeUser(companyId: string, uid: string, origin: ChangeOrigin): Promise<void> {
   const decide = (user: RosterUser): RosterChange => {
+    assertProvisionable(user);
     const seated = SEATED.includes(user.status ?? "");
     const now = Timestamp.now();
     return {
-      fields: { removedAt: now, ...(seated ? { status: "deactivated", deactivatedAt: now } : {}) },
+      fields: { removedAt: now, status: "deactivated", ...(user.status !== "deactivated" ? { deactivatedAt: now } : {}) },
       seats: seated ? -1 : 0,
       action: "user.removed",
     };
   };
+  let user: RosterUser;
   try {
-    await commitChange(companyId, uid, decide, origin);
+    ({ user } = await commitChange(companyId, uid, decide, origin));
   } catch (err) {
     if (err instanceof NotOnRosterError && err.removed) return;
     throw mapped(err);
   }
-  await syncSignIn(uid, false);
+  await syncSignIn(user);
 }

@@ -1,3 +1,4 @@
+import { FieldValue } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
@@ -130,6 +131,9 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     const id = await invite();
     await firestore().doc(`companies/${companyId}/incidents/inc-of-${id}`).set({ reportedBy: id, reportedByName: "Person", title: "Kept" });
     const before = await seatsUsed(companyId);
+    const account0 = await auth().getUser(id);
+    const validAfter = account0.tokensValidAfterTime ?? account0.metadata.creationTime;
+    await new Promise((r) => setTimeout(r, 1100)); // revocation is recorded to the second
     const rid = randomId("rq");
     const res = await send("patch", `/v1/users/${id}`, prov, { active: false }, rid);
     expect(res.status).toBe(200);
@@ -137,7 +141,7 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     expect(await seatsUsed(companyId)).toBe(before - 1);
     const account = await auth().getUser(id);
     expect(account.disabled).toBe(true);
-    expect(account.tokensValidAfterTime).toBeDefined();
+    expect(Date.parse(account.tokensValidAfterTime!)).toBeGreaterThan(Date.parse(validAfter!));
     expect((await firestore().doc(`companies/${companyId}/incidents/inc-of-${id}`).get()).data()).toEqual({ reportedBy: id, reportedByName: "Person", title: "Kept" });
     expect(await auditEntriesFor(companyId, rid)).toEqual(expect.arrayContaining([expect.objectContaining({ action: "user.deactivated", target: { type: "user", id } })]));
     expect((await send("patch", `/v1/users/${id}`, prov, { active: false })).status).toBe(200);
@@ -186,6 +190,60 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
   });
 });
 
+describe("odd rosters and protected people", () => {
+  it("the company's owner and Key Users cannot be changed or removed through provisioning (403)", async () => {
+    const { companyId, prov } = await provisioningCompany({ seatCapacity: 5, seatsUsed: 2 });
+    const [owner, keyUser] = [randomId("u"), randomId("u")];
+    await seedUser(owner, { companyId, role: "owner", status: "active" });
+    await seedUser(keyUser, { companyId, role: "manager", keyUser: true, status: "active" });
+    for (const id of [owner, keyUser]) {
+      expect((await send("patch", `/v1/users/${id}`, prov, { active: false })).status).toBe(403);
+      expect((await send("delete", `/v1/users/${id}`, prov)).status).toBe(403);
+    }
+    expect(await seatsUsed(companyId)).toBe(2);
+  });
+
+  it("a status outside the contract holds no seat: deactivating frees none, reactivating takes one", async () => {
+    const { companyId, prov } = await provisioningCompany({ seatCapacity: 5, seatsUsed: 1 });
+    const odd = randomId("u");
+    await seedUser(odd, { companyId, status: "suspended" });
+    expect((await send("patch", `/v1/users/${odd}`, prov, { active: false })).body.data.status).toBe("deactivated");
+    expect(await seatsUsed(companyId)).toBe(1);
+    await firestore().doc(`users/${odd}`).update({ status: "suspended" });
+    expect((await send("patch", `/v1/users/${odd}`, prov, { active: true })).body.data.status).toBe("invited");
+    expect(await seatsUsed(companyId)).toBe(2);
+  });
+
+  it("a missing or unreadable seat counter is recounted from the roster; no seat capacity means no seats", async () => {
+    const { companyId, prov } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
+    await seedUser(randomId("u"), { companyId, status: "active" });
+    await firestore().doc(`companies/${companyId}`).update({ seatsUsed: "many" });
+    expect((await send("post", "/v1/users", prov, { email: email(), display_name: "Counted" })).status).toBe(201);
+    expect(await seatsUsed(companyId)).toBe(2);
+    const { companyId: none, prov: noneKey } = await provisioningCompany({ seatCapacity: 0, seatsUsed: 0 });
+    await firestore().doc(`companies/${none}`).update({ seatCapacity: FieldValue.delete() });
+    const res = await send("post", "/v1/users", noneKey, { email: email(), display_name: "No seats" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: "seat-capacity-exhausted", seat_capacity: 0, seats_used: 0 });
+  });
+
+  it("an address with only a sign-in account (platform staff) is 409 conflict, and the account is untouched", async () => {
+    const { prov } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
+    const staff = await auth().createUser({ email: `${randomId("staff")}@example.com` });
+    const res = await send("post", "/v1/users", prov, { email: staff.email!.toUpperCase(), display_name: "Staff" });
+    expect(res.status).toBe(409);
+    expect((await auth().getUser(staff.uid)).email).toBe(staff.email);
+  });
+
+  it("a refused request of a provisioning key is audited as privileged too", async () => {
+    const companyId = await seedCompany({ apiAccess: { findingsExport: true, companyApi: false } });
+    const prov = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"] })).key;
+    const rid = randomId("rq");
+    expect((await send("post", "/v1/users", prov, { email: email(), display_name: "X" }, rid)).status).toBe(403);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ class: "privileged", status: 403 })]);
+  });
+});
+
 describe("GET /v1/users", () => {
   it("lists the company's users by creation, filters by e-mail (any case) or status, and pages", async () => {
     const { prov } = await provisioningCompany({ seatCapacity: 10, seatsUsed: 0 });
@@ -207,6 +265,8 @@ describe("GET /v1/users", () => {
     expect(paged).toEqual(ids);
     expect((await company.get(`/v1/users?email=${encodeURIComponent(addresses[2].toUpperCase())}`, prov)).body.data.map((u: { id: string }) => u.id)).toEqual([ids[2]]);
     expect((await company.get("/v1/users?status=deactivated", prov)).body.data.map((u: { id: string }) => u.id)).toEqual([ids[1]]);
+    expect((await company.get(`/v1/users?email=${encodeURIComponent(addresses[1])}&status=deactivated`, prov)).body.data.map((u: { id: string }) => u.id)).toEqual([ids[1]]);
+    expect((await company.get(`/v1/users?email=${encodeURIComponent(addresses[1])}&status=active`, prov)).body.data).toEqual([]);
     expect((await company.get("/v1/users?status=gone", prov)).status).toBe(400);
   });
 });

@@ -33,7 +33,7 @@ export const createUser = defineRoute({
   tags: ["Provisioning"],
   scope: "provisioning",
   body,
-  success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }) },
+  success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }), headers: { Location: "The new user's address: `…/v1/users/{id}`." } },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "conflict", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
   handler: async ({ body: input, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);

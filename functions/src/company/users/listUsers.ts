@@ -12,10 +12,7 @@ const query = z
     email: z.string().min(1).max(320).optional().openapi({ description: "Exact match, case-insensitive." }),
     status: z.enum(USER_STATUSES, { message: "must be invited, active or deactivated" }).optional(),
   })
-  .strict()
-  .superRefine((q, ctx) => {
-    if (q.email && q.status) ctx.addIssue({ code: "custom", path: ["status"], message: "cannot be combined with email" });
-  });
+  .strict();
 
 const responseSchema = pageOf(userSchema, "UserPage");
 
@@ -34,8 +31,11 @@ export const listUsers = defineRoute({
     const { companyId } = authenticated(principal);
     const email = q.email?.trim().toLowerCase();
     const scope = { endpoint: "users", company: companyId, email, status: q.status };
+    // One exact filter in the query; with both, the (at most one) user of the address is checked for the status.
     const equality = email ? { field: "email" as const, value: email } : q.status ? { field: "status" as const, value: q.status } : undefined;
-    const [page, departments] = await Promise.all([paged(q, scope, (after, limit) => queryRoster(companyId, { equality, after, limit })), departmentsOf(companyId)]);
+    const fetch = async (after: Parameters<Parameters<typeof paged>[2]>[0], limit: number) =>
+      (await queryRoster(companyId, { equality, after, limit })).map((r) => (email && q.status && r.row?.status !== q.status ? { ...r, row: null } : r));
+    const [page, departments] = await Promise.all([paged(q, scope, fetch), departmentsOf(companyId)]);
     return { data: page.data.map((u) => toUser(u, departments)), next_page_token: page.next_page_token };
   },
 });

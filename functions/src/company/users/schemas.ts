@@ -59,6 +59,8 @@ export function toApiError(err: unknown): unknown {
       return notFound(err.message);
     case "unknown_department":
       return invalidRequest(`Invalid body parameter "department": ${err.message}`);
+    case "protected":
+      return new ApiError("forbidden", err.message);
   }
 }
 
