@@ -22,7 +22,7 @@ export function requestFailed(fields: { api: string; requestId: string; method: 
   });
 }
 
-export function auditWriteFailed(fields: { api: string; requestId: string; companyId: string }, err: unknown): void {
+export function auditWriteFailed(fields: { api: string; requestId: string; method: string; path: string; companyId: string }, err: unknown): void {
   logger.error("api.audit_write_failed", { ...fields, error: err instanceof Error ? err.message : String(err) });
 }
 

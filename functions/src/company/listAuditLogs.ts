@@ -1,6 +1,7 @@
 import { authenticated } from "../http/context";
 import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
+import { oneOf } from "../lib/oneOf";
 import { z } from "../http/zod";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
 import { toIso } from "../repos/stored";
@@ -35,16 +36,15 @@ const auditEntrySchema = z
   .openapi("AuditEntry");
 type AuditEntryOut = z.infer<typeof auditEntrySchema>;
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null, fallback: T | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : fallback;
 
 export function toAuditEntry(doc: AuditDoc): AuditEntryOut {
   return {
     id: doc.id,
     at: toIso(doc.at) ?? "",
-    class: oneOf(CLASSES, doc.class, "operational") ?? "operational",
+    class: oneOf(CLASSES, doc.class) ?? "operational",
     action: doc.action,
-    actor: { type: oneOf(["api_key", "user", "system"] as const, doc.actor?.type ?? null, "system") ?? "system", id: doc.actor?.id ?? null, name: doc.actor?.name ?? null },
-    api: oneOf(["findings", "company"] as const, doc.api, null),
+    actor: { type: oneOf(["api_key", "user", "system"] as const, doc.actor?.type) ?? "system", id: doc.actor?.id ?? null, name: doc.actor?.name ?? null },
+    api: oneOf(["findings", "company"] as const, doc.api),
     method: doc.method,
     path: doc.path,
     status: doc.status !== null && Number.isInteger(doc.status) ? doc.status : null,

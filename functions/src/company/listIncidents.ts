@@ -1,12 +1,12 @@
 import { authenticated } from "../http/context";
 import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
+import { oneOf } from "../lib/oneOf";
 import { z } from "../http/zod";
 import { queryIncidents, type IncidentDoc } from "../repos/incidents";
 import { toIso } from "../repos/stored";
 import { INCIDENT_STATUSES, INCIDENT_TYPES, incidentSchema, PERSON_TYPES, type Incident } from "./schemas";
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : null;
 
 /** Stored camelCase → exported snake_case; the reporter's e-mail is never read. */
 export function toIncident(doc: IncidentDoc): Incident {

@@ -1,9 +1,9 @@
 import type { CommentDoc, FindingDoc } from "../repos/findingDocs";
+import { oneOf } from "../lib/oneOf";
 import { toIso } from "../repos/stored";
 import { STATUS_VALUES, type Comment, type Finding } from "./schemas";
 
 /** Stored camelCase → exported snake_case. Private fields are never read here. */
-const asStatus = (value: string | null) => (STATUS_VALUES as readonly string[]).includes(value ?? "") ? (value as Finding["status"]) : null;
 
 export function toFinding(doc: FindingDoc): Finding {
   // `index` is the item's position in the stored list; an unreadable item leaves a gap.
@@ -26,7 +26,7 @@ export function toFinding(doc: FindingDoc): Finding {
     finding_number: doc.findingNumber,
     title: doc.title,
     description: doc.description,
-    status: asStatus(doc.status),
+    status: oneOf(STATUS_VALUES, doc.status),
     previous_status: doc.previousStatus,
     priority: doc.priority,
     system: doc.system,

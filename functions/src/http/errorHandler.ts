@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { StaleCursorError } from "../repos/rangeQuery";
 import { contextOf, pathOf } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
-import { auditWriteFailed, requestFailed } from "../logs";
+import { requestFailed } from "../logs";
 import { recordRequest } from "./record";
 
 /** body-parser's failures, by their `type`, as envelope errors. */
@@ -48,11 +48,7 @@ export async function errorHandler(err: unknown, req: Request, res: Response, _n
     requestFailed(where, err);
     error = new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
   }
-  try {
-    await recordRequest(req, res, error.status);
-  } catch (auditErr) {
-    auditWriteFailed({ ...where, companyId: ctx.auditSubject?.companyId ?? "" }, auditErr);
-  }
+  await recordRequest(req, res, error.status);
   if (res.headersSent) {
     res.end();
     return;

@@ -2,13 +2,14 @@ import type { Request, Response } from "express";
 import { appendAuditEntry } from "../repos/auditLogs";
 import { auditEntry } from "../services/audit";
 import { contextOf, pathOf, type RequestContext } from "./context";
-import { unattributedRequest } from "../logs";
+import { auditWriteFailed, unattributedRequest } from "../logs";
 
 /**
  * Records one finished request: an audit entry in the key's company when the key was
  * recognised, else a structured log line (no key material). Awaited before the response is
  * sent, because Cloud Functions may freeze the instance as soon as it has answered.
- * Public endpoints (no key involved) are not recorded.
+ * Public endpoints (no key involved) are not recorded. Never throws: a failed audit write is
+ * logged, and never turns an answer (or a change already committed) into an error.
  */
 export async function recordRequest(req: Request, res: Response, status: number): Promise<void> {
   const ctx = contextOf(res);
@@ -29,7 +30,7 @@ export async function recordRequest(req: Request, res: Response, status: number)
         requestId: ctx.requestId,
         projectId: subject.projectId,
       }),
-    );
+    ).catch((err: unknown) => auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), companyId: subject.companyId }, err));
   } else if (ctx.rejection) {
     unattributedRequest({
       api: ctx.api,

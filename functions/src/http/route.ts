@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { contextOf, type Principal, type RequestContext } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
-import { auditWriteFailed } from "../logs";
 import { recordRequest } from "./record";
 import { z } from "./zod";
 
@@ -129,9 +128,7 @@ export function handlerOf(route: AnyRoute) {
       const result = await route.handler(input);
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? route.success.status ?? 200;
-      // The change (if any) has committed with its own audit entry: a failure to record the request
-      // itself is logged, never turned into an error that would make the caller retry the change.
-      await recordRequest(req, res, status).catch((err: unknown) => auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, companyId: ctx.auditSubject?.companyId ?? "" }, err));
+      await recordRequest(req, res, status);
       res.status(status).set(reply.options.headers ?? {});
       if (reply.options.contentType) res.type(reply.options.contentType).send(reply.body);
       else if (status === 204) res.end();

@@ -1,5 +1,6 @@
 import { ApiError, invalidRequest, notFound } from "../../http/errors";
 import { z } from "../../http/zod";
+import { oneOf } from "../../lib/oneOf";
 import { toIso } from "../../repos/stored";
 import type { RosterUser } from "../../repos/roster";
 import { UsersError } from "../../services/users";
@@ -26,7 +27,6 @@ export const userSchema = z
   .openapi("User");
 export type User = z.infer<typeof userSchema>;
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null => (values as readonly string[]).includes(value ?? "") ? (value as T) : null;
 
 export function toUser(user: RosterUser, departments: ReadonlyArray<{ id: string; name: string }>): User {
   return {
