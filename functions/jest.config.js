@@ -14,6 +14,9 @@ module.exports = {
       testMatch: ["<rootDir>/test/emulator/**/*.test.ts"],
       setupFiles: ["<rootDir>/test/emulator/env.ts"],
       slowTestThreshold: 30,
+      // Contended transactions against the emulator on a 2-core CI machine can take well over
+      // jest's 5 s default; a timeout here is a hang detector, not a performance check.
+      testTimeout: 60_000,
     },
   ],
 };

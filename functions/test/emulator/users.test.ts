@@ -59,7 +59,7 @@ describe("POST /v1/users", () => {
     expect(accounts.filter(Boolean)).toHaveLength(5);
     const docs = await firestore().collection("users").where("companyId", "==", companyId).get();
     expect(docs.size).toBe(5);
-  }, 60_000); // twenty contended transactions serialise on the emulator
+  });
 
   it("an e-mail address used by any user, of any company and in any case, is 409 conflict", async () => {
     const { prov } = await provisioningCompany({ seatCapacity: 5, seatsUsed: 0 });
@@ -296,7 +296,7 @@ describe("seatsUsed equals the seated users after any mix of concurrent changes"
       expect(await seatsUsed(companyId)).toBe(await seated(companyId));
     }
     expect(await seatsUsed(companyId)).toBeLessThanOrEqual(6);
-  }, 60_000);
+  });
 });
 
 describe("sign-in follows the roster (the rosterSignIn blocking function's rule; smoke.mjs signs in for real)", () => {
