@@ -1,4 +1,7 @@
 import { createApp } from "../http/createApp";
+import { DISCOVERY_ROUTES, GROUP_ROUTES } from "../scim/discovery";
+import { scimErrors } from "../scim/errors";
+import { USER_ROUTES } from "../scim/users";
 import { getEsrsS1 } from "./getEsrsS1";
 import { getKpis } from "./getKpis";
 import { listAuditLogs } from "./listAuditLogs";
@@ -18,9 +21,15 @@ export const COMPANY_API = {
   description:
     "Company-wide export of safety data and inbound provisioning. One key per integration: " +
     "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 requests per key per UTC " +
-    "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
+    "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them. " +
+    "User provisioning from an identity provider (Microsoft Entra ID, Okta) is served as SCIM 2.0 under `/scim/v2` " +
+    "(media type `application/scim+json`, errors as SCIM error bodies); it needs a key with the `provisioning` scope.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/companyApi",
-  routes: [listIncidents, getKpis, getEsrsS1, listAuditLogs, listUsers, createUser, getUser, updateUser, deleteUser, getWorkedHours, postWorkedHours],
+  routes: [
+    ...[listIncidents, getKpis, getEsrsS1, listAuditLogs, listUsers, createUser, getUser, updateUser, deleteUser, getWorkedHours, postWorkedHours],
+    ...[...USER_ROUTES, ...DISCOVERY_ROUTES, ...GROUP_ROUTES],
+  ],
+  errorDialects: [scimErrors],
 };
 
 export const createCompanyApp = () => createApp(COMPANY_API);

@@ -5,7 +5,7 @@ import { authenticate } from "./auth";
 import { publicBaseUrl } from "./baseUrl";
 import { docsPage } from "./docsPage";
 import { ApiError } from "./errors";
-import { errorHandler } from "./errorHandler";
+import { errorHandler, type ErrorDialect } from "./errorHandler";
 import { buildDocument, type ApiDescription } from "./openapi";
 import { rateLimit } from "./rateLimit";
 import { requestContext } from "./requestId";
@@ -15,6 +15,8 @@ import { jsonObject, z } from "./zod";
 export interface ApiConfig extends ApiDescription {
   api: KeyApi;
   routes: AnyRoute[];
+  /** Paths whose errors are not the envelope (SCIM). */
+  errorDialects?: ErrorDialect[];
 }
 
 const serviceMetadata = z
@@ -71,6 +73,25 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
   ];
 }
 
+const JSON_TYPES = ["application/json", "application/*+json"];
+
+/**
+ * The Functions runtime parses `application/json` itself but hands other JSON media types
+ * (`application/scim+json`) over as a raw Buffer, which express.json then leaves alone: parse
+ * it here, with the same limits and errors as express.json.
+ */
+function rawJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (!Buffer.isBuffer(req.body) || !req.is(JSON_TYPES)) return next();
+  const raw = req.body;
+  if (raw.length > MAX_BODY_BYTES) return next(new ApiError("payload_too_large", "The request body is too large."));
+  try {
+    req.body = raw.length ? JSON.parse(raw.toString("utf8")) : undefined;
+    next();
+  } catch {
+    next(Object.assign(new SyntaxError("malformed JSON body"), { type: "entity.parse.failed", status: 400 }));
+  }
+}
+
 /** Marks the 405 catch-alls, so route listings (tests) can tell them from endpoints. */
 export const METHOD_NOT_ALLOWED = Symbol("methodNotAllowed");
 
@@ -107,11 +128,11 @@ export function createApp(config: ApiConfig): Express {
   app.set("query parser", "simple");
   app.use(requestContext(config.api));
   mount(app, publics);
-  app.use(authenticate, rateLimit, express.json({ limit: MAX_BODY_BYTES, type: ["application/json", "application/*+json"] }));
+  app.use(authenticate, rateLimit, express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }), rawJsonBody);
   mount(app, config.routes);
   app.use((req: Request, _res: Response, next: NextFunction) =>
     next(new ApiError("not_found", `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`)),
   );
-  app.use(errorHandler);
+  app.use(errorHandler(config.errorDialects));
   return app;
 }

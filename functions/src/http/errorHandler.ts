@@ -4,6 +4,7 @@ import { contextOf, pathOf } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
 import { requestFailed } from "../logs";
 import { recordRequest } from "./record";
+import type { z } from "./zod";
 
 /** body-parser's failures, by their `type`, as envelope errors. */
 function fromBodyParser(err: { type?: string; status?: number }): ApiError | null {
@@ -36,23 +37,47 @@ export function toApiError(err: unknown): ApiError | null {
 }
 
 /**
- * The only place that renders errors: the envelope with the request id, after the request has
- * been recorded. Anything that is not an ApiError is a 500 `internal` whose details go to the
- * log only.
+ * Errors of a part of an API that speaks another protocol (SCIM), rendered in that protocol's
+ * body instead of the envelope; status, headers, request id and audit stay the same.
  */
-export async function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> {
-  const ctx = contextOf(res);
-  const where = { api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req) };
-  let error = toApiError(err);
-  if (!error) {
-    requestFailed(where, err);
-    error = new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
-  }
-  await recordRequest(req, res, error.status);
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: ctx.requestId, ...error.details } };
-  res.status(error.status).set(error.headers).json(body);
+export interface ErrorDialect {
+  /** Path prefix, e.g. `/scim/v2` (compared case-insensitively, as Express routes are). */
+  prefix: string;
+  contentType: string;
+  /** The body's schema, for the OpenAPI document. */
+  schema: z.ZodType;
+  render(error: ApiError, original: unknown): unknown;
+}
+
+export const dialectOf = (dialects: readonly ErrorDialect[], path: string) =>
+  dialects.find((d) => path.toLowerCase() === d.prefix.toLowerCase() || path.toLowerCase().startsWith(`${d.prefix.toLowerCase()}/`));
+
+/**
+ * The only place that renders errors: the envelope (or the path's dialect) with the request
+ * id, after the request has been recorded. Anything that is not an ApiError is a 500
+ * `internal` whose details go to the log only.
+ */
+export function errorHandler(dialects: readonly ErrorDialect[] = []) {
+  return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
+    const ctx = contextOf(res);
+    const where = { api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req) };
+    let error = toApiError(err);
+    if (!error) {
+      requestFailed(where, err);
+      error = new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
+    }
+    await recordRequest(req, res, error.status);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(error.status).set(error.headers);
+    const dialect = dialectOf(dialects, req.path);
+    if (dialect) {
+      res.type(dialect.contentType).send(JSON.stringify(dialect.render(error, err)));
+      return;
+    }
+    const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: ctx.requestId, ...error.details } };
+    res.json(body);
+  };
 }

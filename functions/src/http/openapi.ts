@@ -1,4 +1,5 @@
 import { OpenApiGeneratorV3, OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { dialectOf, type ErrorDialect } from "./errorHandler";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import type { AnyRoute } from "./route";
 import { z } from "./zod";
@@ -10,6 +11,8 @@ export interface ApiDescription {
   openapi: "3.0.3" | "3.1.0";
   /** Default of the `{base_url}` server variable (the local emulator URL). */
   defaultBaseUrl: string;
+  /** Paths whose errors (and bodies) use another protocol's media type and error body (SCIM). */
+  errorDialects?: ErrorDialect[];
 }
 
 export const errorSchema = z
@@ -46,7 +49,7 @@ const RATE_HEADERS = {
 const REQUEST_ID_HEADER = { "X-Request-Id": { description: "The request's id (echoed when the caller sent a sane one).", schema: { type: "string" as const } } };
 
 /** The response of one HTTP status, for every code of the operation that answers with it. */
-function errorResponse(codes: ErrorCode[], keyed: boolean): ResponseConfig {
+function errorResponse(codes: ErrorCode[], keyed: boolean, dialect: ErrorDialect | undefined): ResponseConfig {
   const headers: ResponseConfig["headers"] = { ...REQUEST_ID_HEADER };
   // Refused before the limiter (401, 403 forbidden) carry no RateLimit headers; the rest do.
   if (keyed && codes.some((code) => code !== "unauthorized" && code !== "forbidden")) Object.assign(headers, RATE_HEADERS);
@@ -54,7 +57,7 @@ function errorResponse(codes: ErrorCode[], keyed: boolean): ResponseConfig {
   if (codes.includes("method_not_allowed")) headers.Allow = { description: "The methods this path supports.", schema: { type: "string" } };
   if (codes.includes("unauthorized")) headers["WWW-Authenticate"] = { description: "`Bearer` challenge.", schema: { type: "string" } };
   const description = codes.length === 1 ? ERROR_DESCRIPTIONS[codes[0]] : codes.map((code) => `\`${code}\`: ${ERROR_DESCRIPTIONS[code]}`).join(" ");
-  return { description, headers, content: { "application/json": { schema: errorSchema } } };
+  return { description, headers, content: dialect ? { [dialect.contentType]: { schema: dialect.schema } } : { "application/json": { schema: errorSchema } } };
 }
 
 /** Builds the OpenAPI document of one API from its route definitions. */
@@ -68,6 +71,8 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
   });
   for (const route of routes) {
     const keyed = !route.public;
+    const dialect = dialectOf(api.errorDialects ?? [], route.path);
+    const bodyTypes = dialect ? [dialect.contentType, "application/json"] : ["application/json"];
     const status = String(route.success.status ?? 200);
     const content: Record<string, { schema: z.ZodType }> = {
       [route.success.contentType ?? "application/json"]: { schema: route.success.schema },
@@ -83,7 +88,7 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
     for (const [code, description] of Object.entries(route.success.otherStatuses ?? {})) responses[code] = success(description, code);
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of route.errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-    for (const [httpStatus, codes] of byStatus) responses[String(httpStatus)] = errorResponse(codes, keyed);
+    for (const [httpStatus, codes] of byStatus) responses[String(httpStatus)] = errorResponse(codes, keyed, dialect);
     registry.registerPath({
       method: route.method,
       path: route.path,
@@ -95,7 +100,7 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
       request: {
         query: route.query,
         params: route.params,
-        ...(route.body ? { body: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+        ...(route.body ? { body: { required: true, content: Object.fromEntries(bodyTypes.map((type) => [type, { schema: route.body as z.ZodType }])) } } : {}),
       },
       responses,
     });

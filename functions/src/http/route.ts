@@ -130,8 +130,9 @@ export function handlerOf(route: AnyRoute) {
       const status = reply.options.status ?? route.success.status ?? 200;
       await recordRequest(req, res, status);
       res.status(status).set(reply.options.headers ?? {});
-      if (reply.options.contentType) res.type(reply.options.contentType).send(reply.body);
-      else if (status === 204) res.end();
+      const contentType = reply.options.contentType ?? route.success.contentType;
+      if (status === 204) res.end();
+      else if (contentType) res.type(contentType).send(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
       else res.json(reply.body);
     } catch (err) {
       next(err);

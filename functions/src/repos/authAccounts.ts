@@ -15,12 +15,22 @@ export class EmailTakenError extends Error {
 const codeOf = (err: unknown) => (err as { code?: unknown } | null)?.code;
 
 /** A silent invite: an account with no password and no e-mail sent; the person signs in by SSO. */
-export async function createAccount(email: string, displayName: string): Promise<string> {
+export async function createAccount(email: string, displayName: string, disabled = false): Promise<string> {
   try {
-    return (await auth().createUser({ email, displayName, emailVerified: false })).uid;
+    return (await auth().createUser({ email, displayName, emailVerified: false, disabled })).uid;
   } catch (err) {
     if (codeOf(err) === "auth/email-already-exists") throw new EmailTakenError();
     throw err;
+  }
+}
+
+/** Changes the account's sign-in e-mail address (unverified again). */
+export async function setAccountEmail(uid: string, email: string): Promise<void> {
+  try {
+    await auth().updateUser(uid, { email, emailVerified: false });
+  } catch (err) {
+    if (codeOf(err) === "auth/email-already-exists") throw new EmailTakenError();
+    if (codeOf(err) !== "auth/user-not-found") throw err;
   }
 }
 

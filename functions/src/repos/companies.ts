@@ -1,6 +1,6 @@
 import { firestore } from "../config/firebase";
 import { z } from "../http/zod";
-import { nullableNumber, nullableString, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
+import { freeForm, nullableNumber, nullableString, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
 
 /** `companies/{companyId}`: the fields the APIs act on. */
 export const companyShape = {
@@ -10,6 +10,8 @@ export const companyShape = {
   seatCapacity: nullableNumber,
   seatsUsed: nullableNumber,
   rateLimits: rateLimitOverride,
+  /** IdP role value → app role, set by the operator (see services/roles.ts). */
+  provisioningRoleMap: freeForm,
 };
 export type CompanyDoc = Stored<typeof companyShape>;
 

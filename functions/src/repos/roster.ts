@@ -25,6 +25,10 @@ export const rosterShape = {
   status: nullableString,
   departmentId: nullableString,
   externalId: nullableString,
+  /** API-owned: the SCIM `name` parts (the app knows only `displayName`). */
+  givenName: nullableString,
+  familyName: nullableString,
+  formattedName: nullableString,
   provisionedBy: nullableString,
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -60,8 +64,8 @@ export class EmailOnRosterError extends Error {
   }
 }
 
-const parseUser = (snap: { id: string; ref: { path: string }; data(): unknown }): RosterUser => ({ id: snap.id, ...parseStored(rosterShape, snap.ref.path, snap.data()) });
-const onRoster = (user: RosterUser | null, companyId: string): user is RosterUser => Boolean(user && user.companyId === companyId && !user.removedAt);
+export const parseUser = (snap: { id: string; ref: { path: string }; data(): unknown }): RosterUser => ({ id: snap.id, ...parseStored(rosterShape, snap.ref.path, snap.data()) });
+export const onRoster = (user: RosterUser | null, companyId: string): user is RosterUser => Boolean(user && user.companyId === companyId && !user.removedAt);
 
 export async function findOnRoster(companyId: string, uid: string): Promise<RosterUser | null> {
   if (!documentId.safeParse(uid).success) return null;
@@ -124,6 +128,8 @@ export interface RosterChange {
   fields: Record<string, unknown>;
   seats: -1 | 0 | 1;
   action: string;
+  /** A new e-mail address the change sets: refused in the transaction if any user has it. */
+  email?: string;
 }
 
 function commit(tx: Transaction, companyId: string, uid: string, change: RosterChange, used: number, origin: ChangeOrigin, now: Timestamp): void {
@@ -131,17 +137,18 @@ function commit(tx: Transaction, companyId: string, uid: string, change: RosterC
   tx.create(auditLogsCollection(companyId).doc(), auditEntry({ ...origin, class: "privileged", action: change.action, target: { type: "user", id: uid } }, now));
 }
 
-/** Writes a new invited user and takes a seat, or refuses (seats, e-mail) with nothing written. */
+/** Writes a new user and takes a seat if it is seated (invited), or refuses (seats, e-mail) with nothing written. */
 export async function commitInvite(companyId: string, uid: string, user: Record<string, unknown>, origin: ChangeOrigin): Promise<RosterUser> {
   return firestore().runTransaction(async (tx) => {
     const seats = await seatsOf(tx, companyId);
     const sameEmail = await tx.get(usersCollection().where("email", "==", user.email).limit(1));
     if (!sameEmail.empty) throw new EmailOnRosterError();
-    if (seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
+    const seated = SEATED.includes(String(user.status));
+    if (seated && seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
     const now = Timestamp.now();
-    const data = { ...user, companyId, createdAt: now, updatedAt: now, deactivatedAt: null };
+    const data = { deactivatedAt: null, ...user, companyId, createdAt: now, updatedAt: now };
     tx.create(usersCollection().doc(uid), data);
-    commit(tx, companyId, uid, { fields: data, seats: 1, action: "user.invited" }, seats.used, origin, now);
+    commit(tx, companyId, uid, { fields: data, seats: seated ? 1 : 0, action: "user.invited" }, seats.used, origin, now);
     return { id: uid, ...parseStored(rosterShape, `users/${uid}`, data) };
   }, TX_OPTIONS);
 }
@@ -164,6 +171,10 @@ export async function commitChange(
     if (!onRoster(user, companyId)) throw new NotOnRosterError(removed);
     const change = decide(user);
     if (!change) return { user, changed: null };
+    if (change.email) {
+      const sameEmail = await tx.get(usersCollection().where("email", "==", change.email).limit(2));
+      if (sameEmail.docs.some((d) => d.id !== uid)) throw new EmailOnRosterError();
+    }
     const seats = change.seats ? await seatsOf(tx, companyId, change.seats) : { capacity: 0, used: 0 };
     if (change.seats > 0 && seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
     const now = Timestamp.now();

@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
-import { createAccount, deleteAccount, EmailTakenError, setSignInAllowed } from "../repos/authAccounts";
+import { createAccount, deleteAccount, EmailTakenError, setAccountEmail, setSignInAllowed } from "../repos/authAccounts";
+import { findCompany } from "../repos/companies";
 import {
   commitChange,
   commitInvite,
@@ -17,6 +18,7 @@ import {
   type RosterChange,
   type RosterUser,
 } from "../repos/roster";
+import { DEFAULT_ROLE, mapRole } from "./roles";
 
 /**
  * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,
@@ -38,12 +40,23 @@ export class UsersError extends Error {
   }
 }
 
+/** The SCIM `name` parts, kept beside `displayName`. */
+export interface PersonName {
+  givenName: string | null;
+  familyName: string | null;
+  formattedName: string | null;
+}
+
 export interface NewUser {
   email: string;
   displayName: string;
-  department?: string;
-  role?: string;
+  department?: string | null;
   externalId?: string | null;
+  name?: PersonName;
+  /** An identity provider's role value, mapped through the company's `provisioningRoleMap`. */
+  idpRole?: string | null;
+  /** `false` creates the user deactivated: no seat taken, sign-in disabled. */
+  active?: boolean;
   provisionedBy: "api" | "scim";
 }
 
@@ -52,10 +65,13 @@ export interface UserPatch {
   displayName?: string;
   /** A department name; null clears it. */
   department?: string | null;
+  /** A new e-mail address (sign-in address too); unique across all companies. */
+  email?: string;
+  externalId?: string | null;
+  name?: PersonName;
+  /** An identity provider's role value (null: none, so `standard`). */
+  idpRole?: string | null;
 }
-
-/** Roles provisioning may grant; anything else (owner, admin, Key User) never. */
-export const GRANTABLE_ROLES = ["standard", "inspector", "manager"];
 
 const notFound = () => new UsersError("not_found", "No such user in this company.");
 
@@ -87,12 +103,13 @@ async function departmentId(companyId: string, name: string | null | undefined):
  */
 export async function inviteUser(companyId: string, input: NewUser, origin: ChangeOrigin): Promise<RosterUser> {
   const email = input.email.trim().toLowerCase();
-  const department = await departmentId(companyId, input.department);
+  const active = input.active !== false;
+  const [department, role] = await Promise.all([departmentId(companyId, input.department), roleFor(companyId, input.idpRole)]);
   if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
   // Refused early when plainly full, so a refused invitation never creates an account at all.
-  const full = await seatsLookFull(companyId);
+  const full = active ? await seatsLookFull(companyId) : null;
   if (full) throw mapped(new SeatsExhaustedError(full.capacity, full.used));
-  const uid = await createAccount(email, input.displayName).catch((err: unknown) => Promise.reject(mapped(err)));
+  const uid = await createAccount(email, input.displayName, !active).catch((err: unknown) => Promise.reject(mapped(err)));
   try {
     return await commitInvite(
       companyId,
@@ -100,11 +117,13 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Chan
       {
         email,
         displayName: input.displayName,
-        role: input.role && GRANTABLE_ROLES.includes(input.role) ? input.role : "standard",
-        status: "invited",
+        role,
+        status: active ? "invited" : "deactivated",
+        deactivatedAt: active ? null : Timestamp.now(),
         departmentId: department ?? null,
         provisionedBy: input.provisionedBy,
         ...(input.externalId ? { externalId: input.externalId } : {}),
+        ...(input.name ?? {}),
       },
       origin,
     );
@@ -136,10 +155,41 @@ function assertProvisionable(user: RosterUser): void {
   }
 }
 
+/** The app role of an IdP role value; undefined when the request sets none. */
+async function roleFor(companyId: string, idpRole: string | null | undefined): Promise<string> {
+  if (!idpRole) return DEFAULT_ROLE;
+  return mapRole((await findCompany(companyId))?.provisioningRoleMap ?? {}, idpRole);
+}
+
+/**
+ * A new e-mail address goes to the sign-in account first (Auth keeps addresses unique), then
+ * to the roster; `undo` puts the account's address back if the roster refuses.
+ */
+async function moveSignInEmail(user: RosterUser, email: string): Promise<{ undo(): Promise<void> } | null> {
+  if (email === user.email) return null;
+  assertProvisionable(user);
+  if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
+  await setAccountEmail(user.id, email).catch((err: unknown) => Promise.reject(mapped(err)));
+  const previous = user.email;
+  return {
+    undo: async () => {
+      if (previous) await setAccountEmail(user.id, previous).catch((err: unknown) => accountSyncFailed({ uid: user.id, step: "restore_email" }, err));
+    },
+  };
+}
+
+const NAME_FIELDS = ["givenName", "familyName", "formattedName"] as const;
+
 export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin): Promise<RosterUser> {
-  // An unknown user is 404 before anything about the request's department.
-  if (patch.department !== undefined && !(await findOnRoster(companyId, uid))) throw notFound();
-  const department = await departmentId(companyId, patch.department);
+  const email = patch.email?.trim().toLowerCase();
+  // An unknown user is 404 before anything about the request's department or e-mail.
+  const current = patch.department !== undefined || email !== undefined ? await findOnRoster(companyId, uid) : undefined;
+  if (current === null) throw notFound();
+  const [department, role] = await Promise.all([
+    departmentId(companyId, patch.department),
+    patch.idpRole === undefined ? undefined : roleFor(companyId, patch.idpRole),
+  ]);
+  const moved = current && email !== undefined ? await moveSignInEmail(current, email) : null;
   const decide = (user: RosterUser): RosterChange | null => {
     assertProvisionable(user);
     const fields: Record<string, unknown> = {};
@@ -157,9 +207,16 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
     }
     if (patch.displayName !== undefined && patch.displayName !== user.displayName) fields.displayName = patch.displayName;
     if (department !== undefined && department !== user.departmentId) fields.departmentId = department;
-    return Object.keys(fields).length ? { fields, seats, action } : null;
+    if (email !== undefined && email !== user.email) fields.email = email;
+    if (patch.externalId !== undefined && patch.externalId !== user.externalId) fields.externalId = patch.externalId;
+    if (role !== undefined && role !== user.role) fields.role = role;
+    for (const field of NAME_FIELDS) if (patch.name && patch.name[field] !== user[field]) fields[field] = patch.name[field];
+    return Object.keys(fields).length ? { fields, seats, action, ...(fields.email ? { email } : {}) } : null;
   };
-  const { user } = await commitChange(companyId, uid, decide, origin).catch((err: unknown) => Promise.reject(mapped(err)));
+  const { user } = await commitChange(companyId, uid, decide, origin).catch(async (err: unknown) => {
+    await moved?.undo();
+    throw mapped(err);
+  });
   // From the committed state, also when nothing changed: repeating a request repairs Auth.
   if (patch.active !== undefined) await syncSignIn(user);
   return user;

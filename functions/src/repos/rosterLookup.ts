@@ -1,0 +1,77 @@
+import { FieldPath, Timestamp, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
+import { documentId } from "./findings";
+import { onRoster, parseUser, usersCollection, type RosterUser } from "./roster";
+
+/**
+ * Roster reads of the SCIM adapter: exact lookups for its filters, and windows by position
+ * (`startIndex`/`count`) rather than by cursor. Removed users are never counted or returned.
+ */
+const live = (companyId: string, docs: QueryDocumentSnapshot[]) => docs.map(parseUser).filter((u): u is RosterUser => onRoster(u, companyId));
+
+/** The company's user with this (lower-cased) e-mail address; addresses are unique across companies. */
+export async function rosterByEmail(companyId: string, email: string): Promise<RosterUser[]> {
+  return live(companyId, (await usersCollection().where("email", "==", email).limit(2).get()).docs);
+}
+
+export async function rosterByExternalId(companyId: string, externalId: string): Promise<RosterUser[]> {
+  return live(companyId, (await usersCollection().where("companyId", "==", companyId).where("externalId", "==", externalId).limit(50).get()).docs);
+}
+
+export async function rosterById(companyId: string, uid: string): Promise<RosterUser[]> {
+  if (!documentId.safeParse(uid).success) return [];
+  const snap = await usersCollection().doc(uid).get();
+  return snap.exists ? live(companyId, [snap as QueryDocumentSnapshot]) : [];
+}
+
+const ordered = (companyId: string): Query => usersCollection().where("companyId", "==", companyId).orderBy("createdAt").orderBy(FieldPath.documentId());
+
+/** Firestore's order of values of mixed types, enough for the stored `createdAt` (see stored.ts). */
+function rank(value: unknown): [number, number | string] {
+  if (value === null) return [0, 0];
+  if (typeof value === "boolean") return [1, Number(value)];
+  if (typeof value === "number") return [2, value];
+  if (value instanceof Timestamp) return [3, value.toMillis()];
+  if (typeof value === "string") return [4, value];
+  return [5, 0];
+}
+
+function byOrder(a: QueryDocumentSnapshot, b: QueryDocumentSnapshot): number {
+  const [ra, va] = rank(a.get("createdAt"));
+  const [rb, vb] = rank(b.get("createdAt"));
+  if (ra !== rb) return ra - rb;
+  if (va !== vb) return va < vb ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The live users at positions `offset … offset + limit - 1` of the roster ordered by creation,
+ * then id, and how many live users there are. Removed users are kept in the collection, so the
+ * window's start in the full order is found by a binary search over the removed ones with count
+ * aggregations (a handful of queries, whatever the roster's size); the window is then read with
+ * an offset, skipping removed users.
+ */
+export async function rosterWindow(companyId: string, offset: number, limit: number): Promise<{ total: number; users: RosterUser[] }> {
+  const base = ordered(companyId);
+  const [all, removedSnap] = await Promise.all([
+    base.count().get(),
+    usersCollection().where("companyId", "==", companyId).where("removedAt", "!=", null).get(),
+  ]);
+  const removed = removedSnap.docs.filter((d) => d.get("createdAt") !== undefined).sort(byOrder);
+  const total = all.data().count - removed.length;
+  if (limit === 0 || offset >= total) return { total, users: [] };
+  // The number of removed users before the wanted live one: the first removed user with more than `offset` live users before it.
+  let [lo, hi] = [0, removed.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const before = (await base.endBefore(removed[mid]).count().get()).data().count;
+    if (before - mid > offset) hi = mid;
+    else lo = mid + 1;
+  }
+  const users: RosterUser[] = [];
+  let page = await base.offset(offset + lo).limit(limit).get();
+  for (;;) {
+    users.push(...live(companyId, page.docs));
+    if (users.length >= limit || page.size < limit) return { total, users: users.slice(0, limit) };
+    page = await base.startAfter(page.docs[page.size - 1]).limit(limit).get();
+  }
+}

@@ -1,0 +1,135 @@
+import type { Request } from "express";
+import { publicBaseUrl } from "../http/baseUrl";
+import { defineRoute, type AnyRoute, type Method } from "../http/route";
+import { jsonObject, z } from "../http/zod";
+import { ScimError } from "./errors";
+import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, scimSuccess, scimUrl } from "./routeKit";
+import { ENTERPRISE_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
+
+/** The discovery endpoints of RFC 7644 §4, and Groups, which this service provider does not support. */
+export const MAX_RESULTS = 200;
+
+function serviceProviderConfig(req: Request) {
+  return {
+    schemas: [URN.serviceProviderConfig],
+    documentationUri: `${publicBaseUrl(req)}/v1/docs`,
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: MAX_RESULTS },
+    changePassword: { supported: false },
+    sort: { supported: false },
+    etag: { supported: false },
+    authenticationSchemes: [
+      {
+        type: "oauthbearertoken",
+        name: "OAuth Bearer Token",
+        description: "A company API key with the provisioning scope, sent as `Authorization: Bearer csa_…`.",
+        specUri: "https://www.rfc-editor.org/rfc/rfc6750",
+        primary: true,
+      },
+    ],
+    meta: { resourceType: "ServiceProviderConfig", location: scimUrl(req, "/ServiceProviderConfig") },
+  };
+}
+
+const userResourceType = (req: Request) => ({
+  schemas: [URN.resourceType],
+  id: "User",
+  name: "User",
+  endpoint: "/Users",
+  description: "The company's users. Groups are not supported: this service provider has no Group resource type.",
+  schema: URN.user,
+  schemaExtensions: [{ schema: URN.enterprise, required: false }],
+  meta: { resourceType: "ResourceType", location: scimUrl(req, "/ResourceTypes/User") },
+});
+
+const schemaDocuments = (req: Request) => [
+  { id: URN.user, name: "User", description: "User account", attributes: USER_ATTRIBUTES },
+  { id: URN.enterprise, name: "EnterpriseUser", description: "Enterprise user (department only)", attributes: ENTERPRISE_ATTRIBUTES },
+].map((s) => ({ schemas: [URN.schema], ...s, meta: { resourceType: "Schema", location: scimUrl(req, `/Schemas/${s.id}`) } }));
+
+const notFound = (what: string) => new ScimError("not_found", `No ${what}.`);
+
+const discovery = { ...SCIM_ROUTE, errors: SCIM_ERRORS };
+
+export const DISCOVERY_ROUTES: AnyRoute[] = [
+  defineRoute({
+    ...discovery,
+    method: "get",
+    path: "/scim/v2/ServiceProviderConfig",
+    operationId: "scimServiceProviderConfig",
+    summary: "SCIM: the features this service provider supports",
+    success: scimSuccess("PATCH and filters supported; bulk, sort, ETags and password changes not.", jsonObject()),
+    handler: async ({ req }) => serviceProviderConfig(req),
+  }),
+  defineRoute({
+    ...discovery,
+    method: "get",
+    path: "/scim/v2/ResourceTypes",
+    operationId: "scimListResourceTypes",
+    summary: "SCIM: resource types (User only)",
+    success: scimSuccess("A ListResponse of the User resource type.", listResponseSchema(jsonObject(), "ScimResourceTypeList")),
+    handler: async ({ req }) => listResponse([userResourceType(req)]),
+  }),
+  defineRoute({
+    ...discovery,
+    method: "get",
+    path: "/scim/v2/ResourceTypes/{id}",
+    operationId: "scimGetResourceType",
+    summary: "SCIM: one resource type",
+    params: z.object({ id: z.string().max(200) }),
+    success: scimSuccess("The resource type.", jsonObject()),
+    handler: async ({ req, params }) => {
+      if (params.id !== "User") throw notFound(`resource type "${params.id.slice(0, 100)}" (only User is supported)`);
+      return userResourceType(req);
+    },
+  }),
+  defineRoute({
+    ...discovery,
+    method: "get",
+    path: "/scim/v2/Schemas",
+    operationId: "scimListSchemas",
+    summary: "SCIM: the User schema and the enterprise extension, as implemented",
+    success: scimSuccess("A ListResponse of schemas.", listResponseSchema(jsonObject(), "ScimSchemaList")),
+    handler: async ({ req }) => listResponse(schemaDocuments(req)),
+  }),
+  defineRoute({
+    ...discovery,
+    method: "get",
+    path: "/scim/v2/Schemas/{id}",
+    operationId: "scimGetSchema",
+    summary: "SCIM: one schema, by its URN",
+    params: z.object({ id: z.string().max(200) }),
+    success: scimSuccess("The schema.", jsonObject()),
+    handler: async ({ req, params }) => {
+      const found = schemaDocuments(req).find((s) => s.id === params.id);
+      if (!found) throw notFound(`schema "${params.id.slice(0, 100)}"`);
+      return found;
+    },
+  }),
+];
+
+const GROUP_OPERATIONS: Array<[Method, string]> = [
+  ["get", "/scim/v2/Groups"],
+  ["post", "/scim/v2/Groups"],
+  ["get", "/scim/v2/Groups/{id}"],
+  ["put", "/scim/v2/Groups/{id}"],
+  ["patch", "/scim/v2/Groups/{id}"],
+  ["delete", "/scim/v2/Groups/{id}"],
+];
+
+/** Groups: every operation answers 404, as ResourceTypes says (turn group provisioning off in the IdP). */
+export const GROUP_ROUTES: AnyRoute[] = GROUP_OPERATIONS.map(([method, path]) =>
+  defineRoute({
+    ...discovery,
+    method,
+    path,
+    operationId: `scimGroups${method[0].toUpperCase()}${method.slice(1)}${path.endsWith("}") ? "One" : ""}`,
+    summary: "SCIM: Groups are not supported (always 404)",
+    ...(path.endsWith("}") ? { params: z.object({ id: z.string() }) } : {}),
+    success: scimSuccess("Never: Groups are not supported.", jsonObject()),
+    handler: async () => {
+      throw notFound("Groups: this service provider supports Users only; turn group provisioning off in the identity provider");
+    },
+  }),
+);

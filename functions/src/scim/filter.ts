@@ -1,0 +1,243 @@
+/**
+ * The filter and attribute-path grammar of RFC 7644 §3.4.2.2 and §3.5.2, as a tokenizer and a
+ * recursive-descent parser producing a syntax tree. It parses the whole grammar (every
+ * comparison operator, `pr`, `and`/`or`/`not`, grouping, value paths, schema URIs); what the
+ * Users endpoint can answer is decided afterwards (see userFilter.ts), so an unsupported but
+ * well-formed filter is told apart from a malformed one. Also accepts one form Microsoft Entra
+ * ID sends outside the grammar: a value path followed by a sub-attribute in a comparison,
+ * `emails[type eq "work"].value eq "…"`.
+ */
+export class FilterSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FilterSyntaxError";
+  }
+}
+
+export const COMPARE_OPS = ["eq", "ne", "co", "sw", "ew", "gt", "lt", "ge", "le"] as const;
+export type CompareOp = (typeof COMPARE_OPS)[number];
+export type CompValue = string | number | boolean | null;
+
+/** `[uri:]attr[.sub]`, or `attr[valueFilter][.sub]`. Names keep their spelling; compare them case-insensitively. */
+export interface AttrPath {
+  uri?: string;
+  attr: string;
+  sub?: string;
+  valueFilter?: Filter;
+}
+
+export type Filter =
+  | { kind: "compare"; path: AttrPath; op: CompareOp; value: CompValue }
+  | { kind: "present"; path: AttrPath }
+  /** A value path on its own: some value of the multi-valued attribute matches the filter. */
+  | { kind: "has"; path: AttrPath }
+  | { kind: "and" | "or"; left: Filter; right: Filter }
+  | { kind: "not"; filter: Filter };
+
+type Token =
+  | { type: "(" | ")" | "[" | "]" | "."; at: number }
+  | { type: "word"; text: string; at: number }
+  | { type: "value"; value: CompValue; at: number };
+
+export const MAX_FILTER_LENGTH = 1_000;
+const MAX_DEPTH = 20;
+
+const WORD = /[A-Za-z][A-Za-z0-9_:.$-]*/y;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+/** attrPath of the ABNF: `[URI ":"] ATTRNAME *1subAttr`; the URI is everything up to the last colon. */
+const ATTR_PATH = /^(?:(urn:[A-Za-z0-9:._-]+):)?([A-Za-z][A-Za-z0-9_$-]*)(?:\.([A-Za-z][A-Za-z0-9_$-]*))?$/i;
+const ATTR_NAME = /^[A-Za-z][A-Za-z0-9_$-]*$/;
+
+const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+function sticky(re: RegExp, input: string, at: number): string | null {
+  re.lastIndex = at;
+  return re.exec(input)?.[0] ?? null;
+}
+
+function tokenize(input: string): Token[] {
+  const tokens: Token[] = [];
+  let at = 0;
+  while (at < input.length) {
+    const c = input[at];
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      at++;
+    } else if (c === "(" || c === ")" || c === "[" || c === "]" || c === ".") {
+      tokens.push({ type: c, at });
+      at++;
+    } else if (c === '"') {
+      const text = sticky(STRING, input, at);
+      if (!text) throw new FilterSyntaxError(`Unterminated or malformed string at position ${at + 1}; values are JSON strings in double quotes.`);
+      tokens.push({ type: "value", value: JSON.parse(text) as string, at });
+      at += text.length;
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      const text = sticky(NUMBER, input, at);
+      if (!text) throw new FilterSyntaxError(`Malformed number at position ${at + 1}.`);
+      tokens.push({ type: "value", value: Number(text), at });
+      at += text.length;
+    } else {
+      const text = sticky(WORD, input, at);
+      if (!text) throw new FilterSyntaxError(`Unexpected character ${quote(c)} at position ${at + 1}.`);
+      tokens.push({ type: "word", text, at });
+      at += text.length;
+    }
+  }
+  return tokens;
+}
+
+function attrPathOf(text: string, at: number): AttrPath {
+  const match = ATTR_PATH.exec(text);
+  if (!match) throw new FilterSyntaxError(`${quote(text)} at position ${at + 1} is not an attribute path.`);
+  return { ...(match[1] ? { uri: match[1] } : {}), attr: match[2], ...(match[3] ? { sub: match[3] } : {}) };
+}
+
+class Parser {
+  private i = 0;
+  private depth = 0;
+  constructor(private readonly tokens: Token[]) {}
+
+  private peek(): Token | undefined {
+    return this.tokens[this.i];
+  }
+
+  private where(token = this.peek()): string {
+    return token ? `at position ${token.at + 1}` : "at the end of the filter";
+  }
+
+  private keyword(token: Token | undefined, ...words: string[]): string | null {
+    if (token?.type !== "word") return null;
+    const lower = token.text.toLowerCase();
+    return words.includes(lower) ? lower : null;
+  }
+
+  private expect(type: "(" | ")" | "]"): void {
+    const token = this.peek();
+    if (token?.type !== type) throw new FilterSyntaxError(`Expected "${type}" ${this.where()}.`);
+    this.i++;
+  }
+
+  parseAll(): Filter {
+    if (!this.tokens.length) throw new FilterSyntaxError("The filter is empty.");
+    const filter = this.or(false);
+    if (this.peek()) throw new FilterSyntaxError(`Unexpected ${this.describe(this.peek())} ${this.where()}.`);
+    return filter;
+  }
+
+  parsePathOnly(): AttrPath {
+    const path = this.path(false);
+    if (this.peek()) throw new FilterSyntaxError(`Unexpected ${this.describe(this.peek())} ${this.where()} in the path.`);
+    return path;
+  }
+
+  private describe(token: Token | undefined): string {
+    if (!token) return "end";
+    if (token.type === "word") return quote(token.text);
+    if (token.type === "value") return `value ${JSON.stringify(token.value)}`;
+    return `"${token.type}"`;
+  }
+
+  private or(inValueFilter: boolean): Filter {
+    let left = this.and(inValueFilter);
+    while (this.keyword(this.peek(), "or")) {
+      this.i++;
+      left = { kind: "or", left, right: this.and(inValueFilter) };
+    }
+    return left;
+  }
+
+  private and(inValueFilter: boolean): Filter {
+    let left = this.unary(inValueFilter);
+    while (this.keyword(this.peek(), "and")) {
+      this.i++;
+      left = { kind: "and", left, right: this.unary(inValueFilter) };
+    }
+    return left;
+  }
+
+  private unary(inValueFilter: boolean): Filter {
+    if (++this.depth > MAX_DEPTH) throw new FilterSyntaxError(`The filter nests deeper than ${MAX_DEPTH} levels.`);
+    try {
+      const token = this.peek();
+      if (this.keyword(token, "not") && this.tokens[this.i + 1]?.type === "(") {
+        this.i++;
+        return { kind: "not", filter: this.group(inValueFilter) };
+      }
+      if (token?.type === "(") return this.group(inValueFilter);
+      return this.attrExp(inValueFilter);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private group(inValueFilter: boolean): Filter {
+    this.expect("(");
+    const inner = this.or(inValueFilter);
+    this.expect(")");
+    return inner;
+  }
+
+  private path(inValueFilter: boolean): AttrPath {
+    const token = this.peek();
+    if (token?.type !== "word") throw new FilterSyntaxError(`Expected an attribute name ${this.where()}, found ${this.describe(token)}.`);
+    this.i++;
+    const path = attrPathOf(token.text, token.at);
+    if (this.peek()?.type !== "[") return path;
+    if (inValueFilter) throw new FilterSyntaxError(`Value filters cannot nest (${this.where()}).`);
+    if (path.sub) throw new FilterSyntaxError(`A value filter follows a sub-attribute ${this.where()}; write attr[filter].sub.`);
+    this.i++;
+    this.depth++;
+    const valueFilter = this.or(true);
+    this.depth--;
+    this.expect("]");
+    if (this.peek()?.type === ".") {
+      this.i++;
+      const sub = this.peek();
+      if (sub?.type !== "word" || !ATTR_NAME.test(sub.text)) throw new FilterSyntaxError(`Expected a sub-attribute name after "." ${this.where(sub)}.`);
+      this.i++;
+      return { ...path, valueFilter, sub: sub.text };
+    }
+    return { ...path, valueFilter };
+  }
+
+  private attrExp(inValueFilter: boolean): Filter {
+    const path = this.path(inValueFilter);
+    const token = this.peek();
+    if (this.keyword(token, "pr")) {
+      this.i++;
+      return { kind: "present", path };
+    }
+    const op = this.keyword(token, ...COMPARE_OPS) as CompareOp | null;
+    if (op) {
+      this.i++;
+      return { kind: "compare", path, op, value: this.compValue() };
+    }
+    if (path.valueFilter && !path.sub) return { kind: "has", path };
+    throw new FilterSyntaxError(`Expected an operator (${COMPARE_OPS.join(", ")} or pr) ${this.where(token)}, found ${this.describe(token)}.`);
+  }
+
+  private compValue(): CompValue {
+    const token = this.peek();
+    if (token?.type === "value") {
+      this.i++;
+      return token.value;
+    }
+    const literal = this.keyword(token, "true", "false", "null");
+    if (literal) {
+      this.i++;
+      return literal === "null" ? null : literal === "true";
+    }
+    throw new FilterSyntaxError(`Expected a value (a JSON string in double quotes, a number, true, false or null) ${this.where(token)}, found ${this.describe(token)}.`);
+  }
+}
+
+function guarded<T>(input: string, what: string, run: (p: Parser) => T): T {
+  if (input.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`The ${what} is longer than ${MAX_FILTER_LENGTH} characters.`);
+  return run(new Parser(tokenize(input)));
+}
+
+/** Parses a `filter` query parameter; throws FilterSyntaxError naming the position. */
+export const parseFilter = (input: string): Filter => guarded(input, "filter", (p) => p.parseAll());
+
+/** Parses a PATCH operation's `path` (`attrPath` or `valuePath [subAttr]`). */
+export const parsePath = (input: string): AttrPath => guarded(input, "path", (p) => p.parsePathOnly());

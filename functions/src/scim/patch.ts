@@ -1,0 +1,207 @@
+import { invalidSyntax, invalidValue, ScimError } from "./errors";
+import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
+import { attributeOf, COMMON_READ_ONLY, subAttributeOf, URN, type AttributeDef } from "./schema";
+
+/**
+ * PATCH (RFC 7644 §3.5.2) and attribute assignment for the User resource, as pure functions over
+ * a plain state: attribute name (as the schema spells it) → value; complex values are objects,
+ * multi-valued ones arrays of objects. A POST or PUT body is assigned onto an empty state the
+ * way a path-less `replace` is, so the three share one reading of attributes.
+ *
+ * Decisions where RFC 7644 leaves room (documented in the README):
+ * - Attribute names and `op` are case-insensitive; booleans may be the strings "True"/"False".
+ * - Attributes no schema here defines are ignored (identity providers send their default
+ *   mappings); read-only ones are ignored in bodies but refused (`mutability`) as a PATCH path.
+ * - `add` through a value filter that matches nothing adds a value carrying the filter's
+ *   equalities (Entra ID's `emails[type eq "work"].value`); `replace` there is `noTarget`.
+ * - `remove` on a multi-valued attribute with a `value` removes the values equal to those given.
+ */
+export type State = Record<string, unknown>;
+type Item = Record<string, unknown>;
+type Op = "add" | "replace" | "remove";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
+
+/** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
+function coerce(def: AttributeDef, value: unknown, name: string): unknown {
+  if (value === null) return null;
+  if (def.type === "boolean") {
+    if (typeof value === "boolean") return value;
+    if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
+    throw invalidValue(`Attribute "${name}" must be true or false.`);
+  }
+  if (typeof value !== "string") throw invalidValue(`Attribute "${name}" must be a string.`);
+  return value;
+}
+
+function toItem(def: AttributeDef, value: unknown): Item {
+  if (typeof value === "string") return { value };
+  if (!isObject(value)) throw invalidValue(`Each value of "${def.name}" must be an object.`);
+  const item: Item = {};
+  for (const [key, v] of Object.entries(value)) {
+    const sub = subAttributeOf(def, key);
+    if (sub) item[sub.name] = coerce(sub, v, `${def.name}.${sub.name}`);
+  }
+  return item;
+}
+
+function toItems(def: AttributeDef, value: unknown): Item[] {
+  if (value === null) return [];
+  return (Array.isArray(value) ? value : [value]).map((v) => toItem(def, v));
+}
+
+const same = (a: unknown, b: unknown) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b);
+
+/** Whether a value of a multi-valued attribute matches a value filter (strings compared case-insensitively). */
+export function matches(filter: Filter, item: Item): boolean {
+  switch (filter.kind) {
+    case "and":
+      return matches(filter.left, item) && matches(filter.right, item);
+    case "or":
+      return matches(filter.left, item) || matches(filter.right, item);
+    case "not":
+      return !matches(filter.filter, item);
+    case "has":
+      return false;
+    case "present": {
+      const v = item[Object.keys(item).find((k) => same(k, filter.path.attr)) ?? ""];
+      return v !== undefined && v !== null && v !== "";
+    }
+    case "compare": {
+      const raw = item[Object.keys(item).find((k) => same(k, filter.path.attr)) ?? ""];
+      const [a, b] = [typeof raw === "string" ? raw.toLowerCase() : raw, typeof filter.value === "string" ? filter.value.toLowerCase() : filter.value];
+      if (filter.op === "eq") return a === b || (a === undefined && b === null);
+      if (filter.op === "ne") return !(a === b || (a === undefined && b === null));
+      if (typeof a !== "string" && typeof a !== "number") return false;
+      if (filter.op === "co") return typeof a === "string" && typeof b === "string" && a.includes(b);
+      if (filter.op === "sw") return typeof a === "string" && typeof b === "string" && a.startsWith(b);
+      if (filter.op === "ew") return typeof a === "string" && typeof b === "string" && a.endsWith(b);
+      if (b === null || typeof b === "boolean" || typeof a !== typeof b) return false;
+      return filter.op === "gt" ? a > b : filter.op === "ge" ? a >= b : filter.op === "lt" ? a < b : a <= b;
+    }
+  }
+}
+
+/** The equalities a value filter states (`type eq "work"`), for a value `add` creates. */
+function equalitiesOf(filter: Filter, def: AttributeDef): Item {
+  if (filter.kind === "and") return { ...equalitiesOf(filter.left, def), ...equalitiesOf(filter.right, def) };
+  if (filter.kind !== "compare" || filter.op !== "eq") return {};
+  const sub = subAttributeOf(def, filter.path.attr);
+  return sub ? { [sub.name]: filter.value } : {};
+}
+
+/** At most one value is primary: the last one marked so. */
+function onePrimary(items: Item[]): Item[] {
+  const last = items.map((i) => i.primary === true).lastIndexOf(true);
+  return items.map((item, index) => (item.primary === true && index !== last ? { ...item, primary: false } : item));
+}
+
+function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, value: unknown): void {
+  let items = [...((state[def.name] as Item[] | undefined) ?? [])].map((i) => ({ ...i }));
+  const sub = path.sub ? subAttributeOf(def, path.sub) : undefined;
+  if (path.sub && !sub) return; // a sub-attribute no schema here defines: ignored
+  const setOn = (item: Item) => (sub ? { ...item, [sub.name]: op === "remove" ? null : coerce(sub, value, label(path)) } : { ...item, ...toItem(def, value) });
+  if (path.valueFilter) {
+    const filter = path.valueFilter;
+    const matched = items.filter((i) => matches(filter, i));
+    if (op === "remove") items = sub ? items.map((i) => (matched.includes(i) ? setOn(i) : i)) : items.filter((i) => !matched.includes(i));
+    else if (matched.length) items = items.map((i) => (matched.includes(i) ? setOn(i) : i));
+    else if (op === "add") items.push(setOn(equalitiesOf(filter, def)));
+    else throw new ScimError("invalid_request", `No value of "${def.name}" matches the filter of path "${label(path)}[…]".`, "noTarget");
+  } else if (sub) {
+    items = items.length || op === "remove" ? items.map(setOn) : [setOn({})];
+  } else if (op === "replace") {
+    items = toItems(def, value);
+  } else if (op === "add") {
+    for (const added of toItems(def, value)) {
+      const existing = items.findIndex((i) => added.value !== undefined && same(i.value, added.value));
+      if (existing >= 0) items[existing] = { ...items[existing], ...added };
+      else items.push(added);
+    }
+  } else {
+    const gone = value === undefined || value === null ? null : toItems(def, value).map((i) => i.value);
+    items = gone ? items.filter((i) => !gone.some((v) => same(v, i.value))) : [];
+  }
+  state[def.name] = onePrimary(items);
+}
+
+function applyComplex(state: State, op: Op, def: AttributeDef, path: AttrPath, value: unknown): void {
+  if (path.valueFilter) throw new ScimError("invalid_request", `"${def.name}" is not multi-valued: it takes no value filter.`, "invalidPath");
+  const current = { ...((state[def.name] as Item | null) ?? {}) };
+  if (path.sub) {
+    const sub = subAttributeOf(def, path.sub);
+    if (sub) current[sub.name] = op === "remove" ? null : coerce(sub, value, label(path));
+  } else if (op === "remove" || value === null) {
+    for (const sub of def.subAttributes ?? []) current[sub.name] = null;
+  } else {
+    if (!isObject(value)) throw invalidValue(`Attribute "${def.name}" must be an object.`);
+    Object.assign(current, toItem(def, value));
+  }
+  state[def.name] = current;
+}
+
+/** One operation on one attribute path; `explicit`: the path was the operation's own (not a key of its value). */
+function applyAt(state: State, op: Op, path: AttrPath, value: unknown, explicit: boolean): void {
+  const found = attributeOf(path.uri, path.attr);
+  const readOnly = found ? found.def.mutability === "readOnly" : COMMON_READ_ONLY.includes(path.attr.toLowerCase());
+  if (readOnly) {
+    if (explicit) throw new ScimError("invalid_request", `Attribute "${path.attr}" is read-only.`, "mutability");
+    return;
+  }
+  if (!found) return; // not an attribute of this service's schemas: ignored
+  const { def } = found;
+  if (op !== "remove" && value === undefined) throw invalidValue(`The "${op}" operation on "${label(path)}" needs a "value".`);
+  if (def.multiValued) return applyMulti(state, op, def, path, value);
+  if (def.type === "complex") return applyComplex(state, op, def, path, value);
+  if (path.sub || path.valueFilter) throw new ScimError("invalid_request", `"${def.name}" has no sub-attributes.`, "invalidPath");
+  state[def.name] = op === "remove" ? null : coerce(def, value, def.name);
+}
+
+function pathOf(text: string): AttrPath {
+  try {
+    return parsePath(text);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError) throw new ScimError("invalid_request", `Invalid path ${JSON.stringify(text.slice(0, 200))}: ${err.message}`, "invalidPath");
+    throw err;
+  }
+}
+
+const SCHEMA_URNS = [URN.user, URN.enterprise].map((u) => u.toLowerCase());
+
+/** A path-less add/replace, or a POST/PUT body: each key is an attribute path, or a schema URN holding attributes. */
+export function assign(state: State, op: "add" | "replace", value: Record<string, unknown>, uri?: string): void {
+  for (const [key, v] of Object.entries(value)) {
+    if (!uri && SCHEMA_URNS.includes(key.toLowerCase())) {
+      if (!isObject(v)) throw invalidValue(`"${key}" must be an object of attributes.`);
+      assign(state, op, v, key);
+    } else {
+      applyAt(state, op, pathOf(uri ? `${uri}:${key}` : key), v, false);
+    }
+  }
+}
+
+/** Applies a PatchOp request body; the operations apply in order, all or none. */
+export function applyPatch(before: State, body: unknown): State {
+  if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
+  const key = (name: string) => Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
+  const schemas = body[key("schemas") ?? ""];
+  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp))) throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
+  const operations = body[key("Operations") ?? ""];
+  if (!Array.isArray(operations) || operations.length === 0) throw invalidSyntax('"Operations" must be a non-empty array.');
+  const state = structuredClone(before);
+  operations.forEach((operation: unknown, index) => {
+    if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
+    const field = (name: string) => operation[Object.keys(operation).find((k) => k.toLowerCase() === name) ?? ""];
+    const op = typeof field("op") === "string" ? (field("op") as string).toLowerCase() : "";
+    if (op !== "add" && op !== "replace" && op !== "remove") throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
+    const path = field("path");
+    if (path !== undefined && (typeof path !== "string" || !path.trim())) throw new ScimError("invalid_request", `Operations[${index}].path must be a non-empty string.`, "invalidPath");
+    if (typeof path === "string") return applyAt(state, op, pathOf(path.trim()), field("value"), true);
+    if (op === "remove") throw new ScimError("invalid_request", `Operations[${index}]: "remove" needs a "path".`, "noTarget");
+    const value = field("value");
+    if (!isObject(value)) throw invalidValue(`Operations[${index}].value must be an object of attributes when there is no "path".`);
+    assign(state, op, value);
+  });
+  return state;
+}

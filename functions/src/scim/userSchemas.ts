@@ -1,0 +1,73 @@
+import { z } from "../http/zod";
+import { MAX_RESULTS } from "./discovery";
+import { documented } from "./routeKit";
+import { URN } from "./schema";
+
+/** The zod schemas of the SCIM Users endpoints, for the OpenAPI document and the tests. */
+const multiValue = z.object({
+  value: z.string().optional(),
+  display: z.string().optional(),
+  type: z.string().optional(),
+  primary: z.boolean().optional(),
+});
+
+export const scimUserSchema = z
+  .object({
+    schemas: z.array(z.string()),
+    id: z.string(),
+    externalId: z.string().optional(),
+    userName: z.string().optional().openapi({ description: "The e-mail address (lower-cased)." }),
+    displayName: z.string().optional(),
+    name: z.object({ givenName: z.string().optional(), familyName: z.string().optional(), formatted: z.string().optional() }).optional(),
+    emails: z.array(multiValue).openapi({ description: "One work address, equal to userName." }),
+    active: z.boolean().openapi({ description: "false when deactivated." }),
+    roles: z.array(multiValue).openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
+    [URN.enterprise]: z.object({ department: z.string().optional() }),
+    meta: z.object({
+      resourceType: z.literal("User"),
+      created: z.string().optional(),
+      lastModified: z.string().optional(),
+      location: z.string().openapi({ format: "uri" }),
+    }),
+  })
+  .openapi("ScimUser");
+export type ScimUser = z.infer<typeof scimUserSchema>;
+
+export const scimUserInput = z
+  .looseObject({
+    schemas: documented("array", `\`["${URN.user}", "${URN.enterprise}"]\`.`),
+    userName: documented("string", "Required on POST: the e-mail address, unique across the service."),
+    externalId: documented("string", "The identity provider's id of the user."),
+    name: documented("object", "`givenName`, `familyName`, `formatted`."),
+    displayName: documented("string", "1–200 characters; derived from the name or e-mail address when absent."),
+    emails: documented("array", "The primary (or work) value stands for userName when userName is absent or unchanged."),
+    active: documented("boolean", 'true (default) or false; the strings "True"/"False" are accepted.'),
+    roles: documented("array", "The primary (else first) value is mapped through the company's role map."),
+    [URN.enterprise]: documented("object", "`department`: the name of one of the company's departments."),
+  })
+  .openapi("ScimUserInput", { description: "A SCIM User. Attribute names are case-insensitive; attributes this service does not define are ignored." });
+
+export const patchOpInput = z
+  .looseObject({
+    schemas: documented("array", `\`["${URN.patchOp}"]\`.`),
+    Operations: documented("array", '`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]`; `op` is case-insensitive.'),
+  })
+  .openapi("ScimPatchOp", { description: "RFC 7644 §3.5.2 PatchOp. Operations apply in order, all or none." });
+
+const integer = (description: string) =>
+  z
+    .string()
+    .regex(/^[+-]?\d{1,9}$/, "must be an integer")
+    .transform(Number)
+    .optional()
+    .openapi({ type: "integer", description });
+
+export const listQuery = z.looseObject({
+  filter: z.string().optional().openapi({ description: 'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.' }),
+  startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
+  count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
+  attributes: z.string().optional().openapi({ description: "Accepted and ignored: resources are always returned whole." }),
+  excludedAttributes: z.string().optional().openapi({ description: "Accepted and ignored: resources are always returned whole." }),
+});
+
+export const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "The user's id." }) });

@@ -1,0 +1,167 @@
+import type { Request } from "express";
+import { asHttp } from "../company/users/schemas";
+import { authenticated } from "../http/context";
+import { changeOrigin } from "../http/record";
+import { defineRoute, Reply, type AnyRoute } from "../http/route";
+import { departmentsOf, findOnRoster, type RosterUser } from "../repos/roster";
+import { rosterByEmail, rosterByExternalId, rosterById, rosterWindow } from "../repos/rosterLookup";
+import { inviteUser, removeUser, updateUser, type UserPatch } from "../services/users";
+import { MAX_RESULTS } from "./discovery";
+import { ScimError } from "./errors";
+import { applyPatch, type State } from "./patch";
+import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
+import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
+import { listQuery, patchOpInput, scimUserInput, scimUserSchema, userIdParams } from "./userSchemas";
+import { userTerms, type UserTerm } from "./userFilter";
+
+/**
+ * The SCIM Users endpoints: a thin adapter over the users service (the same seat rules, role
+ * mapping, audit and sign-in account handling as /v1/users) and the pure SCIM core (filter,
+ * PATCH, resource mapping).
+ */
+type Departments = Awaited<ReturnType<typeof departmentsOf>>;
+const departmentName = (user: RosterUser, departments: Departments) => departments.find((d) => d.id === user.departmentId)?.name ?? null;
+const resourceOf = (req: Request, user: RosterUser, departments: Departments) =>
+  toScimUser(user, departmentName(user, departments), scimUrl(req, `/Users/${encodeURIComponent(user.id)}`));
+
+const userNotFound = (id: string) => new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
+
+const byCreation = (a: RosterUser, b: RosterUser) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
+
+/** The users every term matches: the first term is looked up, the others checked on its results. */
+async function usersMatching(companyId: string, terms: UserTerm[]): Promise<RosterUser[]> {
+  const [first, ...rest] = terms;
+  const lookup = { email: rosterByEmail, externalId: rosterByExternalId, id: rosterById }[first.key];
+  const field = { email: "email", externalId: "externalId", id: "id" } as const;
+  const found = await lookup(companyId, first.value);
+  return found.filter((u) => rest.every((t) => u[field[t.key]] === t.value)).sort(byCreation);
+}
+
+const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) => scimSuccess(description, scimUserSchema, extra);
+
+const listUsers = defineRoute({
+  ...SCIM_ROUTE,
+  method: "get",
+  path: "/scim/v2/Users",
+  operationId: "scimListUsers",
+  summary: "SCIM: search or page the company's users",
+  description: "Removed users never appear. An unmatched filter answers 200 with an empty ListResponse.",
+  query: listQuery,
+  success: scimSuccess("A ListResponse of users, ordered by creation.", listResponseSchema(scimUserSchema, "ScimUserList")),
+  errors: SCIM_ERRORS,
+  handler: async ({ query: q, principal, req }) => {
+    const { companyId } = authenticated(principal);
+    const startIndex = Math.max(1, q.startIndex ?? 1);
+    const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
+    const terms = q.filter === undefined ? null : userTerms(q.filter);
+    const [page, departments] = await Promise.all([
+      terms
+        ? usersMatching(companyId, terms).then((all) => ({ total: all.length, users: all.slice(startIndex - 1, startIndex - 1 + count) }))
+        : rosterWindow(companyId, startIndex - 1, count),
+      departmentsOf(companyId),
+    ]);
+    return listResponse(page.users.map((u) => resourceOf(req, u, departments)), page.total, startIndex);
+  },
+});
+
+const getUser = defineRoute({
+  ...SCIM_ROUTE,
+  method: "get",
+  path: "/scim/v2/Users/{id}",
+  operationId: "scimGetUser",
+  summary: "SCIM: one user",
+  params: userIdParams,
+  success: scimUserResponse("The user."),
+  errors: SCIM_ERRORS,
+  handler: async ({ params, principal, req }) => {
+    const { companyId } = authenticated(principal);
+    const [user, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
+    if (!user) throw userNotFound(params.id);
+    return resourceOf(req, user, departments);
+  },
+});
+
+const createUser = defineRoute({
+  ...SCIM_ROUTE,
+  method: "post",
+  path: "/scim/v2/Users",
+  operationId: "scimCreateUser",
+  summary: "SCIM: provision a user (silent invite, takes a seat unless created inactive)",
+  description:
+    "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, `provisioned_by: scim`. An e-mail address any user " +
+    "already has is 409 `uniqueness`; no free seat is 409 naming the capacity, and nothing is created.",
+  body: scimUserInput,
+  success: scimUserResponse("The provisioned user.", { status: 201, headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." } }),
+  errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
+  handler: async ({ body, principal, req, ctx }) => {
+    const { companyId } = authenticated(principal);
+    const input = newUserOf(stateFromBody(body));
+    const user = await asHttp(inviteUser(companyId, { ...input, provisionedBy: "scim" }, changeOrigin(req, ctx)));
+    const resource = resourceOf(req, user, await departmentsOf(companyId));
+    return new Reply(resource, { status: 201, headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) } });
+  },
+});
+
+/** Reads the user, derives the change from its SCIM state, and applies it through the users service. */
+function changeRoute(method: "put" | "patch", describe: { operationId: string; summary: string; description: string }, next: (before: State, body: unknown) => State): AnyRoute {
+  return defineRoute({
+    ...SCIM_ROUTE,
+    ...describe,
+    method,
+    path: "/scim/v2/Users/{id}",
+    params: userIdParams,
+    body: method === "put" ? scimUserInput : patchOpInput,
+    success: scimUserResponse("The user as it is now."),
+    errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
+    handler: async ({ params, body, principal, req, ctx }) => {
+      const { companyId } = authenticated(principal);
+      const [current, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
+      if (!current) throw userNotFound(params.id);
+      const before = stateOf(current, departmentName(current, departments));
+      const patch: UserPatch = patchBetween(before, next(before, body));
+      const user = await asHttp(updateUser(companyId, params.id, patch, changeOrigin(req, ctx)));
+      return resourceOf(req, user, await departmentsOf(companyId));
+    },
+  });
+}
+
+const replaceUser = changeRoute(
+  "put",
+  {
+    operationId: "scimReplaceUser",
+    summary: "SCIM: replace a user",
+    description: "A full replace: attributes left out are cleared (roles back to `standard`), except read-only ones and `active`, which a PUT without it keeps.",
+  },
+  (_before, body) => stateFromBody(body),
+);
+
+const patchUser = changeRoute(
+  "patch",
+  {
+    operationId: "scimPatchUser",
+    summary: "SCIM: change a user (RFC 7644 PATCH)",
+    description:
+      '`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. ' +
+      'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise `department` URN are accepted, with or without `path`.',
+  },
+  (before, body) => applyPatch(before, body),
+);
+
+const deleteUser = defineRoute({
+  ...SCIM_ROUTE,
+  method: "delete",
+  path: "/scim/v2/Users/{id}",
+  operationId: "scimDeleteUser",
+  summary: "SCIM: remove a user from the roster (as DELETE /v1/users/{id})",
+  description: "Deactivated if needed, then removed: 404 afterwards, records kept, seat freed. Answers 204, also when repeated.",
+  params: userIdParams,
+  success: scimSuccess("Removed.", scimUserSchema, { status: 204 }),
+  errors: SCIM_ERRORS,
+  handler: async ({ params, principal, req, ctx }) => {
+    const { companyId } = authenticated(principal);
+    await asHttp(removeUser(companyId, params.id, changeOrigin(req, ctx)));
+    return new Reply(null, { status: 204 });
+  },
+});
+
+export const USER_ROUTES: AnyRoute[] = [listUsers, getUser, createUser, replaceUser, patchUser, deleteUser];
