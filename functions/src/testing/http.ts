@@ -33,6 +33,14 @@ export function client(app: Express) {
       (await validatorOf(app))("GET", path, res.status, res.body);
       return res;
     },
+    /** Any method with a JSON body (as `contentType`), validated like `get`. */
+    async send(method: "get" | "post" | "put" | "patch" | "delete", path: string, key: string | undefined, body?: unknown, contentType = "application/json") {
+      const req = request(app)[method](path).set("X-Request-Id", randomId("rq"));
+      if (key) req.set("Authorization", `Bearer ${key}`);
+      const res = await (body === undefined ? req : req.set("Content-Type", contentType).send(typeof body === "string" ? body : JSON.stringify(body)));
+      (await validatorOf(app))(method.toUpperCase(), path, res.status, res.body);
+      return res;
+    },
     raw: () => request(app),
   };
 }

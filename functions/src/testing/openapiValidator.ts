@@ -43,7 +43,7 @@ export function createResponseValidator(document: Doc) {
     if (!operation) return;
     const response = operation.responses[String(status)];
     if (!response) throw new Error(`${method} ${match.template}: status ${status} is not documented`);
-    const schema = response.content?.["application/json"]?.schema;
+    const schema = (response.content?.["application/json"] ?? response.content?.["application/scim+json"])?.schema;
     if (!schema) return;
     let validate = compiled.get(schema);
     if (!validate) {

@@ -49,10 +49,11 @@ describe.each([
 
   it("documents the envelope for every error status of every keyed operation", async () => {
     const doc = (await api.get("/v1/openapi.json")).body;
-    for (const ops of Object.values<Record<string, { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>(doc.paths)) {
+    for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>(doc.paths)) {
       for (const op of Object.values(ops)) {
         for (const [status, response] of Object.entries(op.responses)) {
-          if (Number(status) >= 400) expect(response.content?.["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+          if (Number(status) >= 400 && path.startsWith("/scim/")) expect(response.content?.["application/scim+json"].schema.$ref).toBe("#/components/schemas/ScimError");
+          else if (Number(status) >= 400) expect(response.content?.["application/json"].schema.$ref).toBe("#/components/schemas/Error");
         }
         if (op.security.length) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429"]));
       }

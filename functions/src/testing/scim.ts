@@ -1,0 +1,34 @@
+import express, { type Express } from "express";
+import { createCompanyApp } from "../company/app";
+import { firestore } from "../config/firebase";
+import { seedCompany, seedKey } from "./builders";
+import { client } from "./http";
+
+/**
+ * The company app as the Cloud Functions runtime serves it: the platform parses
+ * `application/json` itself and hands every other body over as a raw Buffer (so
+ * `application/scim+json` reaches the app unparsed, as in production).
+ */
+export function asInFunctionsRuntime(app: Express): Express {
+  const platform = express();
+  platform.use(express.json({ type: "application/json" }), express.raw({ type: "*/*", limit: "10mb" }));
+  platform.use(app);
+  return platform;
+}
+
+export const scimApi = client(asInFunctionsRuntime(createCompanyApp()));
+
+/** A SCIM request as identity providers send it: `application/scim+json`, validated against the served OpenAPI document. */
+export const scim = (method: "get" | "post" | "put" | "patch" | "delete", path: string, key: string, body?: unknown) =>
+  scimApi.send(method, `/scim/v2${path}`, key, body, "application/scim+json");
+
+/** A company with the company API on, departments Deck and Engine, a role map, and a provisioning key. */
+export async function scimCompany(seats: { seatCapacity: number; seatsUsed: number } = { seatCapacity: 10, seatsUsed: 0 }) {
+  const companyId = await seedCompany({ ...seats, provisioningRoleMap: { Inspector: "inspector", "Fleet Manager": "manager", Owner: "owner" } });
+  await Promise.all([
+    firestore().doc(`companies/${companyId}/departments/dep-deck`).set({ name: "Deck", parentId: null }),
+    firestore().doc(`companies/${companyId}/departments/dep-engine`).set({ name: "Engine", parentId: null }),
+  ]);
+  const key = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 10_000 } })).key;
+  return { companyId, key };
+}

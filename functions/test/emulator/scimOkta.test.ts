@@ -1,0 +1,133 @@
+import { auth, firestore } from "../../src/config/firebase";
+import { URN } from "../../src/scim/schema";
+import { randomId } from "../../src/testing/builders";
+import { scim, scimCompany } from "../../src/testing/scim";
+
+/** Okta's request sequence, paging, seats and discovery, through HTTP against the emulators. */
+const address = () => `${randomId("o")}@okta.example`;
+const seatsUsed = async (companyId: string) => (await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed");
+const oktaUser = (email: string) => ({
+  schemas: [URN.user],
+  userName: email,
+  name: { givenName: "Per", familyName: "Dahl" },
+  emails: [{ primary: true, value: email, type: "work" }],
+  displayName: "Per Dahl",
+  locale: "en-US",
+  externalId: randomId("00u"),
+  groups: [],
+  password: "ignored-Pa55",
+  active: true,
+});
+
+describe("SCIM with Okta", () => {
+  it("imports, creates, refuses a duplicate, replaces, deactivates and reactivates the way Okta does", async () => {
+    const { companyId, key } = await scimCompany({ seatCapacity: 3, seatsUsed: 0 });
+    const email = address();
+    const lookup = await scim("get", `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}&startIndex=1&count=100`, key);
+    expect(lookup.body).toEqual({ schemas: [URN.listResponse], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
+
+    const created = await scim("post", "/Users", key, oktaUser(email));
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+
+    const duplicate = await scim("post", "/Users", key, oktaUser(email.toUpperCase()));
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toEqual({ schemas: [URN.error], status: "409", scimType: "uniqueness", detail: expect.any(String) });
+
+    // PUT is a full replace: the name's family part, the department and the external id left out are cleared.
+    await scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "add", path: `${URN.enterprise}:department`, value: "Deck" }] });
+    const replaced = await scim("put", `/Users/${id}`, key, { schemas: [URN.user], id: "ignored", userName: email, name: { givenName: "Per" }, active: true });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ id, userName: email, name: { givenName: "Per" }, displayName: "Per", active: true, [URN.enterprise]: {} });
+    expect(replaced.body.name.familyName).toBeUndefined();
+    expect(replaced.body.externalId).toBeUndefined();
+
+    // Deactivate with a path-less replace; reactivate takes a seat again.
+    const off = await scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: false } }] });
+    expect(off.body.active).toBe(false);
+    expect(await seatsUsed(companyId)).toBe(0);
+    expect((await auth().getUser(id)).disabled).toBe(true);
+    const on = await scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: true } }] });
+    expect(on.body.active).toBe(true);
+    expect(await seatsUsed(companyId)).toBe(1);
+    expect((await auth().getUser(id)).disabled).toBe(false);
+    expect((await firestore().doc(`users/${id}`).get()).get("status")).toBe("invited");
+  });
+
+  it("pages with startIndex and count, integers throughout, removed users neither counted nor listed", async () => {
+    const { key } = await scimCompany({ seatCapacity: 20, seatsUsed: 0 });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await scim("post", "/Users", key, { userName: address(), displayName: `U${i}` })).body.id);
+    await scim("delete", `/Users/${ids[1]}`, key);
+    await scim("delete", `/Users/${ids[4]}`, key);
+    const live = ids.filter((_, i) => i !== 1 && i !== 4);
+    const seen: string[] = [];
+    for (let startIndex = 1; ; startIndex += 2) {
+      const page = await scim("get", `/Users?startIndex=${startIndex}&count=2`, key);
+      expect(page.body).toMatchObject({ totalResults: 5, startIndex, itemsPerPage: Math.min(2, 5 - startIndex + 1) });
+      seen.push(...page.body.Resources.map((u: { id: string }) => u.id));
+      if (startIndex + 2 > page.body.totalResults) break;
+    }
+    expect(seen).toEqual(live);
+    expect((await scim("get", "/Users?count=0", key)).body).toMatchObject({ totalResults: 5, itemsPerPage: 0, Resources: [] });
+    expect((await scim("get", "/Users?startIndex=0&count=1", key)).body).toMatchObject({ startIndex: 1, Resources: [{ id: live[0] }] });
+    expect((await scim("get", "/Users?startIndex=9", key)).body).toMatchObject({ totalResults: 5, itemsPerPage: 0 });
+    const bad = await scim("get", "/Users?count=ten", key);
+    expect(bad.body).toMatchObject({ status: "400", scimType: "invalidValue", detail: expect.stringContaining("count") });
+  });
+
+  it("refuses a user beyond the seat capacity with a 409 naming it, and creates nothing", async () => {
+    const { companyId, key } = await scimCompany({ seatCapacity: 1, seatsUsed: 1 });
+    const email = address();
+    const res = await scim("post", "/Users", key, oktaUser(email));
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ schemas: [URN.error], status: "409", detail: expect.stringContaining("all 1 seats") });
+    expect(await auth().getUserByEmail(email).catch(() => null)).toBeNull();
+    expect((await firestore().collection("users").where("companyId", "==", companyId).get()).size).toBe(0);
+    // A user created inactive takes no seat.
+    const inactive = await scim("post", "/Users", key, { ...oktaUser(address()), active: false });
+    expect(inactive.status).toBe(201);
+    expect(inactive.body.active).toBe(false);
+    expect(await seatsUsed(companyId)).toBe(1);
+    const reactivate = await scim("patch", `/Users/${inactive.body.id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: true } }] });
+    expect(reactivate.status).toBe(409);
+    expect(reactivate.body.detail).toMatch(/seat/);
+  });
+
+  it("serves ServiceProviderConfig, ResourceTypes and Schemas; Groups are 404", async () => {
+    const { key } = await scimCompany();
+    const config = await scim("get", "/ServiceProviderConfig", key);
+    expect(config.body).toMatchObject({
+      schemas: [URN.serviceProviderConfig],
+      patch: { supported: true },
+      filter: { supported: true, maxResults: 200 },
+      bulk: { supported: false },
+      sort: { supported: false },
+      etag: { supported: false },
+      changePassword: { supported: false },
+      authenticationSchemes: [{ type: "oauthbearertoken", primary: true }],
+    });
+    const types = await scim("get", "/ResourceTypes", key);
+    expect(types.body.Resources).toEqual([expect.objectContaining({ id: "User", endpoint: "/Users", description: expect.stringContaining("Groups are not supported") })]);
+    const schemas = await scim("get", "/Schemas", key);
+    expect(schemas.body.Resources.map((s: { id: string }) => s.id)).toEqual([URN.user, URN.enterprise]);
+    expect((await scim("get", `/Schemas/${URN.enterprise}`, key)).body.attributes).toEqual([expect.objectContaining({ name: "department" })]);
+    for (const [method, path] of [["get", "/Groups"], ["post", "/Groups"], ["patch", "/Groups/g1"]] as const) {
+      const res = await scim(method, path, key, method === "get" ? undefined : { displayName: "Crew" });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ schemas: [URN.error], status: "404", detail: expect.stringContaining("Groups") });
+    }
+  });
+
+  it("takes exactly the free seats when reactivations race", async () => {
+    const { companyId, key } = await scimCompany({ seatCapacity: 10, seatsUsed: 0 });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await scim("post", "/Users", key, { userName: address(), active: false })).body.id);
+    await firestore().doc(`companies/${companyId}`).update({ seatCapacity: 2 });
+    const results = await Promise.all(ids.map((id) => scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "Replace", path: "active", value: "True" }] })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 409, 409, 409, 409]);
+    expect(await seatsUsed(companyId)).toBe(2);
+    const active = await firestore().collection("users").where("companyId", "==", companyId).where("status", "==", "invited").get();
+    expect(active.size).toBe(2);
+  });
+});

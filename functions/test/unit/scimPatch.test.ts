@@ -1,0 +1,207 @@
+import { Timestamp } from "firebase-admin/firestore";
+import type { RosterUser } from "../../src/repos/roster";
+import { applyPatch, type State } from "../../src/scim/patch";
+import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "../../src/scim/resource";
+import { URN } from "../../src/scim/schema";
+
+/** PATCH semantics (RFC 7644 §3.5.2) and the User resource mapping, without Firestore. */
+const ENTERPRISE = URN.enterprise;
+const patchOf = (...Operations: unknown[]) => ({ schemas: [URN.patchOp], Operations });
+
+const stored: RosterUser = {
+  id: "u1",
+  companyId: "c1",
+  email: "nina.holm@example.com",
+  displayName: "Nina Holm",
+  givenName: "Nina",
+  familyName: "Holm",
+  formattedName: null,
+  role: "standard",
+  keyUser: false,
+  status: "active",
+  departmentId: "d1",
+  externalId: "ext-1",
+  provisionedBy: "scim",
+  createdAt: Timestamp.fromMillis(Date.UTC(2026, 0, 2)),
+  updatedAt: Timestamp.fromMillis(Date.UTC(2026, 0, 3)),
+  deactivatedAt: null,
+  removedAt: null,
+  signedInBefore: true,
+};
+const before = (): State => stateOf(stored, "Deck");
+const scimError = (run: () => unknown) => {
+  try {
+    run();
+  } catch (err) {
+    return err as { status: number; scimType?: string; message: string };
+  }
+  throw new Error("expected a SCIM error");
+};
+
+describe("the User resource", () => {
+  it("maps a stored user to core and enterprise attributes with meta", () => {
+    expect(toScimUser(stored, "Deck", "https://x/scim/v2/Users/u1")).toEqual({
+      schemas: [URN.user, ENTERPRISE],
+      id: "u1",
+      externalId: "ext-1",
+      userName: "nina.holm@example.com",
+      displayName: "Nina Holm",
+      name: { givenName: "Nina", familyName: "Holm" },
+      emails: [{ value: "nina.holm@example.com", type: "work", primary: true }],
+      active: true,
+      roles: [{ value: "standard", primary: true }],
+      [ENTERPRISE]: { department: "Deck" },
+      meta: { resourceType: "User", created: "2026-01-02T00:00:00.000Z", lastModified: "2026-01-03T00:00:00.000Z", location: "https://x/scim/v2/Users/u1" },
+    });
+    expect(toScimUser({ ...stored, status: "deactivated", departmentId: null }, null, "l")).toMatchObject({ active: false, [ENTERPRISE]: {} });
+  });
+
+  it("reads an Entra ID POST: case-insensitive names, string booleans, enterprise department, roles", () => {
+    const body = {
+      schemas: [URN.user, ENTERPRISE],
+      externalId: "0a1b",
+      UserName: "Ola.Berg@Example.com",
+      active: "True",
+      emails: [{ primary: "True", type: "work", value: "ola.berg@example.com" }],
+      name: { givenName: "Ola", familyName: "Berg" },
+      roles: [{ primary: "True", type: "WindowsAzureActiveDirectoryRole", value: "Inspector" }],
+      [ENTERPRISE]: { department: "Engine" },
+      title: "Chief engineer", // not in our schema: ignored
+    };
+    expect(newUserOf(stateFromBody(body))).toEqual({
+      email: "ola.berg@example.com",
+      displayName: "Ola Berg",
+      department: "Engine",
+      externalId: "0a1b",
+      name: { givenName: "Ola", familyName: "Berg", formattedName: null },
+      idpRole: "Inspector",
+      active: true,
+    });
+  });
+
+  it("takes the primary e-mail when userName is absent, and refuses a body without any", () => {
+    expect(newUserOf(stateFromBody({ emails: [{ value: "a@b.co", primary: true }], active: false }))).toMatchObject({ email: "a@b.co", displayName: "a@b.co", active: false });
+    expect(scimError(() => newUserOf(stateFromBody({ displayName: "x" })))).toMatchObject({ status: 400, scimType: "invalidValue" });
+    expect(scimError(() => newUserOf(stateFromBody({ userName: "not-an-address" })))).toMatchObject({ scimType: "invalidValue" });
+    expect(scimError(() => stateFromBody({ userName: "a@b.co", active: "maybe" }))).toMatchObject({ scimType: "invalidValue", message: expect.stringContaining("active") });
+  });
+
+  it("a PUT is a full replace: left-out attributes cleared, active kept when absent", () => {
+    const after = stateFromBody({ userName: "nina.holm@example.com", name: { givenName: "Nina" } });
+    expect(patchBetween(before(), after)).toEqual({
+      name: { givenName: "Nina", familyName: null, formattedName: null },
+      displayName: "Nina",
+      department: null,
+      externalId: null,
+      idpRole: null,
+    });
+  });
+});
+
+describe("applyPatch", () => {
+  it("Entra ID: capitalised ops, string booleans, no-path values keyed by paths and URNs", () => {
+    const after = applyPatch(
+      before(),
+      patchOf(
+        { op: "Replace", path: "active", value: "False" },
+        {
+          op: "Add",
+          value: {
+            "name.givenName": "Nora",
+            'emails[type eq "work"].value': "nora.holm@example.com",
+            [`${ENTERPRISE}:department`]: "Bridge",
+          },
+        },
+        { op: "Replace", value: { displayName: "Nora Holm" } },
+      ),
+    );
+    expect(patchBetween(before(), after)).toEqual({
+      email: "nora.holm@example.com",
+      active: false,
+      name: { givenName: "Nora", familyName: "Holm", formattedName: null },
+      displayName: "Nora Holm",
+      department: "Bridge",
+    });
+  });
+
+  it("Okta: a path-less replace of active", () => {
+    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "replace", value: { active: false } })))).toEqual({ active: false });
+  });
+
+  it("userName wins over the e-mail in one request; the enterprise URN may hold an object", () => {
+    const after = applyPatch(
+      before(),
+      patchOf({ op: "replace", value: { userName: "a@b.co", emails: [{ value: "c@d.co", primary: true }], [ENTERPRISE]: { department: "Deck 2" } } }),
+    );
+    expect(patchBetween(before(), after)).toMatchObject({ email: "a@b.co", department: "Deck 2" });
+  });
+
+  it("roles: add, remove by value, and remove all (RFC 7644 and Entra ID forms)", () => {
+    const added = applyPatch(before(), patchOf({ op: "Add", path: "roles", value: [{ primary: "True", value: "Manager" }] }));
+    expect(added.roles).toEqual([
+      { value: "standard", primary: false },
+      { value: "Manager", primary: true },
+    ]);
+    expect(patchBetween(before(), added).idpRole).toBe("Manager");
+    const removed = applyPatch(added, patchOf({ op: "Remove", path: "roles", value: [{ value: "manager" }] }));
+    expect(removed.roles).toEqual([{ value: "standard", primary: false }]);
+    expect(applyPatch(added, patchOf({ op: "remove", path: 'roles[value eq "Manager"]' })).roles).toHaveLength(1);
+    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "roles" }))).idpRole).toBeNull();
+  });
+
+  // RFC 7644 §3.5.2.1–3 examples, on the attributes this service has.
+  it("RFC 7644 add of emails with a path-less value; replace through a value filter and sub-attribute", () => {
+    const added = applyPatch(before(), patchOf({ op: "add", value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" } }));
+    expect(added.emails).toEqual([
+      { value: "nina.holm@example.com", type: "work", primary: true },
+      { value: "babs@jensen.org", type: "home" },
+    ]);
+    expect(patchBetween(before(), added)).toEqual({}); // the primary address is unchanged
+    const replaced = applyPatch(before(), patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: "x@example.com" }));
+    expect(patchBetween(before(), replaced)).toEqual({ email: "x@example.com" });
+    const removed = applyPatch(added, patchOf({ op: "remove", path: 'emails[type eq "home" and value ew "jensen.org"]' }));
+    expect(removed.emails).toHaveLength(1);
+  });
+
+  it("remove: single-valued attributes cleared; the department URN path; the name", () => {
+    const after = applyPatch(before(), patchOf({ op: "remove", path: `${ENTERPRISE}:department` }, { op: "remove", path: "externalId" }, { op: "remove", path: "name.familyName" }));
+    expect(patchBetween(before(), after)).toEqual({ department: null, externalId: null, name: { givenName: "Nina", familyName: null, formattedName: null } });
+  });
+
+  it("add through a filter that matches nothing creates the value; replace there is noTarget", () => {
+    const none = { ...before(), emails: [] };
+    expect(applyPatch(none, patchOf({ op: "Add", path: 'emails[type eq "work"].value', value: "w@example.com" })).emails).toEqual([{ type: "work", value: "w@example.com" }]);
+    expect(scimError(() => applyPatch(before(), patchOf({ op: "replace", path: 'emails[type eq "home"].value', value: "h@x.co" })))).toMatchObject({
+      status: 400,
+      scimType: "noTarget",
+    });
+  });
+
+  it.each([
+    ["a read-only attribute", patchOf({ op: "replace", path: "id", value: "u2" }), "mutability"],
+    ["remove without a path", patchOf({ op: "remove" }), "noTarget"],
+    ["an unknown op", patchOf({ op: "move", path: "active", value: true }), "invalidSyntax"],
+    ["no Operations", { schemas: [URN.patchOp] }, "invalidSyntax"],
+    ["a wrong schema", { schemas: [URN.user], Operations: [{ op: "add", value: {} }] }, "invalidSyntax"],
+    ["a malformed path", patchOf({ op: "replace", path: 'emails[type eq "work"', value: "x" }), "invalidPath"],
+    ["a sub-attribute of a simple one", patchOf({ op: "replace", path: "active.x", value: true }), "invalidPath"],
+    ["a path-less value that is not an object", patchOf({ op: "replace", value: "x" }), "invalidValue"],
+    ["a non-boolean active", patchOf({ op: "replace", path: "active", value: "yes" }), "invalidValue"],
+    ["a missing value", patchOf({ op: "add", path: "displayName" }), "invalidValue"],
+  ])("refuses %s", (_what, body, scimType) => {
+    expect(scimError(() => applyPatch(before(), body))).toMatchObject({ status: 400, scimType });
+  });
+
+  it("ignores attributes this service does not define, and changes nothing on failure", () => {
+    const state = before();
+    expect(applyPatch(state, patchOf({ op: "replace", path: "title", value: "x" }, { op: "add", path: 'addresses[type eq "work"].formatted', value: "x" }))).toEqual(state);
+    expect(() => applyPatch(state, patchOf({ op: "replace", path: "active", value: false }, { op: "replace", path: "id", value: "x" }))).toThrow();
+    expect(state).toEqual(before());
+  });
+
+  it("refuses removing the e-mail address", () => {
+    expect(scimError(() => patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "userName" }, { op: "remove", path: "emails" }))))).toMatchObject({
+      scimType: "invalidValue",
+    });
+  });
+});
