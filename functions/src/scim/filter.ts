@@ -44,6 +44,8 @@ const MAX_DEPTH = 20;
 
 const WORD = /[A-Za-z][A-Za-z0-9_:.$-]*/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// A JSON string: no raw control characters (U+0000–U+001F), escapes as JSON has them.
+// eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 /** attrPath of the ABNF: `[URI ":"] ATTRNAME *1subAttr`; the URI is everything up to the last colon. */
 const ATTR_PATH = /^(?:(urn:[A-Za-z0-9:._-]+):)?([A-Za-z][A-Za-z0-9_$-]*)(?:\.([A-Za-z][A-Za-z0-9_$-]*))?$/i;

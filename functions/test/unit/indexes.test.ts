@@ -26,6 +26,8 @@ const listQueries: Array<IndexNeed | null> = [
   indexNeed("users", "createdAt", "companyId"),
   indexNeed("users", "createdAt", ["companyId", "email"]),
   indexNeed("users", "createdAt", ["companyId", "status"]),
+  // SCIM paging: the removed users of a company (`removedAt != null`).
+  indexNeed("users", "removedAt", "companyId"),
 ];
 const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsAggregations())];
 const label = (need: IndexNeed) => `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;
