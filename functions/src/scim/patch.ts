@@ -70,7 +70,9 @@ export function matches(filter: Filter, item: Item): boolean {
     }
     case "compare": {
       const raw = item[Object.keys(item).find((k) => same(k, filter.path.attr)) ?? ""];
-      const [a, b] = [typeof raw === "string" ? raw.toLowerCase() : raw, typeof filter.value === "string" ? filter.value.toLowerCase() : filter.value];
+      // Entra ID compares booleans with strings: `roles[primary eq "True"]`.
+      const value = typeof raw === "boolean" && typeof filter.value === "string" && /^(true|false)$/i.test(filter.value) ? filter.value.toLowerCase() === "true" : filter.value;
+      const [a, b] = [typeof raw === "string" ? raw.toLowerCase() : raw, typeof value === "string" ? value.toLowerCase() : value];
       if (filter.op === "eq") return a === b || (a === undefined && b === null);
       if (filter.op === "ne") return !(a === b || (a === undefined && b === null));
       if (typeof a !== "string" && typeof a !== "number") return false;
@@ -88,7 +90,7 @@ function equalitiesOf(filter: Filter, def: AttributeDef): Item {
   if (filter.kind === "and") return { ...equalitiesOf(filter.left, def), ...equalitiesOf(filter.right, def) };
   if (filter.kind !== "compare" || filter.op !== "eq") return {};
   const sub = subAttributeOf(def, filter.path.attr);
-  return sub ? { [sub.name]: filter.value } : {};
+  return sub ? { [sub.name]: coerce(sub, filter.value, `${def.name}.${sub.name}`) } : {};
 }
 
 /** At most one value is primary: the last one marked so. */

@@ -149,6 +149,14 @@ describe("applyPatch", () => {
     expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "roles" }))).idpRole).toBeNull();
   });
 
+  it('Entra ID app roles: roles[primary eq "True"].value, replaced or added', () => {
+    const replaced = applyPatch(before(), patchOf({ op: "Replace", path: 'roles[primary eq "True"].value', value: "Inspector" }));
+    expect(replaced.roles).toEqual([{ value: "Inspector", primary: true }]);
+    expect(patchBetween(before(), replaced).idpRole).toBe("Inspector");
+    const added = applyPatch({ ...before(), roles: [] }, patchOf({ op: "Add", path: 'roles[primary eq "True"].value', value: "Manager" }));
+    expect(added.roles).toEqual([{ primary: true, value: "Manager" }]);
+  });
+
   // RFC 7644 §3.5.2.1–3 examples, on the attributes this service has.
   it("RFC 7644 add of emails with a path-less value; replace through a value filter and sub-attribute", () => {
     const added = applyPatch(before(), patchOf({ op: "add", value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" } }));
