@@ -152,6 +152,20 @@ async function checks() {
   if (refused.status === 400 && JSON.stringify(refused.body).includes("deactivated")) passed++;
   else failures.push(`sign-in of a deactivated user: ${refused.status} ${JSON.stringify(refused.body).slice(0, 300)}`);
   if (uid) await fetch(`${BASE}/companyApi/v1/users/${uid}`, { method: "DELETE", headers: { Authorization: `Bearer ${provisioning.key}` } });
+  // SCIM through the real Functions runtime, which hands application/scim+json bodies over as a raw Buffer.
+  const scimPost = (body) =>
+    fetch(`${BASE}/companyApi/scim/v2/Users`, { method: "POST", headers: { "content-type": "application/scim+json", Authorization: `Bearer ${provisioning.key}` }, body }).then(async (r) => ({
+      status: r.status,
+      type: r.headers.get("content-type"),
+      body: await r.json().catch(() => null),
+    }));
+  const scimUser = await scimPost(JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: `scim-${Date.now()}@demo.example`, name: { givenName: "Smoke", familyName: "Scim" }, active: "True" }));
+  if (scimUser.status === 201 && scimUser.type?.startsWith("application/scim+json") && scimUser.body?.name?.givenName === "Smoke") passed++;
+  else failures.push(`SCIM POST with application/scim+json: ${scimUser.status} ${JSON.stringify(scimUser.body)?.slice(0, 200)}`);
+  const scimMalformed = await scimPost('{"userName": ');
+  if (scimMalformed.status === 400 && scimMalformed.body?.scimType === "invalidSyntax") passed++;
+  else failures.push(`SCIM POST with a malformed body: ${scimMalformed.status} ${JSON.stringify(scimMalformed.body)?.slice(0, 200)}`);
+  if (scimUser.body?.id) await fetch(`${BASE}/companyApi/scim/v2/Users/${scimUser.body.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${provisioning.key}` } });
   // A console callable over HTTP with an ID token from the Auth emulator, as the app calls it.
   const callListKeys = async (uid) => {
     const token = await idTokenFor(uid);

@@ -5,7 +5,7 @@ import { authenticate } from "./auth";
 import { publicBaseUrl } from "./baseUrl";
 import { docsPage } from "./docsPage";
 import { ApiError } from "./errors";
-import { errorHandler, type ErrorDialect } from "./errorHandler";
+import { errorHandler } from "./errorHandler";
 import { buildDocument, type ApiDescription } from "./openapi";
 import { rateLimit } from "./rateLimit";
 import { requestContext } from "./requestId";
@@ -15,8 +15,6 @@ import { jsonObject, z } from "./zod";
 export interface ApiConfig extends ApiDescription {
   api: KeyApi;
   routes: AnyRoute[];
-  /** Paths whose errors are not the envelope (SCIM). */
-  errorDialects?: ErrorDialect[];
 }
 
 const serviceMetadata = z

@@ -26,35 +26,33 @@ export async function rosterById(companyId: string, uid: string): Promise<Roster
 const ordered = (companyId: string): Query => usersCollection().where("companyId", "==", companyId).orderBy("createdAt").orderBy(FieldPath.documentId());
 
 /** Firestore's order of values of mixed types, enough for the stored `createdAt` (see stored.ts). */
-function rank(value: unknown): [number, number | string] {
-  if (value === null) return [0, 0];
+function rank(value: unknown): Array<number | string> {
+  if (value === null) return [0];
   if (typeof value === "boolean") return [1, Number(value)];
   if (typeof value === "number") return [2, value];
-  if (value instanceof Timestamp) return [3, value.toMillis()];
+  if (value instanceof Timestamp) return [3, value.seconds, value.nanoseconds];
   if (typeof value === "string") return [4, value];
-  return [5, 0];
+  return [5];
 }
 
 function byOrder(a: QueryDocumentSnapshot, b: QueryDocumentSnapshot): number {
-  const [ra, va] = rank(a.get("createdAt"));
-  const [rb, vb] = rank(b.get("createdAt"));
-  if (ra !== rb) return ra - rb;
-  if (va !== vb) return va < vb ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  const [ra, rb] = [[...rank(a.get("createdAt")), a.id], [...rank(b.get("createdAt")), b.id]];
+  for (let i = 0; i < Math.min(ra.length, rb.length); i++) if (ra[i] !== rb[i]) return ra[i] < rb[i] ? -1 : 1;
+  return ra.length - rb.length;
 }
 
 /**
  * The live users at positions `offset … offset + limit - 1` of the roster ordered by creation,
  * then id, and how many live users there are. Removed users are kept in the collection, so the
  * window's start in the full order is found by a binary search over the removed ones with count
- * aggregations (a handful of queries, whatever the roster's size); the window is then read with
- * an offset, skipping removed users.
+ * aggregations (log2 of their number); the window is then read with an offset (Firestore bills
+ * the skipped documents), skipping removed users.
  */
 export async function rosterWindow(companyId: string, offset: number, limit: number): Promise<{ total: number; users: RosterUser[] }> {
   const base = ordered(companyId);
   const [all, removedSnap] = await Promise.all([
     base.count().get(),
-    usersCollection().where("companyId", "==", companyId).where("removedAt", "!=", null).get(),
+    usersCollection().where("companyId", "==", companyId).where("removedAt", "!=", null).select("createdAt").get(),
   ]);
   const removed = removedSnap.docs.filter((d) => d.get("createdAt") !== undefined).sort(byOrder);
   const total = all.data().count - removed.length;

@@ -169,6 +169,14 @@ function pathOf(text: string): AttrPath {
   }
 }
 
+function parsedOrNull(text: string): AttrPath | null {
+  try {
+    return parsePath(text);
+  } catch {
+    return null;
+  }
+}
+
 const SCHEMA_URNS = [URN.user, URN.enterprise].map((u) => u.toLowerCase());
 
 /** A path-less add/replace, or a POST/PUT body: each key is an attribute path, or a schema URN holding attributes. */
@@ -178,7 +186,9 @@ export function assign(state: State, op: "add" | "replace", value: Record<string
       if (!isObject(v)) throw invalidValue(`"${key}" must be an object of attributes.`);
       assign(state, op, v, key);
     } else {
-      applyAt(state, op, pathOf(uri ? `${uri}:${key}` : key), v, false);
+      // A key that is no attribute path at all (`@odata.type`, `2fa`) names no attribute here: ignored.
+      const path = key.includes("[") ? pathOf(uri ? `${uri}:${key}` : key) : parsedOrNull(uri ? `${uri}:${key}` : key);
+      if (path) applyAt(state, op, path, v, false);
     }
   }
 }

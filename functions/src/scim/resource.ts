@@ -66,17 +66,18 @@ function checkedEmail(value: string): string {
   return email;
 }
 
-function checkedText(value: string | null, attribute: string, max: number): string | null {
-  if (value !== null && value.length > max) throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
+/** A value of the request, within its limit (stored values are compared as they are). */
+function checkedText(value: string | null, attribute: string, max: number, check = true): string | null {
+  if (check && value !== null && value.length > max) throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
   return value;
 }
 
-function nameOf(state: State): PersonName {
+function nameOf(state: State, check = true): PersonName {
   const name = (state.name as Item | null) ?? {};
   return {
-    givenName: checkedText(text(name.givenName), "name.givenName", 200),
-    familyName: checkedText(text(name.familyName), "name.familyName", 200),
-    formattedName: checkedText(text(name.formatted), "name.formatted", 200),
+    givenName: checkedText(text(name.givenName), "name.givenName", 200, check),
+    familyName: checkedText(text(name.familyName), "name.familyName", 200, check),
+    formattedName: checkedText(text(name.formatted), "name.formatted", 200, check),
   };
 }
 
@@ -88,8 +89,15 @@ function displayNameOf(state: State, name: PersonName, email: string): string {
 }
 
 const roleOf = (state: State) => primaryValue(state.roles);
-const departmentOf = (state: State) => checkedText(text(state.department), "department", 200);
-const externalIdOf = (state: State) => checkedText(text(state.externalId), "externalId", 256);
+const departmentOf = (state: State, check = true) => checkedText(text(state.department), "department", 200, check);
+const externalIdOf = (state: State, check = true) => checkedText(text(state.externalId), "externalId", 256, check);
+
+/** The role value a change of roles asks for: the primary of the values it added, else the primary of all. */
+function changedRole(before: State, after: State): string | null {
+  const had = JSON.stringify((before.roles as Item[] | undefined) ?? []);
+  const added = ((after.roles as Item[] | undefined) ?? []).filter((item) => !had.includes(JSON.stringify(item.value ?? null)));
+  return primaryValue(added) ?? roleOf(after);
+}
 
 /** A POST body as an invitation. */
 export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
@@ -110,26 +118,25 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
 
 /**
  * What changed between two states, as the users service's patch. The e-mail address changes
- * through `userName`, else through the primary (or work) e-mail; `active` left unassigned keeps
- * the user's state; roles that differ in any way are mapped again.
+ * through `userName` only (`emails` mirrors it: an identity provider whose mail differs from the
+ * user name must not move the sign-in address back and forth); `active` left unassigned keeps
+ * the user's state; when roles differ, the primary new value (else the primary) is mapped again.
  */
 export function patchBetween(before: State, after: State): UserPatch {
   const patch: UserPatch = {};
   const userName = text(after.userName);
-  const mail = primaryValue(after.emails);
   const currentEmail = lower(text(before.userName));
   if (userName !== null && lower(userName) !== currentEmail) patch.email = checkedEmail(userName);
-  else if (userName === null && text(before.userName) !== null && mail === null) throw invalidValue('"userName" cannot be removed: it is the user\'s e-mail address.');
-  else if (mail !== null && lower(mail) !== lower(primaryValue(before.emails)) && lower(mail) !== currentEmail) patch.email = checkedEmail(mail);
+  else if (userName === null && text(before.userName) !== null) throw invalidValue('"userName" cannot be removed: it is the user\'s e-mail address.');
   if (typeof after.active === "boolean" && after.active !== before.active) patch.active = after.active;
   const email = patch.email ?? currentEmail ?? "";
   const name = nameOf(after);
-  const previousName = nameOf(before);
+  const previousName = nameOf(before, false);
   if (JSON.stringify(name) !== JSON.stringify(previousName)) patch.name = name;
   const displayName = displayNameOf(after, name, email);
   if (displayName !== before.displayName) patch.displayName = displayName;
-  if (departmentOf(after) !== departmentOf(before)) patch.department = departmentOf(after);
-  if (externalIdOf(after) !== externalIdOf(before)) patch.externalId = externalIdOf(after);
-  if (JSON.stringify(after.roles ?? []) !== JSON.stringify(before.roles ?? [])) patch.idpRole = roleOf(after);
+  if (departmentOf(after) !== departmentOf(before, false)) patch.department = departmentOf(after);
+  if (externalIdOf(after) !== externalIdOf(before, false)) patch.externalId = externalIdOf(after);
+  if (JSON.stringify(after.roles ?? []) !== JSON.stringify(before.roles ?? [])) patch.idpRole = changedRole(before, after);
   return patch;
 }

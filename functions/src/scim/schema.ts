@@ -52,7 +52,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
     subAttributes: [attr("formatted", "string", "The full name."), attr("familyName", "string", "Family name."), attr("givenName", "string", "Given name.")],
   }),
   attr("displayName", "string", "The name shown in the app. When absent, the formatted name, else given and family name, else the e-mail address."),
-  attr("emails", "complex", "E-mail addresses. The user has one, equal to userName; a write of the primary (or work) address changes userName unless the request sets userName itself.", {
+  attr("emails", "complex", "E-mail addresses: one work address, equal to userName. Writes are accepted and do not change the sign-in address (change userName for that); on POST without userName, the primary (or work) address is the userName.", {
     multiValued: true,
     subAttributes: multiValueSubs("The e-mail address.", ["work"]),
   }),

@@ -40,7 +40,7 @@ export const scimUserInput = z
     externalId: documented("string", "The identity provider's id of the user."),
     name: documented("object", "`givenName`, `familyName`, `formatted`."),
     displayName: documented("string", "1–200 characters; derived from the name or e-mail address when absent."),
-    emails: documented("array", "The primary (or work) value stands for userName when userName is absent or unchanged."),
+    emails: documented("array", "Mirrors userName; on POST without userName, the primary (or work) value is used."),
     active: documented("boolean", 'true (default) or false; the strings "True"/"False" are accepted.'),
     roles: documented("array", "The primary (else first) value is mapped through the company's role map."),
     [URN.enterprise]: documented("object", "`department`: the name of one of the company's departments."),

@@ -155,27 +155,28 @@ function assertProvisionable(user: RosterUser): void {
   }
 }
 
-/** The app role of an IdP role value; undefined when the request sets none. */
+/** The app role of an IdP role value (`standard` for none). */
 async function roleFor(companyId: string, idpRole: string | null | undefined): Promise<string> {
   if (!idpRole) return DEFAULT_ROLE;
   return mapRole((await findCompany(companyId))?.provisioningRoleMap ?? {}, idpRole);
 }
 
 /**
- * A new e-mail address goes to the sign-in account first (Auth keeps addresses unique), then
- * to the roster; `undo` puts the account's address back if the roster refuses.
+ * A new e-mail address goes to the sign-in account first (Auth keeps addresses unique), then to
+ * the roster. The roster is the truth: afterwards, whether the transaction committed or failed,
+ * the account gets the address the roster holds (so concurrent changes cannot leave them apart).
  */
-async function moveSignInEmail(user: RosterUser, email: string): Promise<{ undo(): Promise<void> } | null> {
-  if (email === user.email) return null;
+async function moveSignInEmail(user: RosterUser, email: string): Promise<boolean> {
+  if (email === user.email) return false;
   assertProvisionable(user);
   if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
   await setAccountEmail(user.id, email).catch((err: unknown) => Promise.reject(mapped(err)));
-  const previous = user.email;
-  return {
-    undo: async () => {
-      if (previous) await setAccountEmail(user.id, previous).catch((err: unknown) => accountSyncFailed({ uid: user.id, step: "restore_email" }, err));
-    },
-  };
+  return true;
+}
+
+async function syncSignInEmail(companyId: string, uid: string, committed?: RosterUser): Promise<void> {
+  const user = committed ?? (await findOnRoster(companyId, uid).catch(() => null));
+  if (user?.email) await setAccountEmail(uid, user.email).catch((err: unknown) => accountSyncFailed({ uid, step: "sync_email" }, err));
 }
 
 const NAME_FIELDS = ["givenName", "familyName", "formattedName"] as const;
@@ -189,9 +190,8 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
     departmentId(companyId, patch.department),
     patch.idpRole === undefined ? undefined : roleFor(companyId, patch.idpRole),
   ]);
-  const moved = current && email !== undefined ? await moveSignInEmail(current, email) : null;
+  const moved = current && email !== undefined ? await moveSignInEmail(current, email) : false;
   const decide = (user: RosterUser): RosterChange | null => {
-    assertProvisionable(user);
     const fields: Record<string, unknown> = {};
     let seats: RosterChange["seats"] = 0;
     let action = "user.updated";
@@ -211,12 +211,16 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
     if (patch.externalId !== undefined && patch.externalId !== user.externalId) fields.externalId = patch.externalId;
     if (role !== undefined && role !== user.role) fields.role = role;
     for (const field of NAME_FIELDS) if (patch.name && patch.name[field] !== user[field]) fields[field] = patch.name[field];
-    return Object.keys(fields).length ? { fields, seats, action, ...(fields.email ? { email } : {}) } : null;
+    if (!Object.keys(fields).length) return null;
+    // Refused only when something would change: an identity provider re-sending an owner's state is harmless.
+    assertProvisionable(user);
+    return { fields, seats, action, ...(fields.email ? { email } : {}) };
   };
   const { user } = await commitChange(companyId, uid, decide, origin).catch(async (err: unknown) => {
-    await moved?.undo();
+    if (moved) await syncSignInEmail(companyId, uid);
     throw mapped(err);
   });
+  if (moved) await syncSignInEmail(companyId, uid, user);
   // From the committed state, also when nothing changed: repeating a request repairs Auth.
   if (patch.active !== undefined) await syncSignIn(user);
   return user;

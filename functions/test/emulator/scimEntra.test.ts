@@ -67,6 +67,7 @@ describe("SCIM with Microsoft Entra ID", () => {
     const patched = await scim("patch", `/Users/${id}`, key, {
       schemas: [URN.patchOp],
       Operations: [
+        { op: "Replace", path: "userName", value: renamed },
         { op: "Replace", path: "displayName", value: "Ingrid N. Berg" },
         { op: "Add", value: { "name.givenName": "Ingrid N.", 'emails[type eq "work"].value': renamed, [`${ENTERPRISE}:department`]: "Engine" } },
         { op: "Replace", value: { "name.familyName": "Berg" } },
@@ -148,12 +149,14 @@ describe("SCIM with Microsoft Entra ID", () => {
     expect(await seatsUsed(companyId)).toBe(1);
   });
 
-  it("never grants elevated roles, even when mapped, and refuses touching the company's owner", async () => {
+  it("never grants elevated roles, even when mapped, and refuses changing the company's owner", async () => {
     const { companyId, key } = await scimCompany();
     const res = await scim("post", "/Users", key, { userName: address(), roles: [{ value: "Owner", primary: true }] });
     expect(res.body.roles).toEqual([{ value: "standard", primary: true }]);
     const owner = randomId("u");
     await firestore().doc(`users/${owner}`).set({ companyId, email: address(), displayName: "Owner", role: "owner", status: "active", departmentId: null, createdAt: new Date() });
+    const unchanged = await scim("patch", `/Users/${owner}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: true } }] });
+    expect(unchanged.status).toBe(200);
     const refused = await scim("patch", `/Users/${owner}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: false } }] });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ schemas: [URN.error], status: "403" });

@@ -1,6 +1,6 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId } from "../../src/testing/builders";
+import { randomId, seedKey } from "../../src/testing/builders";
 import { scim, scimCompany } from "../../src/testing/scim";
 
 /** Okta's request sequence, paging, seats and discovery, through HTTP against the emulators. */
@@ -129,5 +129,29 @@ describe("SCIM with Okta", () => {
     expect(await seatsUsed(companyId)).toBe(2);
     const active = await firestore().collection("users").where("companyId", "==", companyId).where("status", "==", "invited").get();
     expect(active.size).toBe(2);
+  });
+
+  it("an e-mail change to an address another user has is 409 uniqueness, and changes neither the user nor the sign-in account", async () => {
+    const { key } = await scimCompany();
+    const [first, second] = [address(), address()];
+    const { body: user } = await scim("post", "/Users", key, { userName: first });
+    await scim("post", "/Users", key, { userName: second });
+    const res = await scim("patch", `/Users/${user.id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", path: "userName", value: second.toUpperCase() }] });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ status: "409", scimType: "uniqueness" });
+    expect((await scim("get", `/Users/${user.id}`, key)).body.userName).toBe(first);
+    expect((await auth().getUser(user.id)).email).toBe(first);
+  });
+
+  it("rate limits a burst like any key: 429 as a SCIM error with Retry-After", async () => {
+    const { companyId } = await scimCompany();
+    const key = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 1 } })).key;
+    // Three in a row: at most one minute boundary falls between them, so one is refused.
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await scim("get", "/ServiceProviderConfig", key));
+    const limited = statuses.find((r) => r.status === 429)!;
+    expect(statuses[0].status).toBe(200);
+    expect(limited.headers["retry-after"]).toMatch(/^\d+$/);
+    expect(limited.body).toEqual({ schemas: [URN.error], status: "429", detail: expect.stringContaining("Rate limit") });
   });
 });

@@ -10,10 +10,15 @@ describe("mapRole (provisioningRoleMap)", () => {
     ["KeyUsers", "standard"],
     ["Odd", "standard"],
     ["Unmapped", "standard"],
+    ["Manager", "manager"],
     ["", "standard"],
     [null, "standard"],
-  ])("maps %j to %s, never granting elevated roles", (value, role) => {
+  ])("maps %j to %s, app role names standing for themselves, never granting elevated roles", (value, role) => {
     expect(mapRole(map, value)).toBe(role);
   });
-  it("gives standard without a map", () => expect(mapRole({}, "Inspector")).toBe("standard"));
+  it("without a map, gives standard except for an app role's own name", () => {
+    expect(mapRole({}, "Fleet")).toBe("standard");
+    expect(mapRole({}, "Inspector")).toBe("inspector");
+    expect(mapRole({}, "owner")).toBe("standard");
+  });
 });

@@ -115,8 +115,9 @@ describe("applyPatch", () => {
         { op: "Replace", value: { displayName: "Nora Holm" } },
       ),
     );
+    // The work e-mail mirrors userName: it alone does not move the sign-in address.
+    expect(after.emails).toEqual([{ value: "nora.holm@example.com", type: "work", primary: true }]);
     expect(patchBetween(before(), after)).toEqual({
-      email: "nora.holm@example.com",
       active: false,
       name: { givenName: "Nora", familyName: "Holm", formattedName: null },
       displayName: "Nora Holm",
@@ -147,6 +148,8 @@ describe("applyPatch", () => {
     expect(removed.roles).toEqual([{ value: "standard", primary: false }]);
     expect(applyPatch(added, patchOf({ op: "remove", path: 'roles[value eq "Manager"]' })).roles).toHaveLength(1);
     expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "roles" }))).idpRole).toBeNull();
+    // A value added without "primary" is the one that counts, not the stored app role beside it.
+    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "add", path: "roles", value: [{ value: "Fleet Manager" }] }))).idpRole).toBe("Fleet Manager");
   });
 
   it('Entra ID app roles: roles[primary eq "True"].value, replaced or added', () => {
@@ -166,7 +169,8 @@ describe("applyPatch", () => {
     ]);
     expect(patchBetween(before(), added)).toEqual({}); // the primary address is unchanged
     const replaced = applyPatch(before(), patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: "x@example.com" }));
-    expect(patchBetween(before(), replaced)).toEqual({ email: "x@example.com" });
+    expect(replaced.emails).toEqual([{ value: "x@example.com", type: "work", primary: true }]);
+    expect(patchBetween(before(), applyPatch(replaced, patchOf({ op: "replace", path: "userName", value: "x@example.com" })))).toEqual({ email: "x@example.com" });
     const removed = applyPatch(added, patchOf({ op: "remove", path: 'emails[type eq "home" and value ew "jensen.org"]' }));
     expect(removed.emails).toHaveLength(1);
   });
