@@ -128,8 +128,6 @@ export interface RosterChange {
   fields: Record<string, unknown>;
   seats: -1 | 0 | 1;
   action: string;
-  /** A new e-mail address the change sets: refused in the transaction if any user has it. */
-  email?: string;
 }
 
 function commit(tx: Transaction, companyId: string, uid: string, change: RosterChange, used: number, origin: ChangeOrigin, now: Timestamp): void {
@@ -171,8 +169,9 @@ export async function commitChange(
     if (!onRoster(user, companyId)) throw new NotOnRosterError(removed);
     const change = decide(user);
     if (!change) return { user, changed: null };
-    if (change.email) {
-      const sameEmail = await tx.get(usersCollection().where("email", "==", change.email).limit(2));
+    // A new e-mail address is refused in the transaction if any other user has it.
+    if (typeof change.fields.email === "string") {
+      const sameEmail = await tx.get(usersCollection().where("email", "==", change.fields.email).limit(2));
       if (sameEmail.docs.some((d) => d.id !== uid)) throw new EmailOnRosterError();
     }
     const seats = change.seats ? await seatsOf(tx, companyId, change.seats) : { capacity: 0, used: 0 };

@@ -1,5 +1,4 @@
 import { FieldPath, Timestamp, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
-import { documentId } from "./findings";
 import { onRoster, parseUser, usersCollection, type RosterUser } from "./roster";
 
 /**
@@ -15,12 +14,6 @@ export async function rosterByEmail(companyId: string, email: string): Promise<R
 
 export async function rosterByExternalId(companyId: string, externalId: string): Promise<RosterUser[]> {
   return live(companyId, (await usersCollection().where("companyId", "==", companyId).where("externalId", "==", externalId).limit(50).get()).docs);
-}
-
-export async function rosterById(companyId: string, uid: string): Promise<RosterUser[]> {
-  if (!documentId.safeParse(uid).success) return [];
-  const snap = await usersCollection().doc(uid).get();
-  return snap.exists ? live(companyId, [snap as QueryDocumentSnapshot]) : [];
 }
 
 const ordered = (companyId: string): Query => usersCollection().where("companyId", "==", companyId).orderBy("createdAt").orderBy(FieldPath.documentId());

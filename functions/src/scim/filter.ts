@@ -139,22 +139,22 @@ class Parser {
     return `"${token.type}"`;
   }
 
-  private or(inValueFilter: boolean): Filter {
-    let left = this.and(inValueFilter);
-    while (this.keyword(this.peek(), "or")) {
+  /** `operand (word operand)*`, left-associative: `or` over `and` over the rest (precedence of RFC 7644). */
+  private chain(word: "or" | "and", operand: () => Filter): Filter {
+    let left = operand();
+    while (this.keyword(this.peek(), word)) {
       this.i++;
-      left = { kind: "or", left, right: this.and(inValueFilter) };
+      left = { kind: word, left, right: operand() };
     }
     return left;
   }
 
+  private or(inValueFilter: boolean): Filter {
+    return this.chain("or", () => this.and(inValueFilter));
+  }
+
   private and(inValueFilter: boolean): Filter {
-    let left = this.unary(inValueFilter);
-    while (this.keyword(this.peek(), "and")) {
-      this.i++;
-      left = { kind: "and", left, right: this.unary(inValueFilter) };
-    }
-    return left;
+    return this.chain("and", () => this.unary(inValueFilter));
   }
 
   private unary(inValueFilter: boolean): Filter {

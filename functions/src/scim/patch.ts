@@ -21,6 +21,8 @@ type Item = Record<string, unknown>;
 type Op = "add" | "replace" | "remove";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A member of a JSON object by name, case-insensitively (SCIM attribute names and PatchOp members). */
+const propertyOf = (object: Record<string, unknown>, name: string) => object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
 const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
 
 /** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
@@ -65,11 +67,11 @@ export function matches(filter: Filter, item: Item): boolean {
     case "has":
       return false;
     case "present": {
-      const v = item[Object.keys(item).find((k) => same(k, filter.path.attr)) ?? ""];
+      const v = propertyOf(item, filter.path.attr);
       return v !== undefined && v !== null && v !== "";
     }
     case "compare": {
-      const raw = item[Object.keys(item).find((k) => same(k, filter.path.attr)) ?? ""];
+      const raw = propertyOf(item, filter.path.attr);
       // Entra ID compares booleans with strings: `roles[primary eq "True"]`.
       const value = typeof raw === "boolean" && typeof filter.value === "string" && /^(true|false)$/i.test(filter.value) ? filter.value.toLowerCase() === "true" : filter.value;
       const [a, b] = [typeof raw === "string" ? raw.toLowerCase() : raw, typeof value === "string" ? value.toLowerCase() : value];
@@ -196,22 +198,20 @@ export function assign(state: State, op: "add" | "replace", value: Record<string
 /** Applies a PatchOp request body; the operations apply in order, all or none. */
 export function applyPatch(before: State, body: unknown): State {
   if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
-  const key = (name: string) => Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
-  const schemas = body[key("schemas") ?? ""];
+  const schemas = propertyOf(body, "schemas");
   if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp))) throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
-  const operations = body[key("Operations") ?? ""];
+  const operations = propertyOf(body, "Operations");
   if (!Array.isArray(operations) || operations.length === 0) throw invalidSyntax('"Operations" must be a non-empty array.');
   const state = structuredClone(before);
   operations.forEach((operation: unknown, index) => {
     if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
-    const field = (name: string) => operation[Object.keys(operation).find((k) => k.toLowerCase() === name) ?? ""];
-    const op = typeof field("op") === "string" ? (field("op") as string).toLowerCase() : "";
+    const op = typeof propertyOf(operation, "op") === "string" ? (propertyOf(operation, "op") as string).toLowerCase() : "";
     if (op !== "add" && op !== "replace" && op !== "remove") throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
-    const path = field("path");
+    const path = propertyOf(operation, "path");
     if (path !== undefined && (typeof path !== "string" || !path.trim())) throw new ScimError("invalid_request", `Operations[${index}].path must be a non-empty string.`, "invalidPath");
-    if (typeof path === "string") return applyAt(state, op, pathOf(path.trim()), field("value"), true);
+    if (typeof path === "string") return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true);
     if (op === "remove") throw new ScimError("invalid_request", `Operations[${index}]: "remove" needs a "path".`, "noTarget");
-    const value = field("value");
+    const value = propertyOf(operation, "value");
     if (!isObject(value)) throw invalidValue(`Operations[${index}].value must be an object of attributes when there is no "path".`);
     assign(state, op, value);
   });

@@ -69,5 +69,3 @@ export const listQuery = z.looseObject({
   attributes: z.string().optional().openapi({ description: "Accepted and ignored: resources are always returned whole." }),
   excludedAttributes: z.string().optional().openapi({ description: "Accepted and ignored: resources are always returned whole." }),
 });
-
-export const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "The user's id." }) });

@@ -1,17 +1,17 @@
 import type { Request } from "express";
-import { asHttp } from "../company/users/schemas";
+import { asHttp, departmentNameOf, userIdParams } from "../company/users/schemas";
 import { authenticated } from "../http/context";
 import { changeOrigin } from "../http/record";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { departmentsOf, findOnRoster, type RosterUser } from "../repos/roster";
-import { rosterByEmail, rosterByExternalId, rosterById, rosterWindow } from "../repos/rosterLookup";
+import { rosterByEmail, rosterByExternalId, rosterWindow } from "../repos/rosterLookup";
 import { inviteUser, removeUser, updateUser, type UserPatch } from "../services/users";
 import { MAX_RESULTS } from "./discovery";
 import { ScimError } from "./errors";
 import { applyPatch, type State } from "./patch";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
 import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
-import { listQuery, patchOpInput, scimUserInput, scimUserSchema, userIdParams } from "./userSchemas";
+import { listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userSchemas";
 import { userTerms, type UserTerm } from "./userFilter";
 
 /**
@@ -20,9 +20,8 @@ import { userTerms, type UserTerm } from "./userFilter";
  * PATCH, resource mapping).
  */
 type Departments = Awaited<ReturnType<typeof departmentsOf>>;
-const departmentName = (user: RosterUser, departments: Departments) => departments.find((d) => d.id === user.departmentId)?.name ?? null;
 const resourceOf = (req: Request, user: RosterUser, departments: Departments) =>
-  toScimUser(user, departmentName(user, departments), scimUrl(req, `/Users/${encodeURIComponent(user.id)}`));
+  toScimUser(user, departmentNameOf(user, departments), scimUrl(req, `/Users/${encodeURIComponent(user.id)}`));
 
 const userNotFound = (id: string) => new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
 
@@ -31,10 +30,11 @@ const byCreation = (a: RosterUser, b: RosterUser) => (a.createdAt?.toMillis() ??
 /** The users every term matches: the first term is looked up, the others checked on its results. */
 async function usersMatching(companyId: string, terms: UserTerm[]): Promise<RosterUser[]> {
   const [first, ...rest] = terms;
-  const lookup = { email: rosterByEmail, externalId: rosterByExternalId, id: rosterById }[first.key];
-  const field = { email: "email", externalId: "externalId", id: "id" } as const;
-  const found = await lookup(companyId, first.value);
-  return found.filter((u) => rest.every((t) => u[field[t.key]] === t.value)).sort(byCreation);
+  const found =
+    first.key === "id"
+      ? [await findOnRoster(companyId, first.value)].filter((u): u is RosterUser => u !== null)
+      : await (first.key === "email" ? rosterByEmail : rosterByExternalId)(companyId, first.value);
+  return found.filter((u) => rest.every((t) => u[t.key] === t.value)).sort(byCreation);
 }
 
 const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) => scimSuccess(description, scimUserSchema, extra);
@@ -117,10 +117,10 @@ function changeRoute(method: "put" | "patch", describe: { operationId: string; s
       const { companyId } = authenticated(principal);
       const [current, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
       if (!current) throw userNotFound(params.id);
-      const before = stateOf(current, departmentName(current, departments));
+      const before = stateOf(current, departmentNameOf(current, departments));
       const patch: UserPatch = patchBetween(before, next(before, body));
       const user = await asHttp(updateUser(companyId, params.id, patch, changeOrigin(req, ctx)));
-      return resourceOf(req, user, await departmentsOf(companyId));
+      return resourceOf(req, user, departments);
     },
   });
 }

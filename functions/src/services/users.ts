@@ -214,7 +214,7 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
     if (!Object.keys(fields).length) return null;
     // Refused only when something would change: an identity provider re-sending an owner's state is harmless.
     assertProvisionable(user);
-    return { fields, seats, action, ...(fields.email ? { email } : {}) };
+    return { fields, seats, action };
   };
   const { user } = await commitChange(companyId, uid, decide, origin).catch(async (err: unknown) => {
     if (moved) await syncSignInEmail(companyId, uid);

@@ -28,12 +28,16 @@ export const userSchema = z
 export type User = z.infer<typeof userSchema>;
 
 
+/** The name of the user's department, or null. */
+export const departmentNameOf = (user: RosterUser, departments: ReadonlyArray<{ id: string; name: string }>) =>
+  departments.find((d) => d.id === user.departmentId)?.name ?? null;
+
 export function toUser(user: RosterUser, departments: ReadonlyArray<{ id: string; name: string }>): User {
   return {
     id: user.id,
     email: user.email,
     display_name: user.displayName,
-    department: departments.find((d) => d.id === user.departmentId)?.name ?? null,
+    department: departmentNameOf(user, departments),
     department_id: user.departmentId,
     role: user.role,
     status: oneOf(USER_STATUSES, user.status),
