@@ -4,7 +4,8 @@ import { z } from "../http/zod";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { UNITS } from "../services/esrs/datapoints";
 import { computeEsrsReport } from "../services/esrs/report";
-import { isoTimestamp, yearParam } from "./schemas";
+import { isoTimestamp } from "../http/zod";
+import { yearParam } from "./schemas";
 
 const FORMATS = ["json", "csv"] as const;
 

@@ -4,7 +4,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findRollup } from "../repos/kpiRollups";
 import { MONTHS } from "../services/kpiRollup";
-import { isoTimestamp } from "./schemas";
+import { isoTimestamp } from "../http/zod";
 
 const counts = (description: string) => z.record(z.string(), z.number()).openapi({ description });
 const byMonth = counts(`The ${MONTHS} most recent UTC months up to and including the month of \`generated_at\`, oldest first, zero-filled: \`"YYYY-MM": number\`.`);

@@ -1,11 +1,11 @@
 import { authenticated } from "../http/context";
 import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
+import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
-import { z } from "../http/zod";
+import { isoTimestamp, z } from "../http/zod";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
 import { toIso } from "../repos/stored";
-import { isoTimestamp } from "./schemas";
 
 const CLASSES = ["privileged", "operational"] as const;
 
@@ -22,7 +22,7 @@ const auditEntrySchema = z
         name: z.string().nullable(),
       })
       .openapi("AuditActor"),
-    api: z.enum(["findings", "company"]).nullable(),
+    api: z.enum(KEY_APIS).nullable(),
     method: z.string().nullable(),
     path: z.string().nullable(),
     status: z.number().int().nullable(),
@@ -44,7 +44,7 @@ export function toAuditEntry(doc: AuditDoc): AuditEntryOut {
     class: oneOf(CLASSES, doc.class) ?? "operational",
     action: doc.action,
     actor: { type: oneOf(["api_key", "user", "system"] as const, doc.actor?.type) ?? "system", id: doc.actor?.id ?? null, name: doc.actor?.name ?? null },
-    api: oneOf(["findings", "company"] as const, doc.api),
+    api: oneOf(KEY_APIS, doc.api),
     method: doc.method,
     path: doc.path,
     status: doc.status !== null && Number.isInteger(doc.status) ? doc.status : null,

@@ -1,8 +1,8 @@
-import { z } from "../http/zod";
+import { isoTimestamp, z } from "../http/zod";
 import { isReportableYear, MIN_YEAR } from "../lib/months";
 
 /** Shared schema pieces of the company API (snake_case, ISO-8601 UTC). */
-export const isoTimestamp = z.string().openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
+
 export const nullableTimestamp = isoTimestamp.nullable();
 
 export const INCIDENT_STATUSES = ["reported", "under_investigation", "action_required", "closed"] as const;

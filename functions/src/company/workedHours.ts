@@ -6,7 +6,8 @@ import { isPastOrCurrentMonth, monthsOfYear } from "../lib/months";
 import { toIso } from "../repos/stored";
 import { hoursBetween, setApiHours } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
-import { isoTimestamp, yearParam } from "./schemas";
+import { isoTimestamp } from "../http/zod";
+import { yearParam } from "./schemas";
 
 /** Monthly worked hours: the API's own value per month (POST), and every source per month (GET). */
 const MAX_HOURS = 1_000_000;
@@ -85,6 +86,7 @@ export const getWorkedHours = defineRoute({
   handler: async ({ query, principal }) => {
     const months = monthsOfYear(query.year);
     const records = await hoursBetween(authenticated(principal).companyId, months[0].key, months[11].key);
-    return { data: { year: query.year, months: hoursByMonth(months, records) } };
+    const perMonth = hoursByMonth(months, records).map((m) => ({ month: m.month, app_hours: m.app, api_hours: m.api, total_hours: m.total }));
+    return { data: { year: query.year, months: perMonth } };
   },
 });

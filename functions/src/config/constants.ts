@@ -9,3 +9,6 @@ export const AUDIT_RETENTION_DAYS = { operational: 90, privileged: 730 } as cons
 
 /** Largest request body either API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Active (unrevoked) keys a company may hold per API. */
+export const MAX_ACTIVE_KEYS = 20;

@@ -1,8 +1,9 @@
 import { z } from "../http/zod";
+import { DISPLAY_PREFIX_PATTERN, KEY_APIS } from "../lib/apiKeyFormat";
 
 /** Inputs of the console's key-management callables. */
 const companyId = z.string({ message: "companyId is required" }).trim().min(1, "companyId is required").max(200).refine((id) => !id.includes("/"), "companyId is not a valid id");
-const api = z.enum(["findings", "company"], { message: 'api must be "findings" or "company"' });
+const api = z.enum(KEY_APIS, { message: `api must be ${KEY_APIS.map((a) => `"${a}"`).join(" or ")}` });
 
 export const setApiAccessInput = z.object({ companyId, api, enabled: z.boolean({ message: "enabled must be true or false" }) }).strict();
 
@@ -37,7 +38,7 @@ export const createApiKeyInput = z
 export const listApiKeysInput = z.object({ companyId, api: api.optional() }).strict();
 
 export const revokeApiKeyInput = z
-  .object({ companyId, prefix: z.string().regex(/^(vfe|csa)_[0-9A-Za-z]{8}$/, "prefix is the key's first 12 characters, e.g. vfe_AbC123xy") })
+  .object({ companyId, prefix: z.string().regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. vfe_AbC123xy") })
   .strict();
 
 export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
@@ -53,7 +54,7 @@ const positiveLimit = (name: string) =>
 export const setRateLimitsInput = z
   .object({
     companyId,
-    prefix: z.string().regex(/^(vfe|csa)_[0-9A-Za-z]{8}$/, "prefix is the key's first 12 characters, e.g. csa_AbC123xy").optional(),
+    prefix: z.string().regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. csa_AbC123xy").optional(),
     perMinute: positiveLimit("--per-minute"),
     perDay: positiveLimit("--per-day"),
     clear: z.boolean(),

@@ -5,11 +5,11 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { mapPool } from "../lib/pool";
 import { allComments, findVisibleFinding, liveFiles } from "../repos/findings";
-import { attachmentCandidates, type Candidate } from "../services/attachmentRows";
+import { attachmentItems, type AttachmentItem } from "../services/attachments";
 import { noteSigningFailure, signReadUrl } from "../services/signing";
-import { FINDING_NOT_FOUND, findingIdParams } from "./listComments";
 import { limitParam } from "../http/paging";
-import { attachmentSchema, type Attachment } from "./schemas";
+import { attachmentRow } from "./attachmentRows";
+import { attachmentSchema, FINDING_NOT_FOUND, findingIdParams, type Attachment } from "./schemas";
 
 /** Signing calls in flight at once (IAM signBlob in production takes tens of milliseconds each). */
 const SIGNING_CONCURRENCY = 16;
@@ -23,7 +23,8 @@ const responseSchema = z
   .openapi("AttachmentList");
 export type ListAttachmentsResponse = z.infer<typeof responseSchema>;
 
-async function signed({ row, target }: Candidate, now: number): Promise<Attachment> {
+async function signed({ source, target }: AttachmentItem, now: number): Promise<Attachment> {
+  const row = attachmentRow(source);
   if ("error" in target) return { ...row, download_url: null, download_url_expires_at: null, download_error: target.error };
   try {
     const { url, expiresAt } = await signReadUrl(target.bucket, target.path, now);
@@ -54,7 +55,7 @@ export const listAttachments = defineRoute({
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
     const [files, comments] = await Promise.all([liveFiles(projectId, finding.id), allComments(projectId, finding.id)]);
-    const candidates = attachmentCandidates(finding, files, comments, storageBuckets());
+    const candidates = attachmentItems(finding, files, comments, storageBuckets());
     const kept = candidates.slice(0, query.limit);
     // One clock reading for the whole response: every link expires at the same instant.
     const now = Date.now();

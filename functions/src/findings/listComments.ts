@@ -5,11 +5,7 @@ import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
 import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
-import { commentSchema } from "./schemas";
-
-export const findingIdParams = z.object({
-  id: z.string().openapi({ description: "Finding id." }),
-});
+import { commentSchema, FINDING_NOT_FOUND, findingIdParams } from "./schemas";
 
 const query = windowedListQuery(
   {
@@ -21,8 +17,6 @@ const query = windowedListQuery(
 
 const responseSchema = pageOf(commentSchema, "CommentPage");
 export type ListCommentsResponse = z.infer<typeof responseSchema>;
-
-export const FINDING_NOT_FOUND = "No such finding in this key's project.";
 
 export const listComments = defineRoute({
   method: "get",

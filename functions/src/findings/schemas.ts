@@ -1,7 +1,6 @@
-import { jsonObject, z } from "../http/zod";
+import { isoTimestamp, jsonObject, z } from "../http/zod";
 
 /** Shared schema pieces of the findings export (snake_case, ISO-8601 UTC). */
-export const isoTimestamp = z.string().openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
 export const nullableTimestamp = isoTimestamp.nullable();
 
 export const projectSchema = z
@@ -147,3 +146,10 @@ export const attachmentSchema = z
   })
   .openapi("Attachment");
 export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** The `{id}` of the finding routes. */
+export const findingIdParams = z.object({
+  id: z.string().openapi({ description: "Finding id." }),
+});
+
+export const FINDING_NOT_FOUND = "No such finding in this key's project.";

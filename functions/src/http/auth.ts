@@ -5,10 +5,10 @@ import { findApiKey, type ApiKeyDoc } from "../repos/apiKeys";
 import { prefetchUsage } from "../repos/apiKeyUsage";
 import { findCompany } from "../repos/companies";
 import { findProject } from "../repos/projects";
-import { assertCompanyAccess, assertFindingsAccess, assertKeyUsable } from "../services/access";
+import { AccessError, assertCompanyAccess, assertFindingsAccess, assertKeyUsable } from "../services/access";
 import { effectiveLimits } from "../services/rateLimit";
 import { contextOf, type AuditSubject } from "./context";
-import { unauthorized } from "./errors";
+import { forbidden, unauthorized } from "./errors";
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 
@@ -70,6 +70,6 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     next();
   } catch (err) {
     if (!ctx.auditSubject) ctx.rejection = err instanceof Error ? err.message : "authentication failed";
-    next(err);
+    next(err instanceof AccessError ? (err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message)) : err);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The closed list of error codes both APIs answer with, and the HTTP status of each.
- * Services throw `ApiError`; the error handler alone renders the envelope.
+ * Adapters and the HTTP kernel throw `ApiError`; services throw errors of their own, which the
+ * adapter (or the kernel, for access) maps here. The error handler alone renders the envelope.
  */
 export const ERROR_STATUS = {
   invalid_request: 400,

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
-import { consume, UsageContentionError } from "../repos/apiKeyUsage";
-import { policyHeader, remainingHeader } from "../services/rateLimit";
+import { UsageContentionError } from "../repos/apiKeyUsage";
+import { consume, policyHeader, remainingHeader } from "../services/rateLimit";
 import { principalOf } from "./context";
 import { ApiError } from "./errors";
 

@@ -1,6 +1,5 @@
 import type { Request, Response } from "express";
-import { appendAuditEntry } from "../repos/auditLogs";
-import { auditEntry } from "../services/audit";
+import { appendAuditEntry, auditEntry } from "../repos/auditLogs";
 import { contextOf, pathOf, type RequestContext } from "./context";
 import { auditWriteFailed, unattributedRequest } from "../logs";
 

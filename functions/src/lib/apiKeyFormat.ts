@@ -8,13 +8,16 @@ import { crc32 } from "./crc32";
  * in base62, left-padded to 6. The checksum lets us reject typos and truncated keys
  * without touching the database.
  */
-export type KeyApi = "findings" | "company";
+export const KEY_APIS = ["findings", "company"] as const;
+export type KeyApi = (typeof KEY_APIS)[number];
 
 export const KEY_PREFIX: Record<KeyApi, string> = { findings: "vfe_", company: "csa_" };
 export const RANDOM_LENGTH = 32;
 export const CHECKSUM_LENGTH = 6;
 /** Characters of the key kept for display and audit (`apiKeys.prefix`). */
 export const DISPLAY_PREFIX_LENGTH = 12;
+/** A stored display prefix: the key's first 12 characters, e.g. `vfe_AbC123xy`. */
+export const DISPLAY_PREFIX_PATTERN = /^(vfe|csa)_[0-9A-Za-z]{8}$/;
 
 const KEY_SHAPE = /^(vfe|csa)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 

@@ -1,8 +1,6 @@
 import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "../http/zod";
-import { Coalescer } from "../lib/coalesce";
-import { decideMany, type Limits, type RateLimitDecision } from "../services/rateLimit";
+import { z } from "zod";
 import { apiKeysCollection } from "./apiKeys";
 
 /**
@@ -15,6 +13,29 @@ import { apiKeysCollection } from "./apiKeys";
  * retried on conflict. Every admitted request is therefore backed by a successful swap from
  * a count below the limit: with a limit of 60, never more than 60 pass in a window.
  */
+export interface UsageState {
+  minuteWindow: number;
+  minuteCount: number;
+  dayWindow: number;
+  dayCount: number;
+}
+
+/** Per-key limits: the default, or the override of `companies.rateLimits` / `apiKeys.rateLimits`. */
+export interface Limits {
+  perMinute: number;
+  perDay: number;
+}
+
+/** What the store needs of a decision: admitted or not, the state to store, and whether to touch `lastUsedAt`. */
+export interface UsageDecision {
+  allowed: boolean;
+  next: UsageState;
+  firstInMinute: boolean;
+}
+
+/** Decides `count` requests arriving together from the stored state (services/rateLimit's arithmetic). */
+export type DecideBatch<D extends UsageDecision> = (stored: UsageState | undefined, nowMs: number, count: number) => D[];
+
 const usageDoc = z.object({
   minuteWindow: z.number(),
   minuteCount: z.number(),
@@ -52,8 +73,11 @@ export function prefetchUsage(keyHash: string): Promise<DocumentSnapshot> {
   return usageRef(keyHash).get();
 }
 
-/** One compare-and-swap round for `count` requests; exported so tests can contend like separate instances. */
-export async function consumeMany(keyHash: string, count: number, limits: Limits, prefetched?: DocumentSnapshot): Promise<RateLimitDecision[]> {
+/**
+ * Decides `count` requests of the key and stores the outcome with a compare-and-swap, retried
+ * on conflict (see the module comment). Callers in one instance are coalesced by the service.
+ */
+export async function consumeMany<D extends UsageDecision>(keyHash: string, count: number, decide: DecideBatch<D>, prefetched?: DocumentSnapshot): Promise<D[]> {
   const ref = usageRef(keyHash);
   const written = lastWrite.get(keyHash);
   let first = prefetched && (!written || prefetched.readTime >= written) ? prefetched : undefined;
@@ -63,7 +87,7 @@ export async function consumeMany(keyHash: string, count: number, limits: Limits
     first = undefined;
     const parsed = usageDoc.safeParse(snap.data());
     const now = Timestamp.now();
-    const decisions = decideMany(parsed.success ? parsed.data : undefined, now.toMillis(), limits, count);
+    const decisions = decide(parsed.success ? parsed.data : undefined, now.toMillis(), count);
     const admitted = decisions.filter((d) => d.allowed);
     // A refusal needs no write: counts only grow within a window, so a stale read can only
     // under-count, never refuse wrongly.
@@ -83,22 +107,4 @@ export async function consumeMany(keyHash: string, count: number, limits: Limits
     }
   }
   throw new UsageContentionError();
-}
-
-interface Consumption {
-  limits: Limits;
-  prefetched?: Promise<DocumentSnapshot>;
-}
-
-// Limits are read fresh by every request; a batch applies the latest of its requests' reads,
-// and starts from the latest prefetched counter.
-const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
-  const last = args[args.length - 1];
-  const prefetched = await last.prefetched?.catch(() => undefined);
-  return consumeMany(keyHash, args.length, last.limits, prefetched);
-});
-
-/** Admits or refuses one request of the key (see the module comment for the guarantees). */
-export function consume(keyHash: string, limits: Limits, prefetched?: Promise<DocumentSnapshot>): Promise<RateLimitDecision> {
-  return coalescer.submit(keyHash, { limits, prefetched });
 }

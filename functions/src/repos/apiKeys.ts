@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "../http/zod";
+import { z } from "zod";
+import { KEY_APIS } from "../lib/apiKeyFormat";
 import { nullableString, parseStoredOrNull, rateLimitOverride, stringList, text, timestamp, type Stored } from "./stored";
 
 /**
@@ -8,7 +9,7 @@ import { nullableString, parseStoredOrNull, rateLimitOverride, stringList, text,
  * `prefix` have no safe absent reading: a key document without them is unusable (unknown key).
  */
 export const apiKeyShape = {
-  api: z.enum(["findings", "company"]),
+  api: z.enum(KEY_APIS),
   companyId: z.string().min(1),
   projectId: nullableString,
   scopes: stringList,

@@ -1,10 +1,44 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import type { KeyApi } from "../lib/apiKeyFormat";
 import type { Instant } from "../lib/dates";
 import { AUDIT_RETENTION_DAYS } from "../config/constants";
-import type { AuditClass, AuditEntry } from "../services/audit";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
 import { nullableNumber, nullableString, parseStored, storedMap, text, timestamp, type Stored } from "./stored";
+
+export type AuditClass = keyof typeof AUDIT_RETENTION_DAYS;
+
+/** One entry of `companies/{companyId}/auditLogs`, exactly the contract's fields. */
+export interface AuditEntry {
+  at: Timestamp;
+  class: AuditClass;
+  action: string;
+  actor: { type: "api_key" | "user" | "system"; id: string; name: string };
+  api: KeyApi | null;
+  method: string | null;
+  path: string | null;
+  status: number | null;
+  requestId: string | null;
+  projectId: string | null;
+  /** What a change concerns (absent on plain requests). */
+  target?: AuditTarget;
+  expireAt: Timestamp;
+}
+
+export type AuditActor = AuditEntry["actor"];
+
+export interface AuditTarget {
+  type: "api_key" | "user" | "worked_hours" | "company";
+  id: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Completes an entry with its timestamp and the TTL deadline of its class. */
+export function auditEntry(fields: Omit<AuditEntry, "at" | "expireAt">, at = Timestamp.now()): AuditEntry {
+  const expireAt = Timestamp.fromMillis(at.toMillis() + AUDIT_RETENTION_DAYS[fields.class] * DAY_MS);
+  return { ...fields, at, expireAt };
+}
 
 /** `companies/{companyId}/auditLogs/{entryId}`: API-owned, append-only. */
 export const auditLogsCollection = (companyId: string) => firestore().collection("companies").doc(companyId).collection("auditLogs");
@@ -29,7 +63,6 @@ const auditShape = {
 };
 export type AuditDoc = Stored<typeof auditShape> & { id: string };
 
-const DAY_MS = 86_400_000;
 const instantOf = (ms: number): Instant => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 const later = (a: Instant | undefined, b: Instant): Instant => (a && (a.seconds > b.seconds || (a.seconds === b.seconds && a.nanos > b.nanos)) ? a : b);
 const newestFirst = (a: { at: Timestamp | null; id: string }, b: { at: Timestamp | null; id: string }) =>

@@ -1,5 +1,5 @@
 import { firestore } from "../config/firebase";
-import { z } from "../http/zod";
+import { z } from "zod";
 import { freeForm, nullableNumber, nullableString, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
 
 /** `companies/{companyId}`: the fields the APIs act on. */

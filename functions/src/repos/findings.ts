@@ -1,5 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { z } from "../http/zod";
+import { z } from "zod";
 import { compareInstants, type Instant } from "../lib/dates";
 import { commentShape, fileShape, findingShape, type CommentDoc, type FileDoc, type FindingDoc } from "./findingDocs";
 import { projectRef } from "./projects";

@@ -1,14 +1,12 @@
 import { FieldValue, Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
-import { isLiveProjectOf } from "../services/access";
-import { auditEntry, type AuditTarget } from "../services/audit";
-import { KeyAdminError, MAX_ACTIVE_KEYS, type Caller } from "../services/keyAdmin";
-import type { Limits } from "../services/rateLimit";
+import { MAX_ACTIVE_KEYS } from "../config/constants";
+import { auditEntry, auditLogsCollection, type AuditActor, type AuditTarget } from "./auditLogs";
+import type { Limits } from "./apiKeyUsage";
 import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
-import { auditLogsCollection } from "./auditLogs";
 import { companyRef } from "./companies";
-import { projectRef, projectShape } from "./projects";
+import { isLiveProjectOf, projectRef, projectShape } from "./projects";
 import { parseStored, parseStoredOrNull } from "./stored";
 
 /**
@@ -16,7 +14,17 @@ import { parseStored, parseStoredOrNull } from "./stored";
  * (one transaction or batch), so the trail never misses a change and never records one
  * that did not happen.
  */
-const actorOf = (caller: Caller) => ({ type: caller.actorType ?? "user", id: caller.uid, name: caller.name });
+
+/** Why a key write did not happen; services/keyAdmin maps it to its own error. */
+export class KeyStoreError extends Error {
+  constructor(
+    readonly reason: "company_not_found" | "key_not_found" | "ambiguous_prefix" | "not_company_project" | "active_key_limit",
+    message: string,
+  ) {
+    super(message);
+    this.name = "KeyStoreError";
+  }
+}
 
 interface Change {
   action: string;
@@ -25,10 +33,10 @@ interface Change {
   target: AuditTarget;
 }
 
-function audit(tx: Transaction, companyId: string, caller: Caller, change: Change): void {
+function audit(tx: Transaction, companyId: string, actor: AuditActor, change: Change): void {
   tx.create(
     auditLogsCollection(companyId).doc(),
-    auditEntry({ class: "privileged", actor: actorOf(caller), method: null, path: null, status: null, requestId: null, ...change }),
+    auditEntry({ class: "privileged", actor, method: null, path: null, status: null, requestId: null, ...change }),
   );
 }
 
@@ -39,7 +47,7 @@ function audit(tx: Transaction, companyId: string, caller: Caller, change: Chang
 const lockRef = (companyId: string, api: KeyApi) => firestore().collection("apiKeyLocks").doc(`${companyId}__${api}`);
 
 async function assertCompany(tx: Transaction, companyId: string): Promise<void> {
-  if (!(await tx.get(companyRef(companyId))).exists) throw new KeyAdminError("not-found", "No such company.");
+  if (!(await tx.get(companyRef(companyId))).exists) throw new KeyStoreError("company_not_found", "No such company.");
 }
 
 export interface NewKey {
@@ -50,7 +58,7 @@ export interface NewKey {
   scopes: string[];
 }
 
-export async function createKey(input: NewKey, caller: Caller): Promise<{ key: string; doc: ApiKeyDoc }> {
+export async function createKey(input: NewKey, actor: AuditActor): Promise<{ key: string; doc: ApiKeyDoc }> {
   const key = generateKey(input.api);
   const hash = hashKey(key);
   return firestore().runTransaction(
@@ -66,17 +74,17 @@ export async function createKey(input: NewKey, caller: Caller): Promise<{ key: s
       if (project) {
         const parsed = project.exists ? parseStored(projectShape, project.ref.path, project.data()) : null;
         if (!isLiveProjectOf(parsed, input.companyId)) {
-          throw new KeyAdminError("invalid-argument", "projectId is not a project of this company.");
+          throw new KeyStoreError("not_company_project", "projectId is not a project of this company.");
         }
       }
       if (activeSnap.size >= MAX_ACTIVE_KEYS) {
-        throw new KeyAdminError("resource-exhausted", `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`);
+        throw new KeyStoreError("active_key_limit", `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`);
       }
       const now = Timestamp.now();
-      const data = newApiKeyData({ ...input, prefix: displayPrefix(key), createdBy: caller.uid }, now);
+      const data = newApiKeyData({ ...input, prefix: displayPrefix(key), createdBy: actor.id }, now);
       tx.create(apiKeysCollection().doc(hash), data);
       tx.set(lock, { updatedAt: now });
-      audit(tx, input.companyId, caller, { action: "api_key.created", api: input.api, projectId: input.projectId, target: { type: "api_key", id: data.prefix } });
+      audit(tx, input.companyId, actor, { action: "api_key.created", api: input.api, projectId: input.projectId, target: { type: "api_key", id: data.prefix } });
       return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
     },
     { maxAttempts: 25 },
@@ -84,7 +92,7 @@ export async function createKey(input: NewKey, caller: Caller): Promise<{ key: s
 }
 
 export async function listKeys(companyId: string, api?: KeyApi): Promise<ApiKeyDoc[]> {
-  if (!(await companyRef(companyId).get()).exists) throw new KeyAdminError("not-found", "No such company.");
+  if (!(await companyRef(companyId).get()).exists) throw new KeyStoreError("company_not_found", "No such company.");
   let query = apiKeysCollection().where("companyId", "==", companyId);
   if (api) query = query.where("api", "==", api);
   const snap = await query.get();
@@ -94,32 +102,32 @@ export async function listKeys(companyId: string, api?: KeyApi): Promise<ApiKeyD
 }
 
 /** Revokes the company's key with this prefix. Revoking a revoked key changes nothing. */
-export async function revokeKey(companyId: string, prefix: string, caller: Caller): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
+export async function revokeKey(companyId: string, prefix: string, actor: AuditActor): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
   return firestore().runTransaction(async (tx) => {
     const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix));
     const docs = snap.docs.flatMap((d) => {
       const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
       return doc ? [{ ref: d.ref, doc }] : [];
     });
-    if (!docs.length) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
+    if (!docs.length) throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
     const live = docs.filter((d) => !d.doc.revokedAt);
     if (!live.length) return { doc: docs[0].doc, alreadyRevoked: true };
     const now = Timestamp.now();
     for (const { ref, doc } of live) {
-      tx.update(ref, { revokedAt: now, revokedBy: caller.uid });
-      audit(tx, companyId, caller, { action: "api_key.revoked", api: doc.api, projectId: doc.projectId, target: { type: "api_key", id: doc.prefix } });
+      tx.update(ref, { revokedAt: now, revokedBy: actor.id });
+      audit(tx, companyId, actor, { action: "api_key.revoked", api: doc.api, projectId: doc.projectId, target: { type: "api_key", id: doc.prefix } });
     }
-    return { doc: { ...live[0].doc, revokedAt: now, revokedBy: caller.uid }, alreadyRevoked: false };
+    return { doc: { ...live[0].doc, revokedAt: now, revokedBy: actor.id }, alreadyRevoked: false };
   });
 }
 
 const ACCESS_FIELD: Record<KeyApi, string> = { findings: "findingsExport", company: "companyApi" };
 
-export async function setAccess(companyId: string, api: KeyApi, enabled: boolean, caller: Caller): Promise<void> {
+export async function setAccess(companyId: string, api: KeyApi, enabled: boolean, actor: AuditActor): Promise<void> {
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     tx.update(companyRef(companyId), { [`apiAccess.${ACCESS_FIELD[api]}`]: enabled });
-    audit(tx, companyId, caller, { action: "api_access.changed", api, projectId: null, target: { type: "company", id: companyId } });
+    audit(tx, companyId, actor, { action: "api_access.changed", api, projectId: null, target: { type: "company", id: companyId } });
   });
 }
 
@@ -128,7 +136,7 @@ export async function setAccess(companyId: string, api: KeyApi, enabled: boolean
  * is given: the fields given replace theirs, the others stay; null clears the override. A
  * privileged audit entry commits with the change.
  */
-export async function setRateLimits(companyId: string, prefix: string | undefined, limits: Partial<Limits> | null, caller: Caller): Promise<void> {
+export async function setRateLimits(companyId: string, prefix: string | undefined, limits: Partial<Limits> | null, actor: AuditActor): Promise<void> {
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     let ref = companyRef(companyId);
@@ -140,14 +148,14 @@ export async function setRateLimits(companyId: string, prefix: string | undefine
         const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
         return doc ? [{ ref: d.ref, doc }] : [];
       });
-      if (!keys.length) throw new KeyAdminError("not-found", "No key with this prefix in this company.");
-      if (keys.length > 1) throw new KeyAdminError("invalid-argument", `The prefix ${prefix} matches ${keys.length} keys; revoke and replace one of them first.`);
+      if (!keys.length) throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
+      if (keys.length > 1) throw new KeyStoreError("ambiguous_prefix", `The prefix ${prefix} matches ${keys.length} keys; revoke and replace one of them first.`);
       ref = keys[0].ref;
       target = { type: "api_key", id: prefix };
       api = keys[0].doc.api;
     }
     const fields = limits ? Object.fromEntries(Object.entries(limits).map(([k, v]) => [`rateLimits.${k}`, v])) : { rateLimits: FieldValue.delete() };
     tx.update(ref, fields);
-    audit(tx, companyId, caller, { action: "rate_limits.changed", api, projectId: null, target });
+    audit(tx, companyId, actor, { action: "rate_limits.changed", api, projectId: null, target });
   });
 }

@@ -1,6 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { z } from "../http/zod";
-import type { Rollup } from "../services/kpiRollup";
+import { z } from "zod";
 import { companiesCollection, companyRef } from "./companies";
 import { parseStoredOrNull, stringList, timestamp } from "./stored";
 
@@ -20,7 +19,13 @@ export interface StoredRollup {
   areas: Record<string, unknown>;
 }
 
-export async function saveRollup(companyId: string, rollup: Rollup, generatedAt: Date): Promise<void> {
+/** What is stored of a computed rollup: its months and its areas, as the response shapes them. */
+export interface RollupToStore {
+  months: string[];
+  areas: object;
+}
+
+export async function saveRollup(companyId: string, rollup: RollupToStore, generatedAt: Date): Promise<void> {
   await rollupRef(companyId).set({ generatedAt: Timestamp.fromDate(generatedAt), months: rollup.months, areas: rollup.areas });
 }
 

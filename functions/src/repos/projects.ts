@@ -36,3 +36,8 @@ export async function findProject(projectId: string): Promise<ProjectDoc | null>
   if (!snap.exists) return null;
   return { id: snap.id, ...parseStored(projectShape, snap.ref.path, snap.data()) };
 }
+
+/** A project a key of this company may be bound to: it exists, is not deleted, and is the company's. */
+export function isLiveProjectOf(project: Pick<ProjectDoc, "deleted" | "companyId"> | null, companyId: string): boolean {
+  return Boolean(project && !project.deleted && project.companyId === companyId);
+}

@@ -1,7 +1,6 @@
 import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { auditEntry, type AuditEntry } from "../services/audit";
-import { auditLogsCollection } from "./auditLogs";
+import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { documentId } from "./findings";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
@@ -79,7 +78,13 @@ export async function emailOnAnyRoster(email: string): Promise<boolean> {
   return !(await usersCollection().where("email", "==", email).limit(1).get()).empty;
 }
 
-export async function departmentsOf(companyId: string): Promise<Array<{ id: string; name: string }>> {
+/** `companies/{companyId}/departments/{id}`, as far as the APIs use it. */
+export interface Department {
+  id: string;
+  name: string;
+}
+
+export async function departmentsOf(companyId: string): Promise<Department[]> {
   const snap = await companyRef(companyId).collection("departments").get();
   return snap.docs.flatMap((d) => (typeof d.get("name") === "string" ? [{ id: d.id, name: d.get("name") as string }] : []));
 }

@@ -1,5 +1,5 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { z } from "../http/zod";
+import { z } from "zod";
 import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 
 /**

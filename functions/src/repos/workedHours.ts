@@ -1,8 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "../http/zod";
-import { auditEntry, type AuditEntry } from "../services/audit";
-import { auditLogsCollection } from "./auditLogs";
+import { z } from "zod";
+import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
 import { nullableNumber, nullableString, parseStored, timestamp } from "./stored";
 

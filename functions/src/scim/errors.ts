@@ -1,6 +1,7 @@
 import { ApiError, type ErrorCode } from "../http/errors";
 import type { ErrorDialect } from "../http/errorHandler";
 import { z } from "../http/zod";
+import { UsersError } from "../services/users";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";
 
 /** The `scimType` values of RFC 7644 §3.12 this service answers with. */
@@ -55,3 +56,23 @@ export const scimErrors: ErrorDialect = {
   schema: scimErrorSchema,
   render: scimErrorBody,
 };
+
+/** The users service's refusals as SCIM errors (the same statuses and details as /v1/users). */
+function fromUsersError(err: unknown): unknown {
+  if (!(err instanceof UsersError)) return err;
+  switch (err.kind) {
+    case "conflict":
+      return new ScimError("conflict", err.message, "uniqueness");
+    case "seats":
+      return new ScimError("seat-capacity-exhausted", err.message);
+    case "not_found":
+      return new ScimError("not_found", err.message);
+    case "unknown_department":
+      return new ScimError("invalid_request", `Invalid body parameter "department": ${err.message}`, "invalidValue");
+    case "protected":
+      return new ScimError("forbidden", err.message);
+  }
+}
+
+/** Runs a users service call, answering its refusals as SCIM errors. */
+export const asScim = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => Promise.reject(fromUsersError(err)));

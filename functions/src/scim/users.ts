@@ -1,13 +1,13 @@
 import type { Request } from "express";
-import { asHttp, departmentNameOf, userIdParams } from "../company/users/schemas";
 import { authenticated } from "../http/context";
 import { changeOrigin } from "../http/record";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
-import { departmentsOf, findOnRoster, type RosterUser } from "../repos/roster";
+import { z } from "../http/zod";
+import { departmentsOf, findOnRoster, type Department, type RosterUser } from "../repos/roster";
 import { rosterByEmail, rosterByExternalId, rosterWindow } from "../repos/rosterLookup";
-import { inviteUser, removeUser, updateUser, type UserPatch } from "../services/users";
+import { departmentNameOf, inviteUser, removeUser, updateUser, type UserPatch } from "../services/users";
 import { MAX_RESULTS } from "./discovery";
-import { ScimError } from "./errors";
+import { asScim, ScimError } from "./errors";
 import { applyPatch, type State } from "./patch";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
 import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
@@ -19,9 +19,10 @@ import { userTerms, type UserTerm } from "./userFilter";
  * mapping, audit and sign-in account handling as /v1/users) and the pure SCIM core (filter,
  * PATCH, resource mapping).
  */
-type Departments = Awaited<ReturnType<typeof departmentsOf>>;
-const resourceOf = (req: Request, user: RosterUser, departments: Departments) =>
+const resourceOf = (req: Request, user: RosterUser, departments: readonly Department[]) =>
   toScimUser(user, departmentNameOf(user, departments), scimUrl(req, `/Users/${encodeURIComponent(user.id)}`));
+
+const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "The SCIM resource id (the user's id)." }) });
 
 const userNotFound = (id: string) => new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
 
@@ -96,7 +97,7 @@ const createUser = defineRoute({
   handler: async ({ body, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);
     const input = newUserOf(stateFromBody(body));
-    const user = await asHttp(inviteUser(companyId, { ...input, provisionedBy: "scim" }, changeOrigin(req, ctx)));
+    const user = await asScim(inviteUser(companyId, { ...input, provisionedBy: "scim" }, changeOrigin(req, ctx)));
     const resource = resourceOf(req, user, await departmentsOf(companyId));
     return new Reply(resource, { status: 201, headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) } });
   },
@@ -119,7 +120,7 @@ function changeRoute(method: "put" | "patch", describe: { operationId: string; s
       if (!current) throw userNotFound(params.id);
       const before = stateOf(current, departmentNameOf(current, departments));
       const patch: UserPatch = patchBetween(before, next(before, body));
-      const user = await asHttp(updateUser(companyId, params.id, patch, changeOrigin(req, ctx)));
+      const user = await asScim(updateUser(companyId, params.id, patch, changeOrigin(req, ctx)));
       return resourceOf(req, user, departments);
     },
   });
@@ -159,7 +160,7 @@ const deleteUser = defineRoute({
   errors: SCIM_ERRORS,
   handler: async ({ params, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);
-    await asHttp(removeUser(companyId, params.id, changeOrigin(req, ctx)));
+    await asScim(removeUser(companyId, params.id, changeOrigin(req, ctx)));
     return new Reply(null, { status: 204 });
   },
 });

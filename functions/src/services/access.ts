@@ -1,8 +1,7 @@
-import { forbidden, unauthorized } from "../http/errors";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import type { CompanyDoc } from "../repos/companies";
-import type { ProjectDoc } from "../repos/projects";
+import { isLiveProjectOf, type ProjectDoc } from "../repos/projects";
 
 /**
  * The access rules of both API documents, decided from freshly read documents on every
@@ -10,14 +9,23 @@ import type { ProjectDoc } from "../repos/projects";
  */
 const UNKNOWN_KEY = "The API key is unknown or has been revoked.";
 
+/** A refused key (`unauthenticated`) or a refused company or project (`forbidden`); the HTTP kernel maps it. */
+export class AccessError extends Error {
+  constructor(
+    readonly kind: "unauthenticated" | "forbidden",
+    message: string,
+  ) {
+    super(message);
+    this.name = "AccessError";
+  }
+}
+
+const unauthorized = (message: string) => new AccessError("unauthenticated", message);
+const forbidden = (message: string) => new AccessError("forbidden", message);
+
 export function assertKeyUsable(key: ApiKeyDoc | null, api: KeyApi): asserts key is ApiKeyDoc {
   if (!key || key.api !== api) throw unauthorized(UNKNOWN_KEY);
   if (key.revokedAt) throw unauthorized(UNKNOWN_KEY);
-}
-
-/** A project a key of this company may be bound to: it exists, is not deleted, and is the company's. */
-export function isLiveProjectOf(project: Pick<ProjectDoc, "deleted" | "companyId"> | null, companyId: string): boolean {
-  return Boolean(project && !project.deleted && project.companyId === companyId);
 }
 
 export function assertFindingsAccess(key: ApiKeyDoc, company: CompanyDoc | null, project: ProjectDoc | null): void {

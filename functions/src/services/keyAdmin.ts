@@ -1,3 +1,7 @@
+import type { KeyApi } from "../lib/apiKeyFormat";
+import type { ApiKeyDoc } from "../repos/apiKeys";
+import type { Limits } from "../repos/apiKeyUsage";
+import * as store from "../repos/keyAdmin";
 import type { UserDoc } from "../repos/users";
 
 /**
@@ -42,11 +46,54 @@ export function assertMaySwitchAccess(caller: Caller): void {
   if (!caller.admin) throw new KeyAdminError("permission-denied", DENIED);
 }
 
-/** Active (unrevoked) keys a company may hold per API. */
-export const MAX_ACTIVE_KEYS = 20;
-
 /** Company reports from the console (KPI rollup, ESRS): the company's owner, or an Admin. */
 export function assertMayReport(caller: Caller, companyId: string): void {
   if (caller.admin) return;
   if (!isLiveOwner(caller.user, companyId)) throw new KeyAdminError("permission-denied", "You are not allowed to run reports for this company.");
+}
+
+const STORE_ERROR_CODE: Record<store.KeyStoreError["reason"], KeyAdminError["code"]> = {
+  company_not_found: "not-found",
+  key_not_found: "not-found",
+  ambiguous_prefix: "invalid-argument",
+  not_company_project: "invalid-argument",
+  active_key_limit: "resource-exhausted",
+};
+
+/** Runs a key store operation, its refusals as this service's errors. */
+async function mapped<T>(operation: Promise<T>): Promise<T> {
+  try {
+    return await operation;
+  } catch (err) {
+    if (err instanceof store.KeyStoreError) throw new KeyAdminError(STORE_ERROR_CODE[err.reason], err.message);
+    throw err;
+  }
+}
+
+const actorOf = (caller: Caller) => ({ type: caller.actorType ?? "user", id: caller.uid, name: caller.name });
+
+export function createKey(input: store.NewKey, caller: Caller): Promise<{ key: string; doc: ApiKeyDoc }> {
+  assertMayManageKeys(caller, input.companyId);
+  return mapped(store.createKey(input, actorOf(caller)));
+}
+
+export function listKeys(companyId: string, api: KeyApi | undefined, caller: Caller): Promise<ApiKeyDoc[]> {
+  assertMayManageKeys(caller, companyId);
+  return mapped(store.listKeys(companyId, api));
+}
+
+export function revokeKey(companyId: string, prefix: string, caller: Caller): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
+  assertMayManageKeys(caller, companyId);
+  return mapped(store.revokeKey(companyId, prefix, actorOf(caller)));
+}
+
+export function setAccess(companyId: string, api: KeyApi, enabled: boolean, caller: Caller): Promise<void> {
+  assertMaySwitchAccess(caller);
+  return mapped(store.setAccess(companyId, api, enabled, actorOf(caller)));
+}
+
+/** The operator's rate-limit override of a company or of one key (operator CLI: an Admin caller). */
+export function setRateLimits(companyId: string, prefix: string | undefined, limits: Partial<Limits> | null, caller: Caller): Promise<void> {
+  assertMaySwitchAccess(caller);
+  return mapped(store.setRateLimits(companyId, prefix, limits, actorOf(caller)));
 }

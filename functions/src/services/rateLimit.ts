@@ -1,5 +1,11 @@
+import type { DocumentSnapshot } from "firebase-admin/firestore";
+import { Coalescer } from "../lib/coalesce";
+import { consumeMany, type Limits, type UsageState } from "../repos/apiKeyUsage";
+
+export type { Limits } from "../repos/apiKeyUsage";
+
 /**
- * Fixed-window rate limiting, pure arithmetic (the transaction lives in repos/apiKeyUsage).
+ * Fixed-window rate limiting: the arithmetic here, the compare-and-swap in repos/apiKeyUsage.
  *
  * Window semantics (documented in the README and OpenAPI document):
  * - "minute" is the UTC clock minute (hh:mm:00 to hh:mm:59.999), "day" the UTC calendar day.
@@ -8,18 +14,6 @@
  * - `Retry-After` is the whole number of seconds (at least 1) until every exhausted window
  *   has rolled over.
  */
-export interface Limits {
-  perMinute: number;
-  perDay: number;
-}
-
-export interface UsageState {
-  minuteWindow: number;
-  minuteCount: number;
-  dayWindow: number;
-  dayCount: number;
-}
-
 export interface WindowStatus {
   name: "minute" | "day";
   limit: number;
@@ -111,4 +105,22 @@ export function effectiveLimits(
     perMinute: key?.perMinute ?? company?.perMinute ?? defaults.perMinute,
     perDay: key?.perDay ?? company?.perDay ?? defaults.perDay,
   };
+}
+
+interface Consumption {
+  limits: Limits;
+  prefetched?: Promise<DocumentSnapshot>;
+}
+
+// Group commit per key inside this instance. Limits are read fresh by every request; a batch
+// applies the latest of its requests' reads, and starts from the latest prefetched counter.
+const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
+  const last = args[args.length - 1];
+  const prefetched = await last.prefetched?.catch(() => undefined);
+  return consumeMany(keyHash, args.length, (stored, nowMs, count) => decideMany(stored, nowMs, last.limits, count), prefetched);
+});
+
+/** Admits or refuses one request of the key (see repos/apiKeyUsage for the guarantees). */
+export function consume(keyHash: string, limits: Limits, prefetched?: Promise<DocumentSnapshot>): Promise<RateLimitDecision> {
+  return coalescer.submit(keyHash, { limits, prefetched });
 }

@@ -15,6 +15,7 @@ import {
   SEATED,
   SeatsExhaustedError,
   type ChangeOrigin,
+  type Department,
   type RosterChange,
   type RosterUser,
 } from "../repos/roster";
@@ -247,3 +248,6 @@ export async function removeUser(companyId: string, uid: string, origin: ChangeO
   }
   await syncSignIn(user);
 }
+
+/** The name of the user's department, or null. */
+export const departmentNameOf = (user: RosterUser, departments: readonly Department[]) => departments.find((d) => d.id === user.departmentId)?.name ?? null;

@@ -25,6 +25,11 @@ export async function seedCompany(overrides: DocumentData = {}, id = randomId("c
   return id;
 }
 
+/** The company's stored seat counter, as the provisioning tests compare it. */
+export async function seatsUsed(companyId: string): Promise<number> {
+  return (await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed");
+}
+
 export async function seedProject(companyId: string, overrides: DocumentData = {}, id = randomId("pr")): Promise<string> {
   await firestore()
     .collection("projects")

@@ -54,3 +54,26 @@ export async function auditCount(companyId: string): Promise<number> {
   const snap = await firestore().collection(`companies/${companyId}/auditLogs`).count().get();
   return snap.data().count;
 }
+
+/**
+ * Every page of a list endpoint: `fetchPage` from `path` (which may carry a query), then from
+ * each `next_page_token` until there is none. A page that is not 200, or more than `maxPages`
+ * requests (a token that loops), fails with what was answered.
+ */
+export async function allPages<B extends { next_page_token?: string | null }>(
+  fetchPage: (path: string) => Promise<{ status: number; body: B }>,
+  path: string,
+  maxPages = 100,
+): Promise<B[]> {
+  const base = path.replace(/\?$/, "");
+  const pages: B[] = [];
+  let token: string | null | undefined = null;
+  do {
+    if (pages.length >= maxPages) throw new Error(`${path}: still a next_page_token after ${maxPages} pages`);
+    const res = await fetchPage(token ? `${base}${base.includes("?") ? "&" : "?"}page_token=${encodeURIComponent(token)}` : base);
+    if (res.status !== 200) throw new Error(`${path}: page ${pages.length + 1} answered ${res.status} ${JSON.stringify(res.body)}`);
+    pages.push(res.body);
+    token = res.body.next_page_token;
+  } while (token);
+  return pages;
+}

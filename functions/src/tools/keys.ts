@@ -2,8 +2,7 @@ import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput, setApiAccessInput, setRateLimitsInput } from "../console/schemas";
 import { keyView } from "../console/keyView";
-import { createKey, listKeys, revokeKey, setAccess, setRateLimits } from "../repos/keyAdmin";
-import type { Caller } from "../services/keyAdmin";
+import { createKey, listKeys, revokeKey, setAccess, setRateLimits, type Caller } from "../services/keyAdmin";
 
 /**
  * The operator command: key management for support staff. Same validation, rules and audit
@@ -98,7 +97,7 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
     }
     case "list": {
       const input = parse(listApiKeysInput, { companyId: values.company, api: values.api });
-      return (await listKeys(input.companyId, input.api)).map(keyView);
+      return (await listKeys(input.companyId, input.api, caller)).map(keyView);
     }
     case "revoke": {
       const input = parse(revokeApiKeyInput, { companyId: values.company, prefix: values.prefix });

@@ -1,9 +1,9 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { auditEntry, type AuditEntry } from "../../src/services/audit";
+import { auditEntry, type AuditEntry } from "../../src/repos/auditLogs";
 import { seedCompany, seedKey } from "../../src/testing/builders";
-import { client } from "../../src/testing/http";
+import { allPages, client } from "../../src/testing/http";
 
 const company = client(createCompanyApp());
 const DAY = 86_400_000;
@@ -21,16 +21,8 @@ async function seedEntry(id: string, cls: AuditEntry["class"], at: Timestamp, fi
 }
 
 async function all(query: string, limit: number) {
-  const ids: string[] = [];
-  let token: string | null = null;
-  let rounds = 0;
-  do {
-    const res = await company.get(`/v1/audit-logs?limit=${limit}${query}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, key.key);
-    expect(res.status).toBe(200);
-    ids.push(...res.body.data.map((e: { id: string }) => e.id).filter((id: string) => id.startsWith("e-")));
-    token = res.body.next_page_token;
-  } while (token && ++rounds < 100);
-  return ids;
+  const pages = await allPages((path) => company.get(path, key.key), `/v1/audit-logs?limit=${limit}${query}`);
+  return pages.flatMap((p) => p.data.map((e: { id: string }) => e.id)).filter((id: string) => id.startsWith("e-"));
 }
 
 beforeAll(async () => {

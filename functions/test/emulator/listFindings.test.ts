@@ -3,7 +3,7 @@ import { createFindingsApp } from "../../src/findings/app";
 import type { ListFindingsResponse } from "../../src/findings/listFindings";
 import { seedVessel } from "../../src/testing/builders";
 import { at, seedFinding } from "../../src/testing/findingBuilders";
-import { client } from "../../src/testing/http";
+import { allPages, client } from "../../src/testing/http";
 
 const findings = client(createFindingsApp());
 
@@ -16,18 +16,8 @@ interface Vessel {
 const vessel = seedVessel;
 
 /** Follows next_page_token to the end; returns every page. */
-async function pages(v: Vessel, query: string): Promise<ListFindingsResponse[]> {
-  const out: ListFindingsResponse[] = [];
-  let token: string | null = null;
-  do {
-    const sep = query ? "&" : "";
-    const res = await findings.get(`/v1/findings?${query}${token ? `${sep}page_token=${encodeURIComponent(token)}` : ""}`, v.key);
-    expect(res.status).toBe(200);
-    out.push(res.body);
-    token = res.body.next_page_token;
-    expect(out.length).toBeLessThan(100);
-  } while (token);
-  return out;
+function pages(v: Vessel, query: string): Promise<ListFindingsResponse[]> {
+  return allPages((path) => findings.get(path, v.key), `/v1/findings?${query}`, 99);
 }
 const ids = (ps: ListFindingsResponse[]) => ps.flatMap((p) => p.data.map((f) => f.id));
 

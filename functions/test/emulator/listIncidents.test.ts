@@ -2,7 +2,7 @@ import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { randomId, seedCompany, seedKey } from "../../src/testing/builders";
 import { at, CANARY } from "../../src/testing/findingBuilders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { allPages, auditEntriesFor, client } from "../../src/testing/http";
 
 const company = client(createCompanyApp());
 let companyId: string;
@@ -36,17 +36,8 @@ async function seedIncident(companyOf: string, id: string, fields: Record<string
 }
 
 async function all(query: string, limit: number, withKey = key) {
-  const ids: string[] = [];
-  let token: string | null = null;
-  let pages = 0;
-  do {
-    const res = await company.get(`/v1/incidents?limit=${limit}${query}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, withKey);
-    expect(res.status).toBe(200);
-    ids.push(...res.body.data.map((i: { id: string }) => i.id));
-    token = res.body.next_page_token;
-    pages++;
-  } while (token && pages < 100);
-  return { ids, pages };
+  const pages = await allPages((path) => company.get(path, withKey), `/v1/incidents?limit=${limit}${query}`);
+  return { ids: pages.flatMap((p) => p.data.map((i: { id: string }) => i.id)), pages: pages.length };
 }
 
 beforeAll(async () => {

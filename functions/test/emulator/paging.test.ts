@@ -4,7 +4,7 @@ import { pageTokenSecrets } from "../../src/config/params";
 import { scopeDigest } from "../../src/lib/pageToken";
 import { seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFinding } from "../../src/testing/findingBuilders";
-import { client } from "../../src/testing/http";
+import { allPages, client } from "../../src/testing/http";
 
 /** Page tokens the API issued are always accepted back; malformed requests are 400s. */
 const findings = client(createFindingsApp());
@@ -15,16 +15,8 @@ beforeAll(async () => {
 });
 
 async function pages(path: string) {
-  const ids: string[] = [];
-  let token: string | null = null;
-  let rounds = 0;
-  do {
-    const res = await findings.get(`${path}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, vessel.key);
-    expect(res.status).toBe(200);
-    ids.push(...res.body.data.map((r: { id: string }) => r.id));
-    token = res.body.next_page_token;
-  } while (token && ++rounds < 50);
-  return ids;
+  const all = await allPages((page) => findings.get(page, vessel.key), path, 50);
+  return all.flatMap((p) => p.data.map((r: { id: string }) => r.id));
 }
 
 describe("page tokens", () => {

@@ -1,13 +1,12 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId, seedKey } from "../../src/testing/builders";
+import { randomId, seatsUsed, seedKey } from "../../src/testing/builders";
 import { auditEntriesFor } from "../../src/testing/http";
 import { scim, scimApi, scimCompany } from "../../src/testing/scim";
 
 /** Microsoft Entra ID's request sequence, replayed through HTTP against the Firestore and Auth emulators. */
 const ENTERPRISE = URN.enterprise;
 const address = () => `${randomId("e")}@contoso.example`;
-const seatsUsed = async (companyId: string) => (await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed");
 
 const entraUser = (email: string, externalId: string) => ({
   schemas: [URN.user, ENTERPRISE],

@@ -1,11 +1,10 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId, seedKey } from "../../src/testing/builders";
+import { randomId, seatsUsed, seedKey } from "../../src/testing/builders";
 import { scim, scimCompany } from "../../src/testing/scim";
 
 /** Okta's request sequence, paging, seats and discovery, through HTTP against the emulators. */
 const address = () => `${randomId("o")}@okta.example`;
-const seatsUsed = async (companyId: string) => (await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed");
 const oktaUser = (email: string) => ({
   schemas: [URN.user],
   userName: email,

@@ -6,7 +6,7 @@ import { createFindingsApp } from "../../src/findings/app";
 import { useSigningCredentials } from "../../src/services/signing";
 import { seedCompany, seedKey, seedProject, seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
-import { client } from "../../src/testing/http";
+import { allPages, client } from "../../src/testing/http";
 import { testServiceAccount } from "../../src/testing/v4Signature";
 
 /**
@@ -26,18 +26,8 @@ beforeAll(async () => {
 afterAll(() => warn.mockRestore());
 
 async function exportAll(path: string, limit: number): Promise<{ ids: string[]; requests: number }> {
-  const ids: string[] = [];
-  let token: string | null = null;
-  let requests = 0;
-  do {
-    const sep = path.includes("?") ? "&" : "?";
-    const res = await findings.get(`${path}${sep}limit=${limit}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, vessel.key);
-    expect(res.status).toBe(200);
-    ids.push(...res.body.data.map((row: { id: string }) => row.id));
-    token = res.body.next_page_token;
-    requests++;
-  } while (token && requests < 200);
-  return { ids, requests };
+  const pages = await allPages((page) => findings.get(page, vessel.key), `${path}${path.includes("?") ? "&" : "?"}limit=${limit}`, 200);
+  return { ids: pages.flatMap((p) => p.data.map((row: { id: string }) => row.id)), requests: pages.length };
 }
 
 const seed = (id: string, fields: Record<string, unknown>) => seedFinding(vessel.projectId, vessel.companyId, fields, id);

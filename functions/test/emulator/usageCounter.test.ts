@@ -1,4 +1,5 @@
 import { consumeMany } from "../../src/repos/apiKeyUsage";
+import { decideMany } from "../../src/services/rateLimit";
 import { randomId } from "../../src/testing/builders";
 import { firestore } from "../../src/config/firebase";
 
@@ -10,7 +11,7 @@ describe("usage counter across instances (compare-and-swap)", () => {
     const left = 60 - (Date.now() / 1000) % 60;
     if (left < 15) await new Promise((r) => setTimeout(r, left * 1000 + 200));
     const results = await Promise.all(
-      Array.from({ length: 25 }, () => consumeMany(keyHash, 2, { perMinute: 30, perDay: 1000 })),
+      Array.from({ length: 25 }, () => consumeMany(keyHash, 2, (stored, nowMs, count) => decideMany(stored, nowMs, { perMinute: 30, perDay: 1000 }, count))),
     );
     const admitted = results.flat().filter((d) => d.allowed).length;
     expect(admitted).toBe(30);

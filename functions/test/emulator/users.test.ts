@@ -3,8 +3,8 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
 import * as roster from "../../src/repos/roster";
-import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
+import { allPages, auditEntriesFor, client } from "../../src/testing/http";
 
 /** /v1/users against the Firestore and Auth emulators: the lifecycle with exact seat accounting. */
 const company = client(createCompanyApp());
@@ -21,7 +21,6 @@ const send = (method: "post" | "patch" | "delete", path: string, key: string, bo
   return body ? req.send(body) : req;
 };
 const email = () => `${randomId("p")}@Example.COM`;
-const seatsUsed = async (companyId: string) => (await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed");
 const accountOf = (address: string) => auth().getUserByEmail(address.toLowerCase()).then((u) => u, () => null);
 /** Users holding a seat, counted from the roster itself. */
 const seated = async (companyId: string) =>
@@ -256,14 +255,8 @@ describe("GET /v1/users", () => {
       ids.push((await send("post", "/v1/users", prov, { email: addresses[i], display_name: `P${i}` })).body.data.id);
     }
     await send("patch", `/v1/users/${ids[1]}`, prov, { active: false });
-    const paged: string[] = [];
-    let token: string | null = null;
-    do {
-      const res = await company.get(`/v1/users?limit=1${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, prov);
-      expect(res.body).toMatchObject({ data: expect.any(Array) });
-      paged.push(...res.body.data.map((u: { id: string }) => u.id));
-      token = res.body.next_page_token;
-    } while (token);
+    const pages = await allPages((path) => company.get(path, prov), "/v1/users?limit=1");
+    const paged = pages.flatMap((p) => p.data.map((u: { id: string }) => u.id));
     expect(paged).toEqual(ids);
     expect((await company.get(`/v1/users?email=${encodeURIComponent(addresses[2].toUpperCase())}`, prov)).body.data.map((u: { id: string }) => u.id)).toEqual([ids[2]]);
     expect((await company.get("/v1/users?status=deactivated", prov)).body.data.map((u: { id: string }) => u.id)).toEqual([ids[1]]);

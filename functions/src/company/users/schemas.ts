@@ -2,9 +2,9 @@ import { ApiError, invalidRequest, notFound } from "../../http/errors";
 import { z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
 import { toIso } from "../../repos/stored";
-import type { RosterUser } from "../../repos/roster";
-import { UsersError } from "../../services/users";
-import { isoTimestamp } from "../schemas";
+import type { Department, RosterUser } from "../../repos/roster";
+import { departmentNameOf, UsersError } from "../../services/users";
+import { isoTimestamp } from "../../http/zod";
 
 /** The provisioning view of a user (the only place an API returns e-mail addresses). */
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
@@ -27,12 +27,7 @@ export const userSchema = z
   .openapi("User");
 export type User = z.infer<typeof userSchema>;
 
-
-/** The name of the user's department, or null. */
-export const departmentNameOf = (user: RosterUser, departments: ReadonlyArray<{ id: string; name: string }>) =>
-  departments.find((d) => d.id === user.departmentId)?.name ?? null;
-
-export function toUser(user: RosterUser, departments: ReadonlyArray<{ id: string; name: string }>): User {
+export function toUser(user: RosterUser, departments: readonly Department[]): User {
   return {
     id: user.id,
     email: user.email,
