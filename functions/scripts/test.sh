@@ -11,6 +11,7 @@ npm run build
 npm run typecheck
 echo "== lint"
 npm run lint
+node scripts/checkLayering.mjs
 echo "== OpenAPI documents (redocly lint)"
 node scripts/writeOpenapi.mjs "$results/openapi"
 npx redocly lint --format=stylish "$results"/openapi/*.json
