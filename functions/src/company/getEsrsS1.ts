@@ -11,7 +11,10 @@ const FORMATS = ["json", "csv"] as const;
 
 const query = z
   .object({
-    year: yearParam("The reporting year (UTC calendar year, four digits, not in the future). Default: the current UTC year."),
+    year: yearParam(
+      "The reporting period, named by the calendar year it starts in (four digits, not after the current UTC year): the company's financial " +
+        "year in its reporting time zone. Default: the period in progress.",
+    ),
     format: z
       .enum(FORMATS, { message: 'must be "json" or "csv"' })
       .optional()
@@ -30,16 +33,41 @@ const datapointSchema = z
       .nullable()
       .openapi({ description: "A number (text for `S1-14_11`), or null when it cannot be computed; `note` then says why. Percentages and rates are rounded to two decimals." }),
     unit: z.enum(UNITS).openapi({ description: "`percent`, `count`, `per_million_hours`, `days` or `text`." }),
-    note: z.string().openapi({ description: "How the value is computed, and the reason when it is null." }),
+    note: z.string().openapi({ description: "How the value is computed, the period, whether it is incomplete, and the reason when the value is null." }),
+    breakdown: z
+      .object({
+        of: z.string().openapi({ example: "S1-14_02", description: "The total row this row is part of." }),
+        by: z.enum(["person_type", "cause"]).openapi({ description: "`person_type` (¶88: employees / non-employees) or `cause` (AR 82: injury / ill health)." }),
+        member: z.enum(["employee", "non_employee", "other_worker", "injury", "ill_health"]),
+      })
+      .nullable()
+      .openapi({ description: "Null on the eleven total rows; on a breakdown row, what it breaks down." }),
   })
   .openapi("EsrsDatapoint");
 
 const reportSchema = z
   .object({
     company_id: z.string(),
-    year: z.number().int().openapi({ description: "The UTC calendar year reported: incidents by event date, worked hours of its twelve months." }),
+    year: z.number().int().openapi({ description: "The reporting period, named by the calendar year it starts in." }),
+    period: z
+      .object({
+        start: isoTimestamp.openapi({ description: "Local midnight on the period's first day, as a UTC instant (inclusive)." }),
+        end: isoTimestamp.openapi({ description: "Local midnight on the next period's first day (exclusive)." }),
+        time_zone: z.string().openapi({ example: "Europe/Berlin", description: "The company's reporting time zone (IANA); default `UTC`." }),
+        first_month: z.number().int().openapi({ example: 1, description: "First month of the financial year, 1–12; default 1." }),
+        months: z.array(z.string()).openapi({ description: "The twelve `YYYY-MM` months whose worked hours belong to the period." }),
+        complete: z.boolean().openapi({ description: "False while the period is in progress or any of its months has no worked hours: the figures are then not a full year's." }),
+        in_progress: z.boolean().openapi({ description: "The period has not ended yet (year to date)." }),
+        months_without_hours: z.array(z.string()).openapi({ description: "Months of the period with no worked hours recorded." }),
+      })
+      .openapi("EsrsPeriod"),
+    worked_hours: z
+      .object({ total: z.number(), app: z.number(), api: z.number() })
+      .openapi({ description: "Hours worked in the period's months, by source: the sum of `GET /v1/worked-hours` for the same year, and what the rate divides by." }),
     generated_at: isoTimestamp.openapi({ description: "When the numbers were computed (on every request, from the live data)." }),
-    datapoints: z.array(datapointSchema).openapi({ description: "One row per datapoint, `S1-14_01` to `S1-14_11`, in that order." }),
+    datapoints: z
+      .array(datapointSchema)
+      .openapi({ description: "One row per datapoint, `S1-14_01` to `S1-14_11` in that order, then the breakdown rows (`S1-14_02.employee`, …; see `breakdown`)." }),
   })
   .openapi("EsrsS1Report");
 
@@ -49,9 +77,9 @@ export type GetEsrsS1Response = z.infer<typeof responseSchema>;
 const csvSchema = z.string().openapi({
   description:
     `UTF-8 CSV (RFC 4180, CRLF line ends, no BOM) with the header row \`${CSV_COLUMNS.join(",")}\` and one row per datapoint, the same ` +
-    "values as the JSON (null as an empty cell). Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
+    "values as the JSON, breakdown rows included (null as an empty cell). Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
     'Sent with `Content-Disposition: attachment; filename="esrs-s1-14-<company_id>-<year>.csv"`.',
-  example: `${CSV_COLUMNS.join(",")}\r\nS1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,Fatal incidents of employees and non-employees …\r\n`,
+  example: `${CSV_COLUMNS.join(",")}\r\nS1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,Deaths of employees and non-employees …\r\n`,
 });
 
 export const getEsrsS1 = defineRoute({
@@ -60,9 +88,10 @@ export const getEsrsS1 = defineRoute({
   operationId: "getEsrsS1",
   summary: "ESRS S1-14 health and safety datapoints of one year",
   description:
-    "The datapoints of ESRS S1 disclosure S1-14 (paragraphs 88–90, AR 81), computed on request from incidents, worked hours and " +
-    "the health and safety coverage entered in the app: the same numbers as the app's ESRS export. Only work-related, recordable, " +
-    "not hidden incidents count, by event date in the UTC year. `format=csv` answers `text/csv` with the same rows.",
+    "The datapoints of ESRS S1 disclosure S1-14 (paragraphs 88–90, AR 81–82), computed on request from incidents, worked hours and " +
+    "the health and safety coverage entered in the app: the same numbers as the app's ESRS export. The period is the company's " +
+    "financial year in its reporting time zone. Only work-related, not hidden incidents count; deaths always, other cases when " +
+    "recordable; injuries by event date, ill health by report date. `format=csv` answers `text/csv` with the same rows.",
   tags: ["Safety data"],
   scope: "read",
   query,
@@ -74,11 +103,28 @@ export const getEsrsS1 = defineRoute({
     if (q.format === "csv") {
       return new Reply(esrsCsv(report.datapoints), {
         contentType: "text/csv; charset=utf-8",
-        headers: { "Content-Disposition": `attachment; filename="${esrsCsvFilename(companyId, q.year)}"` },
+        headers: { "Content-Disposition": `attachment; filename="${esrsCsvFilename(companyId, report.year)}"` },
       });
     }
+    const { period, status } = report;
     return {
-      data: { company_id: companyId, year: report.year, generated_at: report.generatedAt.toISOString(), datapoints: report.datapoints },
+      data: {
+        company_id: companyId,
+        year: report.year,
+        period: {
+          start: period.start.toISOString(),
+          end: period.end.toISOString(),
+          time_zone: period.timeZone,
+          first_month: period.firstMonth,
+          months: period.months,
+          complete: status.complete,
+          in_progress: status.inProgress,
+          months_without_hours: status.monthsWithoutHours,
+        },
+        worked_hours: report.hours,
+        generated_at: report.generatedAt.toISOString(),
+        datapoints: report.datapoints,
+      },
     } satisfies GetEsrsS1Response;
   },
 });

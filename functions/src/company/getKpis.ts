@@ -25,7 +25,7 @@ const rollupSchema = z
     generated_at: isoTimestamp.openapi({ description: "When the rollup was computed; it is refreshed daily." }),
     months: z.array(z.string()).openapi({ description: `The ${MONTHS} month keys, oldest first.`, example: ["2024-12", "…", "2026-11"] }),
     areas: z.object({
-      incidents: area("KpiIncidentArea", { by_type: counts("Incidents per type present.") }).openapi({ description: "By event date; hidden incidents never count." }),
+      incidents: area("KpiIncidentArea", { by_type: counts("Incidents per type present.") }).openapi({ description: "By event date (UTC months); hidden incidents never count (the same incidents as `GET /v1/incidents`)." }),
       findings: areaSchema.openapi({ description: "Actions, by creation date." }),
       inspections: areaSchema,
       assets: areaSchema,
@@ -33,9 +33,9 @@ const rollupSchema = z
       locations: areaSchema,
       worked_hours: z
         .object({
-          total: z.number().openapi({ description: "Hours of every month recorded, all sources." }),
-          by_month: byMonth.openapi({ description: "Hours per month, app and API sources summed; zero-filled." }),
-          by_source: z.object({ app: z.number(), api: z.number() }).openapi({ description: "Hours per source, all months." }),
+          total: z.number().openapi({ description: "Hours of every record with numeric hours, all sources (a record whose `month` is not a `YYYY-MM` key counts here, in no month)." }),
+          by_month: byMonth.openapi({ description: "Hours per month, app and API sources summed; zero-filled. A year's months add up to `GET /v1/worked-hours` and the ESRS hours of that year." }),
+          by_source: z.object({ app: z.number(), api: z.number() }).openapi({ description: "Hours per source, all months: `api` the API's values, `app` every other record (one without `source` included), so app + api = total." }),
         })
         .openapi("KpiWorkedHours"),
     }),

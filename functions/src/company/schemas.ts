@@ -32,14 +32,18 @@ export const incidentSchema = z
   .openapi("Incident", { description: "An incident record. The reporter's e-mail is never part of it." });
 export type Incident = z.infer<typeof incidentSchema>;
 
-/** `year`: four digits, not in the future; default the current UTC year (checked per request: both move with the clock). */
+/**
+ * `year`: four digits, not in the future (checked per request: it moves with the clock). Absent
+ * reads as `undefined`: the handler defaults to the company's reporting period in progress,
+ * which depends on its settings (lib/period.ts).
+ */
 export const yearParam = (description: string) =>
   z
     .string()
     .optional()
-    .transform((text, ctx): number => {
+    .transform((text, ctx): number | undefined => {
       const now = new Date();
-      if (text === undefined) return now.getUTCFullYear();
+      if (text === undefined) return undefined;
       const year = /^\d{4}$/.test(text) ? Number(text) : NaN;
       if (!isReportableYear(year, now)) {
         ctx.addIssue({ code: "custom", message: `must be a four-digit year from ${MIN_YEAR} to the current UTC year (${now.getUTCFullYear()})` });

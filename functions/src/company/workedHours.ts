@@ -2,15 +2,20 @@ import { authenticated } from "../http/context";
 import { changeOrigin } from "../http/record";
 import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
-import { isPastOrCurrentMonth, monthsOfYear } from "../lib/months";
+import { isPastOrCurrentMonth } from "../lib/months";
+import { periodYearAt, reportingPeriod } from "../lib/period";
+import { findReportingSettings } from "../repos/companies";
 import { toIso } from "../repos/stored";
 import { hoursBetween, setApiHours } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import { isoTimestamp } from "../http/zod";
 import { yearParam } from "./schemas";
 
-/** Monthly worked hours: the API's own value per month (POST), and every source per month (GET). */
-const MAX_HOURS = 1_000_000;
+/**
+ * Monthly worked hours: the API's own value per month (POST), and every source per month (GET).
+ * The cap only catches typos: a billion hours is a month of several million full-time people.
+ */
+const MAX_HOURS = 1_000_000_000;
 
 const recordSchema = z
   .object({
@@ -32,7 +37,7 @@ const body = z
       .finite()
       .min(0, `must be from 0 to ${MAX_HOURS.toLocaleString("en")}`)
       .max(MAX_HOURS, `must be from 0 to ${MAX_HOURS.toLocaleString("en")}`)
-      .openapi({ example: 12480.5, description: "Hours worked by the company's workforce in that month, 0 to 1,000,000." }),
+      .openapi({ example: 12480.5, description: "Hours worked by the company's workforce in that month, 0 to 1,000,000,000." }),
   })
   .strict()
   .openapi("WorkedHoursInput");
@@ -76,17 +81,22 @@ export const getWorkedHours = defineRoute({
   method: "get",
   path: "/v1/worked-hours",
   operationId: "getWorkedHours",
-  summary: "A year's worked hours per month, by source",
-  description: "Each of the year's twelve months with the app's hours, the API's value and their total (zero when nothing is recorded).",
+  summary: "A reporting year's worked hours per month, by source",
+  description:
+    "Each of the twelve months of the company's reporting period (its financial year: with one starting in April, `year=2025` is " +
+    "2025-04 to 2026-03) with the app's hours, the API's value and their total (zero when nothing is recorded). Their sum is the hours " +
+    "the ESRS S1-14 rate of the same year divides by.",
   tags: ["Provisioning"],
   scope: "read",
-  query: z.object({ year: yearParam("The UTC calendar year, four digits, not in the future. Default: the current year.") }).strict(),
+  query: z.object({ year: yearParam("The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.") }).strict(),
   success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }) },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query, principal }) => {
-    const months = monthsOfYear(query.year);
-    const records = await hoursBetween(authenticated(principal).companyId, months[0].key, months[11].key);
+    const { companyId } = authenticated(principal);
+    const settings = await findReportingSettings(companyId);
+    const { year, months } = reportingPeriod(query.year ?? periodYearAt(new Date(), settings), settings);
+    const records = await hoursBetween(companyId, months[0], months[11]);
     const perMonth = hoursByMonth(months, records).map((m) => ({ month: m.month, app_hours: m.app, api_hours: m.api, total_hours: m.total }));
-    return { data: { year: query.year, months: perMonth } };
+    return { data: { year, months: perMonth } };
   },
 });

@@ -6,7 +6,7 @@ import { computeEsrsReport } from "../services/esrs/report";
 import { callableHandler } from "./callable";
 import { companyInput } from "./schemas";
 
-/** `{ companyId, year }`: the company as every console callable names it, and a UTC year not in the future. */
+/** `{ companyId, year }`: the company as every console callable names it, and a period (named by its start year) not after the current UTC year. */
 export const esrsS1ReportInput = companyInput.extend({
   year: z
     .number({ message: "year must be a whole number, e.g. 2025" })
@@ -22,5 +22,13 @@ export const esrsS1ReportHandler = callableHandler("esrsS1Report", esrsS1ReportI
   assertMayReport(caller, input.companyId);
   if (!(await findCompany(input.companyId))) throw new KeyAdminError("not-found", "No such company.");
   const report = await computeEsrsReport(input.companyId, input.year);
-  return { companyId: report.companyId, year: report.year, generatedAt: report.generatedAt.toISOString(), datapoints: report.datapoints };
+  const { period, status } = report;
+  return {
+    companyId: report.companyId,
+    year: report.year,
+    period: { start: period.start.toISOString(), end: period.end.toISOString(), timeZone: period.timeZone, firstMonth: period.firstMonth, months: period.months, ...status },
+    workedHours: report.hours,
+    generatedAt: report.generatedAt.toISOString(),
+    datapoints: report.datapoints,
+  };
 });

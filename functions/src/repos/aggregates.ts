@@ -53,6 +53,25 @@ export function indexNeedsOf(specs: readonly Aggregation[]): IndexNeed[] {
   return [...new Map(needs.map((need) => [JSON.stringify(need), need] as const)).values()];
 }
 
+/**
+ * Whether a document (fields as stored, Dates for Timestamps) passes the filters as Firestore
+ * would decide: `==` on equal values only, ranges only between values of the same type.
+ */
+export function matchesFilters(data: Readonly<Record<string, unknown>>, filters: readonly Filter[]): boolean {
+  const comparable = (v: unknown) => (v instanceof Date ? v.getTime() : v);
+  return filters.every(([field, op, value]) => {
+    const [a, b] = [comparable(data[field]), comparable(value)];
+    if (op === "==") return a === b && data[field] instanceof Date === value instanceof Date;
+    const sameKind = (typeof a === "number" || typeof a === "string") && typeof a === typeof b && data[field] instanceof Date === value instanceof Date;
+    if (!sameKind) return false;
+    const [x, y] = [a as number | string, b as number | string];
+    return op === ">=" ? x >= y : op === ">" ? x > y : op === "<" ? x < y : x <= y;
+  });
+}
+
+/** What a sum aggregation adds up over matching documents: numeric values only. */
+export const summable = (value: unknown): number => (typeof value === "number" ? value : 0);
+
 function filtered(companyId: string, collection: string, filters: Filter[]): Query {
   let query: Query = companyRef(companyId).collection(collection);
   for (const [field, op, value] of filters) query = query.where(field, op, value);

@@ -1,4 +1,6 @@
+import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import type { AggregateStats } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { flag, hiddenFlag, nullableNumber, nullableString, parseStored, text, timestamp, type Stored } from "./stored";
 
@@ -31,4 +33,26 @@ export async function queryIncidents<R>(companyId: string, q: RangeQuery<"status
   return streamRows(await rangeQuery(incidentsOf(companyId), "eventDate", q), "eventDate", (doc) =>
     convert({ id: doc.id, ...parseStored(incidentShape, doc.ref.path, doc.data()) }),
   );
+}
+
+/**
+ * The one hidden rule, as `hiddenFlag` reads it: absent, null and `false` show; `true` and any
+ * other value (`"true"`, `1`, …) hide. Every incident figure (the export, ESRS, the KPI rollup) uses it.
+ */
+export const isHiddenValue = (value: unknown): boolean => value !== undefined && value !== null && value !== false;
+
+/**
+ * Every hidden incident, its fields as stored (Timestamps as Dates), so that aggregations over
+ * all incidents can subtract exactly the hidden ones that match their filters. No aggregation
+ * can: `hidden == true` misses `"true"`, and `hidden != true` drops documents without the field.
+ * Cost: one query and one read per hidden incident (few), whatever the number of incidents.
+ */
+export async function readHiddenIncidents(companyId: string, stats: AggregateStats): Promise<Array<Record<string, unknown>>> {
+  const snap = await incidentsOf(companyId).where("hidden", "!=", false).get();
+  stats.queries++;
+  stats.documentsRead += snap.size;
+  if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
+  return snap.docs
+    .map((doc) => Object.fromEntries(Object.entries(doc.data()).map(([k, v]) => [k, v instanceof Timestamp ? v.toDate() : v])))
+    .filter((data) => isHiddenValue(data.hidden));
 }

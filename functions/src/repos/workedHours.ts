@@ -3,7 +3,8 @@ import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
-import { nullableNumber, nullableString, parseStored, timestamp } from "./stored";
+import type { AggregateStats } from "./aggregates";
+import { nullableNumber, parseStored, timestamp } from "./stored";
 
 /**
  * `companies/{companyId}/workedHours/{docId}` (docs/firestore-data.md). App-recorded documents
@@ -12,7 +13,15 @@ import { nullableNumber, nullableString, parseStored, timestamp } from "./stored
 const workedHoursOf = (companyId: string) => companyRef(companyId).collection("workedHours");
 
 const workedHoursShape = {
-  month: nullableString,
+  /**
+   * Only a real `YYYY-MM` key is a month: `2025-05-15` sorts inside 2025's range but is no
+   * month, so it is read as absent (and logged), exactly as the per-month aggregations (`==`) miss it.
+   */
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+    .nullish()
+    .transform((v) => v ?? null),
   hours: nullableNumber,
   source: z.enum(["app", "api"]).nullish().transform((v) => v ?? "app"),
   updatedAt: timestamp,
@@ -26,12 +35,20 @@ export interface StoredHours {
 }
 
 /** Every record of the months from `first` to `last` (`YYYY-MM`, inclusive); unreadable ones left out (logged). */
-export async function hoursBetween(companyId: string, first: string, last: string): Promise<StoredHours[]> {
+export async function hoursBetween(companyId: string, first: string, last: string, stats?: AggregateStats): Promise<StoredHours[]> {
   const snap = await workedHoursOf(companyId).where("month", ">=", first).where("month", "<=", last).get();
-  return snap.docs.flatMap((doc) => {
-    const record = parseStored(workedHoursShape, doc.ref.path, doc.data());
-    return record.month !== null && record.hours !== null ? [{ ...record, month: record.month, hours: record.hours }] : [];
-  });
+  if (stats) {
+    stats.queries++;
+    stats.documentsRead += snap.size;
+    if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
+  }
+  return snap.docs.flatMap((doc) => readHoursRecord(doc.ref.path, doc.data()) ?? []);
+}
+
+/** One stored record, or null when it has no real month or no numeric hours (the field is logged). */
+export function readHoursRecord(path: string, data: unknown): StoredHours | null {
+  const record = parseStored(workedHoursShape, path, data);
+  return record.month !== null && record.hours !== null ? { ...record, month: record.month, hours: record.hours } : null;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { recentMonths } from "../lib/months";
 import { createLimiter } from "../lib/pool";
-import { aggregate, distinctValues, type AggregateStats, type Aggregation, type Filter } from "../repos/aggregates";
+import { aggregate, distinctValues, matchesFilters, type AggregateStats, type Aggregation, type Filter } from "../repos/aggregates";
+import { readHiddenIncidents } from "../repos/incidents";
 
 /**
  * The KPI rollup of one company: for each area a total, a count per month for the 24 most
  * recent UTC months (zero-filled) and a count per status value present (incidents also per
- * type), computed with aggregation queries only. The number of queries depends on the number
- * of months, areas and distinct status/type values, never on the number of documents.
+ * type), computed with aggregation queries, plus one read of the hidden incidents. The number of
+ * queries depends on the number of months, areas and distinct status/type values, never on the
+ * number of documents; documents read are the distinct values' and the hidden incidents'.
  */
 interface Area {
   collection: string;
@@ -14,7 +16,10 @@ interface Area {
   dateField: string;
   /** Fields counted per distinct value: `status` → `by_status`, `type` → `by_type`. */
   groups: Array<"status" | "type">;
-  /** Incidents: `hidden == true` ones never count (subtracted: a `!=` filter would drop documents without the field). */
+  /**
+   * Incidents: hidden ones never count, by the same rule as the export and ESRS (`isHiddenValue`):
+   * they are read once and those matching each count's filters subtracted.
+   */
   excludesHidden?: boolean;
 }
 
@@ -58,29 +63,23 @@ const inMonth = (area: Area, m: Month): Filter[] => [
   [area.dateField, "<", m.end],
 ];
 const withValue = (field: string, value: unknown): Filter[] => [[field, "==", value]];
-const hiddenOnes = (filters: Filter[]): Filter[] => [...filters, ["hidden", "==", true]];
 const hours = (filters: Filter[]): Aggregation => ({ collection: "workedHours", filters, sum: "hours" });
-const SOURCES = ["app", "api"] as const;
 
 /** Every aggregation shape a rollup issues (for the index test), from the same builders. */
 export function rollupAggregations(): Aggregation[] {
   const [m] = recentMonths(new Date(0), 1);
   const areaShapes = Object.values(ROLLUP_AREAS).flatMap((area: Area) =>
-    [[], inMonth(area, m), ...area.groups.map((g) => withValue(g, ""))].flatMap((filters) => [
-      { collection: area.collection, filters },
-      ...(area.excludesHidden ? [{ collection: area.collection, filters: hiddenOnes(filters) }] : []),
-    ]),
+    [[], inMonth(area, m), ...area.groups.map((g) => withValue(g, ""))].map((filters) => ({ collection: area.collection, filters })),
   );
-  return [...areaShapes, hours([]), hours(withValue("month", m.key)), hours(withValue("source", SOURCES[0]))];
+  return [...areaShapes, hours([]), hours(withValue("month", m.key)), hours(withValue("source", "api"))];
 }
 
-async function areaRollup(companyId: string, area: Area, months: Month[], run: Run, stats: AggregateStats): Promise<AreaRollup> {
+type Hidden = Promise<Array<Record<string, unknown>>>;
+
+async function areaRollup(companyId: string, area: Area, months: Month[], run: Run, stats: AggregateStats, hidden: Hidden): Promise<AreaRollup> {
   const count = async (filters: Filter[]) => {
-    const [all, hidden] = await Promise.all([
-      run(() => aggregate(companyId, { collection: area.collection, filters }, stats)),
-      area.excludesHidden ? run(() => aggregate(companyId, { collection: area.collection, filters: hiddenOnes(filters) }, stats)) : 0,
-    ]);
-    return all - hidden;
+    const [all, hiddenDocs] = await Promise.all([run(() => aggregate(companyId, { collection: area.collection, filters }, stats)), area.excludesHidden ? hidden : []]);
+    return all - hiddenDocs.filter((d) => matchesFilters(d, filters)).length;
   };
   const grouped = async (field: string): Promise<Counts> => {
     // Counted per value present; values that are not text (bad data) are left out of the keys.
@@ -102,23 +101,24 @@ async function areaRollup(companyId: string, area: Area, months: Month[], run: R
   };
 }
 
-/** Worked hours: the sum of `hours` per `month` over every source (app and API). */
+/**
+ * Worked hours: the sum of `hours` per `month` (an exact `YYYY-MM` match, as GET /v1/worked-hours
+ * and ESRS sum them) over every source. `total` is every document with numeric hours; the app's
+ * share is what is not the API's (a document without `source` is the app's), so app + api = total.
+ */
 async function workedHours(companyId: string, months: Month[], run: Run, stats: AggregateStats): Promise<WorkedHoursRollup> {
   const sum = (filters: Filter[]) => run(() => aggregate(companyId, hours(filters), stats));
-  const [total, perMonth, [app, api]] = await Promise.all([
-    sum([]),
-    Promise.all(months.map((m) => sum(withValue("month", m.key)))),
-    Promise.all(SOURCES.map((source) => sum(withValue("source", source)))),
-  ]);
-  return { total, by_month: Object.fromEntries(months.map((m, i) => [m.key, perMonth[i]])), by_source: { app, api } };
+  const [total, perMonth, api] = await Promise.all([sum([]), Promise.all(months.map((m) => sum(withValue("month", m.key)))), sum(withValue("source", "api"))]);
+  return { total, by_month: Object.fromEntries(months.map((m, i) => [m.key, perMonth[i]])), by_source: { app: total - api, api } };
 }
 
 export async function computeRollup(companyId: string, now: Date, stats: AggregateStats = { queries: 0, documentsRead: 0 }): Promise<Rollup> {
   const months = recentMonths(now, MONTHS);
   const run = createLimiter(CONCURRENCY);
   const names = Object.keys(ROLLUP_AREAS) as Array<keyof typeof ROLLUP_AREAS>;
+  const hidden = run(() => readHiddenIncidents(companyId, stats));
   const [rollups, hours] = await Promise.all([
-    Promise.all(names.map((name) => areaRollup(companyId, ROLLUP_AREAS[name], months, run, stats))),
+    Promise.all(names.map((name) => areaRollup(companyId, ROLLUP_AREAS[name], months, run, stats, hidden))),
     workedHours(companyId, months, run, stats),
   ]);
   const areas = { worked_hours: hours } as Rollup["areas"];

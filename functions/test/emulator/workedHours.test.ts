@@ -48,6 +48,10 @@ describe("POST /v1/worked-hours", () => {
     );
   });
 
+  it("a large company's month (7,000 people, 1,200,000 h) is accepted", async () => {
+    expect((await post({ month: "2024-02", hours: 1_200_000 })).status).toBe(201);
+  });
+
   it("the current month is accepted", async () => {
     expect((await post({ month: thisMonth, hours: 0 })).status).toBeLessThan(300);
   });
@@ -57,8 +61,8 @@ describe("POST /v1/worked-hours", () => {
     [{ month: "2025-3", hours: 1 }, 'Invalid body parameter "month"'],
     [{ month: "1899-12", hours: 1 }, 'Invalid body parameter "month"'],
     [{ month: nextMonth, hours: 1 }, "not in the future"],
-    [{ month: "2025-03", hours: -1 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000.'],
-    [{ month: "2025-03", hours: 1_000_001 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000.'],
+    [{ month: "2025-03", hours: -1 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000,000.'],
+    [{ month: "2025-03", hours: 1_000_000_001 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000,000.'],
     [{ month: "2025-03", hours: "12" }, 'Invalid body parameter "hours": must be a number.'],
     [{ month: "2025-03" }, 'Invalid body parameter "hours"'],
     [{ hours: 1 }, 'Invalid body parameter "month": is required.'],

@@ -1,168 +1,150 @@
-import type { CoverageDoc } from "../../src/repos/coverage";
-import { esrsCsv, esrsCsvFilename } from "../../src/services/esrs/csv";
-import { DATAPOINTS } from "../../src/services/esrs/datapoints";
-import { indexNeedsOf } from "../../src/repos/aggregates";
-import { esrsAggregations, evaluateByQueries, evaluateInMemory, type AggregateFn, type IncidentFacts } from "../../src/services/esrs/evaluate";
-import { buildRows, type EsrsRow } from "../../src/services/esrs/report";
-import { FIXTURE, YEAR } from "../../src/testing/esrsFixture";
+import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
+import { indexNeedsOf, matchesFilters, summable } from "../../src/repos/aggregates";
+import { isHiddenValue } from "../../src/repos/incidents";
+import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
+import { evaluateInMemory, type IncidentFacts } from "../../src/services/esrs/evaluate";
+import { esrsAggregations, evaluateByQueries, type AggregateFn, type ReadHiddenFn } from "../../src/services/esrs/queries";
+import { APRIL_LONDON, BERLIN, FIXTURE, YEAR } from "../../src/testing/esrsFixture";
 
 /**
- * ESRS S1-14 without Firestore: a fixture whose every datapoint is worked out by hand below.
- * test/emulator/esrs.test.ts seeds the same fixture and compares the aggregation queries with it.
+ * The S1-14 incident datapoints of the fixture (src/testing/esrsFixture.ts), worked out by hand
+ * below incident by incident (#n), under three reporting periods; the aggregation plan must
+ * give exactly the in-memory evaluator's numbers. Rows, notes and CSV: esrsRows.test.ts.
  */
 
-
-const EXPECTED_INCIDENTS = {
-  "S1-14_02": 2, // 2, 14
-  "S1-14_03": 1, // 15
-  "S1-14_04": 5, // 1, 2, 5, 8, 12
-  "S1-14_06": 1, // 3
-  "S1-14_07": 21, // 5 + 2 + 10 + 3 + 1
-  "S1-14_08": 2, // 13, 14
-  "S1-14_09": 17, // 8 + 9 + 0
+/** Calendar 2025 in Berlin: [2024-12-31T23:00Z, 2025-12-31T23:00Z). */
+const BERLIN_2025 = {
+  "S1-14_02": 5, // #2, #19 (fatal, not recordable), #25 (employees); #14, #20 (fatal dangerous occurrence) — #7 hidden, #17 visitor
+  "S1-14_03": 1, // #15
+  "S1-14_04": 11, // the two below
+  "S1-14_06": 3, // #3, #21 (onset 2023, reported 2025), #25 — not #22 (reported 2026)
+  "S1-14_07": 52, // injuries #1 5 + #2 2 + #4 7 + #6 4 + #8 1 + #19 0 + #24 2 + #26 6 + #27 1 = 28; ill health #3 10 + #21 14 + #25 0 = 24
+  "S1-14_08": 2, // #13, #14
+  "S1-14_09": 17, // #12 8 + #20 0 + #13 9 + #14 0
+  "S1-14_02.employee": 3, // #2, #19, #25
+  "S1-14_02.non_employee": 2, // #14, #20
+  "S1-14_02.injury": 3, // #2, #19, #20
+  "S1-14_02.ill_health": 2, // #14, #25
+  "S1-14_04.employee": 9, // #1, #2, #4 (00:30 local on 1 Jan), #6, #8, #19, #24 (hidden: null), #26, #27 — not #10, #11, #23 ("true")
+  "S1-14_04.non_employee": 2, // #12, #20 — not #5 (00:30 local on 1 Jan 2026)
 };
-const HOURS = 210_000;
-const COVERAGE: CoverageDoc = { headcount: 300, coveredHeadcount: 250, auditedHeadcount: 100, certificationStandards: ["ISO 45001", "SCC"] };
 
-const byId = (rows: EsrsRow[]) => Object.fromEntries(rows.map((r) => [r.datapoint_id, r]));
-const rows = (overrides: Partial<Parameters<typeof buildRows>[1]> = {}) => byId(buildRows(YEAR, { incidents: evaluateInMemory(FIXTURE, YEAR), hours: HOURS, coverage: COVERAGE, ...overrides }));
+/** Calendar 2025 in UTC: #4 falls out (2024-12-31T23:30Z), #5 comes in (non-employee, 3 days). */
+const UTC_2025 = {
+  ...BERLIN_2025,
+  "S1-14_07": 45, // 52 − 7 (#4)
+  "S1-14_09": 20, // 17 + 3 (#5)
+  "S1-14_04.employee": 8,
+  "S1-14_04.non_employee": 3,
+};
+
+/** The April year 2025 in London (BST): [2025-03-31T23:00Z, 2026-03-31T23:00Z). */
+const APRIL_2025 = {
+  "S1-14_02": 5, // #2, #19, #25 (reported 2025-04-21), #14, #20
+  "S1-14_03": 1, // #15
+  "S1-14_04": 9,
+  "S1-14_06": 2, // #22 (reported 2026-01-15), #25 — not #3, #21 (reported before April)
+  "S1-14_07": 18, // injuries #2 2 + #6 4 + #8 1 + #19 0 + #24 2 + #26 6 = 15; ill health #22 3 + #25 0
+  "S1-14_08": 2, // #13, #14
+  "S1-14_09": 20, // #12 8 + #20 0 + #5 3 + #13 9 + #14 0
+  "S1-14_02.employee": 3,
+  "S1-14_02.non_employee": 2,
+  "S1-14_02.injury": 3,
+  "S1-14_02.ill_health": 2,
+  "S1-14_04.employee": 6, // #2, #6, #8, #19, #24, #26 (00:30 on 1 April local) — not #1, #4, #27 (23:30 on 31 March local)
+  "S1-14_04.non_employee": 3, // #12, #20, #5
+};
 
 /** Firestore's filter semantics over plain objects: what the aggregation queries would answer. */
 function listAggregate(docs: readonly IncidentFacts[]): AggregateFn {
-  const matches = (actual: unknown, op: string, value: unknown) => {
-    if (op === "==") return actual === value;
-    const [a, b] = actual instanceof Date && value instanceof Date ? [actual.getTime(), value.getTime()] : [actual, value];
-    if (typeof a !== typeof b || (typeof a !== "number" && typeof a !== "string")) return false;
-    return op === ">=" ? a >= (b as typeof a) : op === ">" ? a > (b as typeof a) : op === "<" ? a < (b as typeof a) : a <= (b as typeof a);
-  };
   return async (_companyId, spec, stats) => {
     stats.queries++;
-    const hits = docs.map((d) => d as unknown as Record<string, unknown>).filter((d) => spec.filters.every(([field, op, value]) => matches(d[field], op, value)));
-    return spec.sum ? hits.reduce((t, d) => t + (typeof d[spec.sum!] === "number" ? (d[spec.sum!] as number) : 0), 0) : hits.length;
+    const hits = docs.map((d) => d as unknown as Record<string, unknown>).filter((d) => matchesFilters(d, spec.filters));
+    return spec.sum ? hits.reduce((t, d) => t + summable(d[spec.sum ?? ""]), 0) : hits.length;
+  };
+}
+function listHidden(docs: readonly IncidentFacts[]): ReadHiddenFn {
+  return async (_companyId, stats) => {
+    stats.queries++;
+    const hidden = docs.filter((d) => isHiddenValue(d.hidden)).map((d) => ({ ...d }) as Record<string, unknown>);
+    stats.documentsRead += hidden.length;
+    return hidden;
   };
 }
 
+const cases: Array<[string, ReportingSettings, Record<string, number>]> = [
+  ["Berlin, calendar year", BERLIN, BERLIN_2025],
+  ["UTC, calendar year", DEFAULT_REPORTING, UTC_2025],
+  ["London, year from April", APRIL_LONDON, APRIL_2025],
+];
+
 describe("ESRS S1-14 definitions", () => {
-  it("has the eleven datapoints in order, unique names, a unit and a one-sentence methodology each", () => {
-    expect(DATAPOINTS.map((d) => d.id)).toEqual(Array.from({ length: 11 }, (_, i) => `S1-14_${String(i + 1).padStart(2, "0")}`));
-    expect(new Set(DATAPOINTS.map((d) => d.name)).size).toBe(11);
-    for (const name of ["work_related_fatalities", "recordable_work_related_accidents", "rate_of_recordable_work_related_accidents", "days_lost_to_work_related_injuries"]) {
-      expect(DATAPOINTS.map((d) => d.name)).toContain(name);
-    }
+  it("the eleven total rows in order, then the breakdowns; unique names and a methodology each", () => {
+    expect(TOTALS.map((d) => d.id)).toEqual(Array.from({ length: 11 }, (_, i) => `S1-14_${String(i + 1).padStart(2, "0")}`));
+    expect(DATAPOINTS.slice(11).map((d) => d.id)).toEqual([
+      "S1-14_02.employee",
+      "S1-14_02.non_employee",
+      "S1-14_02.injury",
+      "S1-14_02.ill_health",
+      "S1-14_04.employee",
+      "S1-14_04.non_employee",
+      "S1-14_05.employee",
+      "S1-14_05.non_employee",
+    ]);
+    expect(new Set(DATAPOINTS.map((d) => d.name)).size).toBe(DATAPOINTS.length);
     for (const d of DATAPOINTS) expect(d.methodology).toMatch(/^[A-Z][^]*\.$/);
+    for (const d of DATAPOINTS.slice(11)) expect(d.breakdown?.of).toBe(d.id.split(".")[0]);
   });
 });
 
-describe("the evaluators", () => {
+describe.each(cases)("the evaluators, %s", (_label, settings, expected) => {
+  const period = reportingPeriod(YEAR, settings);
+
   it("in memory: each incident datapoint matches the hand-computed fixture", () => {
-    expect(evaluateInMemory(FIXTURE, YEAR)).toEqual(EXPECTED_INCIDENTS);
+    expect(evaluateInMemory(FIXTURE, period)).toEqual(expected);
   });
 
-  it("as aggregation queries (over Firestore's filter semantics): the same numbers, hidden ones subtracted", async () => {
+  it("as aggregation queries (Firestore's filter semantics), hidden ones subtracted: the same numbers", async () => {
     const stats = { queries: 0, documentsRead: 0 };
-    expect(await evaluateByQueries("c", YEAR, stats, listAggregate(FIXTURE))).toEqual(EXPECTED_INCIDENTS);
-    expect(stats.queries).toBe(22);
+    expect(await evaluateByQueries("c", period, stats, listAggregate(FIXTURE), listHidden(FIXTURE))).toEqual(expected);
+    // 31 distinct aggregations (14 per own-workforce person type, 3 for other workers) + the hidden read.
+    expect(stats).toEqual({ queries: 32, documentsRead: 2 }); // #7 (true) and #23 ("true")
   });
+});
 
-  it("runs as many queries for ten times the incidents, and counts ten times as many", async () => {
+describe("the cost", () => {
+  it("as many queries for ten times the incidents, ten times the counts; reads only the hidden ones", async () => {
+    const tenfold = Array.from({ length: 10 }, () => FIXTURE).flat();
     const stats = { queries: 0, documentsRead: 0 };
-    const values = await evaluateByQueries("c", YEAR, stats, listAggregate(Array.from({ length: 10 }, () => FIXTURE).flat()));
-    expect(stats.queries).toBe(22);
-    expect(values["S1-14_04"]).toBe(50);
-    expect(values["S1-14_07"]).toBe(210);
+    const values = await evaluateByQueries("c", reportingPeriod(YEAR, BERLIN), stats, listAggregate(tenfold), listHidden(tenfold));
+    expect(stats).toEqual({ queries: 32, documentsRead: 20 });
+    expect(values["S1-14_04"]).toBe(110);
+    expect(values["S1-14_07"]).toBe(520);
   });
 
-  it("its query shapes need seven composite indexes (equalities, eventDate, summed field; test/unit/indexes.test.ts checks them)", () => {
+  it("its query shapes need fourteen composite indexes (test/unit/indexes.test.ts checks them)", () => {
     const needs = indexNeedsOf(esrsAggregations());
-    expect(needs).toHaveLength(7);
+    expect(needs).toHaveLength(14);
     expect(needs).toContainEqual({
       collectionGroup: "incidents",
-      fields: ["hidden", "personType", "recordable", "type", "workRelated", "eventDate", "daysLost"].map((fieldPath) => ({ fieldPath, order: "ASCENDING" })),
+      fields: ["fatality", "personType", "recordable", "type", "workRelated", "reportedAt", "daysLost"].map((fieldPath) => ({ fieldPath, order: "ASCENDING" })),
     });
   });
 });
 
-describe("the rows", () => {
-  it("every datapoint of the fixture, with its unit", () => {
-    const r = rows();
-    const values = Object.fromEntries(Object.values(r).map((row) => [row.datapoint_id, [row.value, row.unit]]));
-    expect(values).toEqual({
-      "S1-14_01": [83.33, "percent"], // 250 / 300
-      "S1-14_02": [2, "count"],
-      "S1-14_03": [1, "count"],
-      "S1-14_04": [5, "count"],
-      "S1-14_05": [23.81, "per_million_hours"], // 5 / 210,000 × 1,000,000 = 23.8095…
-      "S1-14_06": [1, "count"],
-      "S1-14_07": [21, "days"],
-      "S1-14_08": [2, "count"],
-      "S1-14_09": [17, "days"],
-      "S1-14_10": [33.33, "percent"], // 100 / 300
-      "S1-14_11": ["ISO 45001, SCC", "text"],
-    });
-    expect(r["S1-14_05"]).toMatchObject({ esrs_paragraph: "ESRS S1 88 (c)", name: "rate_of_recordable_work_related_accidents" });
-    for (const row of Object.values(r)) expect(row.note).not.toMatch(/Not reported/);
+describe("Firestore's filter semantics, as the hidden subtraction applies them", () => {
+  const at = new Date("2025-06-01T00:00:00Z");
+  it("== matches equal values of the same type only; ranges compare like types only", () => {
+    expect(matchesFilters({ a: true }, [["a", "==", true]])).toBe(true);
+    expect(matchesFilters({ a: "true" }, [["a", "==", true]])).toBe(false);
+    expect(matchesFilters({ d: at }, [["d", ">=", new Date("2025-01-01")], ["d", "<", new Date("2026-01-01")]])).toBe(true);
+    expect(matchesFilters({ d: at.getTime() }, [["d", ">=", new Date(0)]])).toBe(false);
+    expect(matchesFilters({ d: null }, [["d", "<", at]])).toBe(false);
+    expect(matchesFilters({}, [["m", "==", "2025-01"]])).toBe(false);
   });
 
-  it("no hours recorded: the rate is null and the note says why (never a division by zero)", () => {
-    const r = rows({ hours: 0 });
-    expect(r["S1-14_05"].value).toBeNull();
-    expect(r["S1-14_05"].note).toMatch(/Not reported: no worked hours are recorded for 2025/);
-    expect(r["S1-14_04"].value).toBe(5);
-  });
-
-  it("no coverage data: the coverage rows and the standards are null with a note; the incident rows are unaffected", () => {
-    const r = rows({ coverage: null });
-    for (const id of ["S1-14_01", "S1-14_10", "S1-14_11"]) {
-      expect(r[id].value).toBeNull();
-      expect(r[id].note).toMatch(/Not reported: no health and safety coverage data is recorded for 2025/);
-    }
-    expect(r["S1-14_02"].value).toBe(2);
-  });
-
-  it("headcount zero, an audited headcount missing, no standards: null with the reason", () => {
-    const zero = rows({ coverage: { ...COVERAGE, headcount: 0 } });
-    expect([zero["S1-14_01"].value, zero["S1-14_10"].value]).toEqual([null, null]);
-    expect(zero["S1-14_01"].note).toMatch(/headcount for 2025 is missing or zero/);
-    const partial = rows({ coverage: { ...COVERAGE, auditedHeadcount: null, certificationStandards: [] } });
-    expect(partial["S1-14_01"].value).toBe(83.33);
-    expect(partial["S1-14_10"].note).toMatch(/audited or certified headcount for 2025 is not recorded/);
-    expect(partial["S1-14_11"]).toMatchObject({ value: null, note: expect.stringMatching(/no certification standards are recorded/) });
-  });
-});
-
-describe("the CSV", () => {
-  it("a header, then one CRLF-terminated row per datapoint with the JSON's values", () => {
-    const csv = esrsCsv(Object.values(rows({ hours: 0 })));
-    const lines = csv.split("\r\n");
-    expect(lines[0]).toBe("datapoint_id,esrs_paragraph,name,value,unit,note");
-    expect(lines).toHaveLength(13); // header, 11 rows, and the empty string after the last CRLF
-    expect(lines[12]).toBe("");
-    expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,/);
-    expect(lines[1]).toMatch(/^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,/);
-    expect(csv.charCodeAt(0)).not.toBe(0xfeff);
-  });
-
-  it("quotes commas, quotes and line breaks (RFC 4180) and defuses spreadsheet formulas", () => {
-    const row = (value: EsrsRow["value"], note: string): EsrsRow => ({ datapoint_id: "X", esrs_paragraph: "P", name: "n", value, unit: "text", note });
-    const csv = esrsCsv([
-      row("=HYPERLINK(\"http://evil.example\")", "+cmd|' /C calc'!A0"),
-      row("ISO 45001, SCC", 'said "no",\nthen left\r\nfor good'),
-      row("@SUM(A1)", "-2+3"),
-      row(null, "plain"),
-    ]);
-    expect(csv.split("\r\n").slice(1).join("\r\n")).toBe(
-      [
-        `X,P,n,"'=HYPERLINK(""http://evil.example"")",text,'+cmd|' /C calc'!A0`,
-        `X,P,n,"ISO 45001, SCC",text,"said ""no"",\nthen left\r\nfor good"`,
-        `X,P,n,'@SUM(A1),text,'-2+3`,
-        "X,P,n,,text,plain",
-        "",
-      ].join("\r\n"),
-    );
-  });
-
-  it("names the file after the company (made safe) and the year", () => {
-    expect(esrsCsvFilename("co-1_A", 2025)).toBe("esrs-s1-14-co-1_A-2025.csv");
-    expect(esrsCsvFilename('a"b\r\n/ü', 2024)).toBe("esrs-s1-14-a_b____-2024.csv");
+  it("hidden: absent, null and false show; anything else hides", () => {
+    expect([undefined, null, false].map(isHiddenValue)).toEqual([false, false, false]);
+    expect([true, "true", "false", 1, 0, {}].map(isHiddenValue)).toEqual([true, true, true, true, true, true]);
   });
 });

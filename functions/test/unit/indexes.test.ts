@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { aggregationIndexNeed, indexNeedsOf } from "../../src/repos/aggregates";
 import { indexNeed, type IndexNeed } from "../../src/repos/rangeQuery";
-import { esrsAggregations } from "../../src/services/esrs/evaluate";
+import { esrsAggregations } from "../../src/services/esrs/queries";
 import { rollupAggregations } from "../../src/services/kpiRollup";
 
 /**

@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import type { EsrsRow } from "./report";
+import type { EsrsRow } from "./rows";
 
 /**
  * The CSV form of the ESRS S1-14 rows: the JSON's columns and numbers, a header row, UTF-8

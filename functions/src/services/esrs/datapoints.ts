@@ -3,27 +3,34 @@
  * paragraphs 88–90 and AR 80–95), one definition per datapoint, ids as in EFRAG IG 3.
  *
  * Definitions only say *what* a datapoint is. The evaluators (evaluate.ts) decide *how*: as
- * Firestore aggregation queries, or over an in-memory list for the unit tests. Every incident
- * selection is implicitly restricted to work-related (`workRelated == true`), recordable
- * (`recordable == true`), not hidden incidents whose `eventDate` lies in the UTC calendar year.
+ * Firestore aggregation queries, or over an in-memory list for the unit tests. What an incident
+ * counts as (a case, its kind and date) is decided in one place, `s1Case` in evaluate.ts.
  */
 
 /** `employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites. */
 export type PersonType = "employee" | "non_employee" | "other_worker";
-export type IncidentType = "injury" | "ill_health";
+/** What a counted incident is for S1-14: an injury (any fatal incident not filed as ill health) or an ill-health case. */
+export type CaseKind = "injury" | "ill_health";
 export type Unit = "percent" | "count" | "per_million_hours" | "days" | "text";
 export const UNITS = ["percent", "count", "per_million_hours", "days", "text"] as const satisfies readonly Unit[];
 
 export const OWN_WORKFORCE = ["employee", "non_employee"] as const satisfies readonly PersonType[];
+const BOTH: readonly CaseKind[] = ["injury", "ill_health"];
 
 export interface IncidentSelection {
   personTypes: readonly PersonType[];
-  /** Absent: any type. A death counts whatever category the incident was filed under. */
-  types?: readonly IncidentType[];
-  /** Only incidents with `fatality == true`. */
+  kinds: readonly CaseKind[];
+  /** Only deaths. */
   fatalOnly?: boolean;
-  /** Count the incidents, or sum their `daysLost` (calendar days, not counting the day of the incident). */
+  /** Count the cases, or sum their `daysLost` (calendar days, not counting the day of the incident). */
   measure: "count" | "daysLost";
+}
+
+/** A breakdown row: a part of the total row `of`, by person type (¶88) or by cause (AR 82). */
+export interface BreakdownOf {
+  of: string;
+  by: "person_type" | "cause";
+  member: PersonType | CaseKind;
 }
 
 interface Meta {
@@ -31,15 +38,16 @@ interface Meta {
   paragraph: string;
   name: string;
   unit: Unit;
-  /** One sentence, shown as the row's note. */
+  /** Shown as the row's note. */
   methodology: string;
+  breakdown?: BreakdownOf;
 }
 
 export type Datapoint = Meta &
   (
     | { source: "incidents"; select: IncidentSelection }
-    /** `numerator` (another datapoint's id) per `per` hours worked in the year. */
-    | { source: "rate"; numerator: string; per: number }
+    /** `numerator` (another datapoint's id) per `per` hours worked in the period; `workforce`: hours of that group only. */
+    | { source: "rate"; numerator: string; per: number; workforce?: PersonType }
     /** A headcount field of `healthSafetyCoverage/{year}` as a percentage of its `headcount`. */
     | { source: "coverage"; field: "coveredHeadcount" | "auditedHeadcount" }
     /** `certificationStandards` of `healthSafetyCoverage/{year}`, as text. */
@@ -48,9 +56,20 @@ export type Datapoint = Meta &
 
 export type IncidentDatapoint = Extract<Datapoint, { source: "incidents" }>;
 
-const IN_YEAR = "by event date in the UTC calendar year; only work-related, recordable cases, hidden incidents excluded";
+const CASES =
+  "Only work-related cases count, hidden incidents never. A death counts whatever its `recordable` flag; other cases only when recordable. " +
+  "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period.";
+const INJURY = "An injury is a recordable incident filed as `injury`, or a fatal one filed under any type but `ill_health`.";
+const DAYS =
+  "Days lost are calendar days the person could not work, not counting the day of the incident, booked in full to the period the case is dated in.";
+const PHASE_IN = "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
+const RATE_NOTE = "Divided by the hours worked in the period's twelve months (app records plus the API's values, nothing estimated), × 1,000,000, rounded to two decimals.";
 
-export const DATAPOINTS: readonly Datapoint[] = [
+const fatalities = (personTypes: readonly PersonType[], kinds: readonly CaseKind[] = BOTH): IncidentSelection => ({ personTypes, kinds, fatalOnly: true, measure: "count" });
+const accidents = (personTypes: readonly PersonType[]): IncidentSelection => ({ personTypes, kinds: ["injury"], measure: "count" });
+
+/** The rows of today, S1-14_01 … S1-14_11, in this order; breakdown rows follow them. */
+export const TOTALS: readonly Datapoint[] = [
   {
     id: "S1-14_01",
     paragraph: "ESRS S1 88 (a)",
@@ -58,7 +77,7 @@ export const DATAPOINTS: readonly Datapoint[] = [
     unit: "percent",
     source: "coverage",
     field: "coveredHeadcount",
-    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the year's coverage data entered in the app, rounded to two decimals.",
+    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded to two decimals.",
   },
   {
     id: "S1-14_02",
@@ -66,8 +85,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "work_related_fatalities",
     unit: "count",
     source: "incidents",
-    select: { personTypes: OWN_WORKFORCE, fatalOnly: true, measure: "count" },
-    methodology: `Fatal incidents of employees and non-employees (own workforce), ${IN_YEAR}.`,
+    select: fatalities(OWN_WORKFORCE),
+    methodology: `Deaths of employees and non-employees (own workforce) from work-related injuries and ill health. ${CASES}`,
   },
   {
     id: "S1-14_03",
@@ -75,8 +94,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "fatalities_other_workers",
     unit: "count",
     source: "incidents",
-    select: { personTypes: ["other_worker"], fatalOnly: true, measure: "count" },
-    methodology: `Fatal incidents of other workers (value-chain workers on the company's sites), ${IN_YEAR}.`,
+    select: fatalities(["other_worker"]),
+    methodology: `Deaths of other workers (value-chain workers on the company's sites) from work-related injuries and ill health. ${CASES}`,
   },
   {
     id: "S1-14_04",
@@ -84,8 +103,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "recordable_work_related_accidents",
     unit: "count",
     source: "incidents",
-    select: { personTypes: OWN_WORKFORCE, types: ["injury"], measure: "count" },
-    methodology: `Injuries of employees and non-employees (own workforce), fatal ones included, ${IN_YEAR}.`,
+    select: accidents(OWN_WORKFORCE),
+    methodology: `Recordable work-related accidents of the own workforce, deaths included (AR 91). ${INJURY} ${CASES}`,
   },
   {
     id: "S1-14_05",
@@ -95,7 +114,7 @@ export const DATAPOINTS: readonly Datapoint[] = [
     source: "rate",
     numerator: "S1-14_04",
     per: 1_000_000,
-    methodology: "Recordable work-related accidents (S1-14_04) divided by the hours worked in the year's twelve months (all sources, app and API), × 1,000,000, rounded to two decimals.",
+    methodology: `Recordable work-related accidents (S1-14_04). ${RATE_NOTE}`,
   },
   {
     id: "S1-14_06",
@@ -103,8 +122,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "recordable_work_related_ill_health_cases",
     unit: "count",
     source: "incidents",
-    select: { personTypes: ["employee"], types: ["ill_health"], measure: "count" },
-    methodology: `Ill-health cases of employees, fatal ones included, ${IN_YEAR}.`,
+    select: { personTypes: ["employee"], kinds: ["ill_health"], measure: "count" },
+    methodology: `Ill-health cases of employees, deaths included. ${CASES} ${PHASE_IN}`,
   },
   {
     id: "S1-14_07",
@@ -112,8 +131,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "days_lost_to_work_related_injuries",
     unit: "days",
     source: "incidents",
-    select: { personTypes: ["employee"], types: ["injury", "ill_health"], measure: "daysLost" },
-    methodology: `Sum of calendar days lost (not counting the day of the incident) over employees' injuries and ill-health cases, fatal ones included, ${IN_YEAR}.`,
+    select: { personTypes: ["employee"], kinds: BOTH, measure: "daysLost" },
+    methodology: `Days lost over employees' injuries and ill-health cases, deaths included. ${DAYS} ${CASES} ${PHASE_IN}`,
   },
   {
     id: "S1-14_08",
@@ -121,8 +140,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "recordable_work_related_ill_health_cases_non_employees",
     unit: "count",
     source: "incidents",
-    select: { personTypes: ["non_employee"], types: ["ill_health"], measure: "count" },
-    methodology: `Voluntary: ill-health cases of non-employees in the own workforce, fatal ones included, ${IN_YEAR}.`,
+    select: { personTypes: ["non_employee"], kinds: ["ill_health"], measure: "count" },
+    methodology: `Voluntary: ill-health cases of non-employees in the own workforce, deaths included. ${CASES}`,
   },
   {
     id: "S1-14_09",
@@ -130,8 +149,8 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "days_lost_to_work_related_injuries_non_employees",
     unit: "days",
     source: "incidents",
-    select: { personTypes: ["non_employee"], types: ["injury", "ill_health"], measure: "daysLost" },
-    methodology: `Voluntary: sum of calendar days lost (not counting the day of the incident) over non-employees' injuries and ill-health cases, fatal ones included, ${IN_YEAR}.`,
+    select: { personTypes: ["non_employee"], kinds: BOTH, measure: "daysLost" },
+    methodology: `Voluntary: days lost over non-employees' injuries and ill-health cases, deaths included. ${DAYS} ${CASES}`,
   },
   {
     id: "S1-14_10",
@@ -148,8 +167,56 @@ export const DATAPOINTS: readonly Datapoint[] = [
     name: "health_and_safety_management_system_standards",
     unit: "text",
     source: "standards",
-    methodology: "The standards underlying the internal audit or external certification, as entered in the app for the year, joined with \", \".",
+    methodology: "The standards underlying the internal audit or external certification, as entered in the app for the period, joined with \", \".",
   },
 ];
+
+const GROUP = { employee: "employees", non_employee: "non-employees" } as const;
+const byPerson = (of: string, member: "employee" | "non_employee") => ({ id: `${of}.${member}`, breakdown: { of, by: "person_type", member } as BreakdownOf });
+
+/** ¶88 "where applicable broken down between employees and non-employees", and AR 82's split of deaths by cause. */
+export const BREAKDOWNS: readonly Datapoint[] = [
+  ...OWN_WORKFORCE.map((p): Datapoint => ({
+    ...byPerson("S1-14_02", p),
+    paragraph: "ESRS S1 88 (b)",
+    name: `work_related_fatalities_${GROUP[p].replace("-", "_")}`,
+    unit: "count",
+    source: "incidents",
+    select: fatalities([p]),
+    methodology: `Part of S1-14_02: deaths of ${GROUP[p]}. ${CASES}`,
+  })),
+  ...BOTH.map((kind): Datapoint => ({
+    id: `S1-14_02.${kind}`,
+    breakdown: { of: "S1-14_02", by: "cause", member: kind },
+    paragraph: "ESRS S1 AR 82",
+    name: kind === "injury" ? "work_related_fatalities_from_injuries" : "work_related_fatalities_from_ill_health",
+    unit: "count",
+    source: "incidents",
+    select: fatalities(OWN_WORKFORCE, [kind]),
+    methodology: kind === "injury" ? `Part of S1-14_02: deaths from work-related injuries. ${INJURY} ${CASES}` : `Part of S1-14_02: deaths from work-related ill health (incidents filed as \`ill_health\`). ${CASES}`,
+  })),
+  ...OWN_WORKFORCE.map((p): Datapoint => ({
+    ...byPerson("S1-14_04", p),
+    paragraph: "ESRS S1 88 (c)",
+    name: `recordable_work_related_accidents_${GROUP[p].replace("-", "_")}`,
+    unit: "count",
+    source: "incidents",
+    select: accidents([p]),
+    methodology: `Part of S1-14_04: recordable work-related accidents of ${GROUP[p]}, deaths included. ${INJURY} ${CASES}`,
+  })),
+  ...OWN_WORKFORCE.map((p): Datapoint => ({
+    ...byPerson("S1-14_05", p),
+    paragraph: "ESRS S1 88 (c)",
+    name: `rate_of_recordable_work_related_accidents_${GROUP[p].replace("-", "_")}`,
+    unit: "per_million_hours",
+    source: "rate",
+    numerator: `S1-14_04.${p}`,
+    per: 1_000_000,
+    workforce: p,
+    methodology: `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} (S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}.`,
+  })),
+];
+
+export const DATAPOINTS: readonly Datapoint[] = [...TOTALS, ...BREAKDOWNS];
 
 export const incidentDatapoints = (): IncidentDatapoint[] => DATAPOINTS.filter((d): d is IncidentDatapoint => d.source === "incidents");

@@ -1,0 +1,123 @@
+import { monthKey } from "../../lib/months";
+import type { ReportingPeriod } from "../../lib/period";
+import type { CoverageDoc } from "../../repos/coverage";
+import type { MonthHours } from "../workedHours";
+import { DATAPOINTS, type BreakdownOf, type Datapoint, type Unit } from "./datapoints";
+import type { IncidentValues } from "./evaluate";
+
+/** One row of the S1-14 export (JSON and CSV), in datapoint order: the eleven totals, then the breakdowns. */
+export interface EsrsRow {
+  datapoint_id: string;
+  esrs_paragraph: string;
+  name: string;
+  /** A number (a text for S1-14_11), or null with the reason in `note`. */
+  value: number | string | null;
+  unit: Unit;
+  note: string;
+  /** Null on a total row; on a breakdown row, the total it is part of and by what. */
+  breakdown: BreakdownOf | null;
+}
+
+export interface EsrsInputs {
+  incidents: IncidentValues;
+  /** The period's twelve months, by source. */
+  hours: readonly MonthHours[];
+  coverage: CoverageDoc | null;
+}
+
+/** Whether the period is a full one: over, and with hours in every month. */
+export interface PeriodStatus {
+  complete: boolean;
+  inProgress: boolean;
+  monthsWithoutHours: string[];
+}
+
+export function periodStatus(period: ReportingPeriod, hours: readonly MonthHours[], now: Date): PeriodStatus {
+  const inProgress = now.getTime() < period.end.getTime();
+  const monthsWithoutHours = hours.filter((m) => !(m.total > 0)).map((m) => m.month);
+  return { complete: !inProgress && monthsWithoutHours.length === 0, inProgress, monthsWithoutHours };
+}
+
+/** Percentages and rates are published to two decimals; JSON and CSV carry the same rounded number. */
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const figure = (x: number) => x.toLocaleString("en", { maximumFractionDigits: 2 });
+
+/** "1 April 2025 to 31 March 2026 (Europe/Berlin)", as local calendar dates. */
+export function describePeriod(p: ReportingPeriod): string {
+  const first = `${monthKey(p.year, p.firstMonth - 1)}-01`;
+  const lastDay = new Date(Date.UTC(p.year, p.firstMonth - 1 + 12, 0));
+  const last = `${monthKey(lastDay.getUTCFullYear(), lastDay.getUTCMonth())}-${String(lastDay.getUTCDate()).padStart(2, "0")}`;
+  return `${first} to ${last} (${p.timeZone})`;
+}
+
+interface Outcome {
+  value: number | string | null;
+  /** Why the value is null. */
+  reason?: string;
+  /** Figures behind the value. */
+  detail?: string;
+}
+
+const HEADCOUNT_LABEL = { coveredHeadcount: "covered", auditedHeadcount: "audited or certified" } as const;
+
+function incidentValue(values: IncidentValues, id: string): number {
+  const value = values[id];
+  if (value === undefined) throw new Error(`ESRS datapoint ${id} was not evaluated`);
+  return value;
+}
+
+function outcomeOf(d: Datapoint, year: number, { incidents, hours, coverage }: EsrsInputs): Outcome {
+  const noCoverage = { value: null, reason: `no health and safety coverage data is recorded for ${year}.` };
+  switch (d.source) {
+    case "incidents":
+      return { value: incidentValue(incidents, d.id) };
+    case "rate": {
+      if (d.workforce) return { value: null, reason: "worked hours are recorded for the whole own workforce, not separately for employees and non-employees." };
+      const [total, app, api] = ["total", "app", "api"].map((k) => hours.reduce((sum, m) => sum + m[k as "total" | "app" | "api"], 0));
+      const detail = `Hours worked in the period: ${figure(total)} (app ${figure(app)}, API ${figure(api)}).`;
+      // Never a division by zero: no hours is "not computable", not 0 or infinity.
+      if (!(total > 0)) return { value: null, reason: `no worked hours are recorded for the ${year} period, so the rate cannot be computed.` };
+      return { value: round2((incidentValue(incidents, d.numerator) / total) * d.per), detail };
+    }
+    case "coverage": {
+      if (!coverage) return noCoverage;
+      if (coverage.headcount === null || coverage.headcount <= 0) return { value: null, reason: `the own-workforce headcount for ${year} is missing or zero.` };
+      const part = coverage[d.field];
+      if (part === null) return { value: null, reason: `the ${HEADCOUNT_LABEL[d.field]} headcount for ${year} is not recorded.` };
+      if (part < 0 || part > coverage.headcount) {
+        return { value: null, reason: `the ${HEADCOUNT_LABEL[d.field]} headcount (${figure(part)}) for ${year} is not between 0 and the own-workforce headcount (${figure(coverage.headcount)}); the coverage data needs correcting.` };
+      }
+      return { value: round2((part / coverage.headcount) * 100) };
+    }
+    case "standards": {
+      if (!coverage) return noCoverage;
+      const standards = [...new Set(coverage.certificationStandards.map((s) => s.trim()).filter(Boolean))];
+      if (!standards.length) return { value: null, reason: `no certification standards are recorded for ${year}.` };
+      return { value: standards.join(", ") };
+    }
+  }
+}
+
+function incompleteNote(period: ReportingPeriod, status: PeriodStatus): string {
+  const why = [
+    ...(status.inProgress ? ["it has not ended yet (year to date)"] : []),
+    ...(status.monthsWithoutHours.length ? [`no worked hours are recorded for ${status.monthsWithoutHours.join(", ")}`] : []),
+  ];
+  return `Incomplete period ${describePeriod(period)}: ${why.join("; ")}.`;
+}
+
+/** The rows, totals first then breakdowns: pure, from already-read inputs. */
+export function buildRows(period: ReportingPeriod, inputs: EsrsInputs, status: PeriodStatus): EsrsRow[] {
+  return DATAPOINTS.map((d) => {
+    const { value, reason, detail } = outcomeOf(d, period.year, inputs);
+    const periodic = d.source === "incidents" || d.source === "rate";
+    const note = [
+      d.methodology,
+      ...(periodic ? [`Period: ${describePeriod(period)}.`] : []),
+      ...(detail ? [detail] : []),
+      ...(periodic && !status.complete ? [incompleteNote(period, status)] : []),
+      ...(reason ? [`Not reported: ${reason}`] : []),
+    ].join(" ");
+    return { datapoint_id: d.id, esrs_paragraph: d.paragraph, name: d.name, value, unit: d.unit, note, breakdown: d.breakdown ?? null };
+  });
+}
