@@ -5,6 +5,7 @@
 //   node scripts/smoke.mjs checks   the checks themselves (run inside emulators:exec)
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,6 +57,24 @@ async function checks() {
   // Framework disables it, and our app removes it when a host app sets it: kernel.test.ts.)
   if (malformed.status === 400 && !/\bat \S+ \(|node_modules|\/work\/|\.js:\d/.test(malformedText)) passed++;
   else failures.push(`malformed JSON body: ${malformed.status} ${malformedText.slice(0, 300)}`);
+  // That answer is the platform's, as the OpenAPI documents say: 400, text/html.
+  if (malformed.headers.get("content-type")?.startsWith("text/html")) passed++;
+  else failures.push(`malformed JSON body: documented as text/html, got ${malformed.headers.get("content-type")}`);
+  // Bodies the runtime reads before our app: the limit holds on the raw body, and an encoded
+  // body (which the runtime inflates) is refused, both before any key is looked at.
+  const bodyChecks = [
+    ["300 KB JSON body", { "content-type": "application/json" }, JSON.stringify({ month: "2025-01", hours: 1, pad: "x".repeat(300_000) }), 413, "payload_too_large"],
+    ["gzip-encoded JSON body", { "content-type": "application/json", "content-encoding": "gzip" }, gzipSync(JSON.stringify({ month: "2025-01", hours: 1 })), 415, "unsupported_media_type"],
+    ["300 KB SCIM body", { "content-type": "application/scim+json" }, JSON.stringify({ userName: "x".repeat(300_000) }), 413, null],
+  ];
+  for (const [name, headers, body, status, code] of bodyChecks) {
+    const path = code ? "/companyApi/v1/worked-hours" : "/companyApi/scim/v2/Users";
+    const res = await fetch(`${BASE}${path}`, { method: "POST", headers, body });
+    const answer = await res.json().catch(() => null);
+    const ok = res.status === status && (code ? answer?.error?.code === code && answer.error.request_id : answer?.status === String(status));
+    if (ok) passed++;
+    else failures.push(`${name}: got ${res.status} ${JSON.stringify(answer)?.slice(0, 200)}`);
+  }
   await check("company metadata", "/companyApi/v1", null, 200, (b) => b.data.openapi_version === "3.1.0");
   await check("findings OpenAPI", "/findingsApi/v1/openapi.json", null, 200, (b) => b.openapi === "3.0.3");
   await check("company OpenAPI", "/companyApi/v1/openapi.json", null, 200, (b) => b.openapi === "3.1.0");

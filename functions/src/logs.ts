@@ -15,7 +15,7 @@ export function unattributedRequest(fields: {
   logger.warn("api.unattributed_request", fields);
 }
 
-export function requestFailed(fields: { api: string; requestId: string; method: string; path: string }, err: unknown): void {
+export function requestFailed(fields: { api: string; requestId: string; clientRequestId?: string | null; method: string; path: string }, err: unknown): void {
   logger.error("api.request_failed", {
     ...fields,
     error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
@@ -46,6 +46,15 @@ export function storedDocumentUnusable(fields: { document: string; field: string
 /** Signing an attachment link failed (e.g. a missing IAM role). Never the URL. */
 export function signingFailed(fields: { bucket: string; error: string }): void {
   logger.error("signing.failed", fields);
+}
+
+/**
+ * An attachment of the project references an object outside the project's folder (another
+ * vessel's or company's file, or a misfiled one): not signed. Once per project and instance;
+ * never the path.
+ */
+export function storageRefOutsideProject(fields: { projectId: string }): void {
+  logger.warn("signing.outside_project", fields);
 }
 
 /** The KPI rollup of one company could not be computed or stored. */

@@ -3,7 +3,7 @@ import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { UNITS } from "../services/esrs/datapoints";
-import { computeEsrsReport } from "../services/esrs/report";
+import { esrsReport } from "../services/esrs/cache";
 import { isoTimestamp } from "../http/zod";
 import { yearParam } from "./schemas";
 
@@ -64,7 +64,7 @@ const reportSchema = z
     worked_hours: z
       .object({ total: z.number(), app: z.number(), api: z.number() })
       .openapi({ description: "Hours worked in the period's months, by source: the sum of `GET /v1/worked-hours` for the same year, and what the rate divides by." }),
-    generated_at: isoTimestamp.openapi({ description: "When the numbers were computed (on every request, from the live data)." }),
+    generated_at: isoTimestamp.openapi({ description: "When the numbers were computed from the live data. A report is computed at most once every 5 minutes per company and year and then served as it was, with this time: data changed since shows at the latest 5 minutes later." }),
     datapoints: z
       .array(datapointSchema)
       .openapi({ description: "One row per datapoint, `S1-14_01` to `S1-14_11` in that order, then the breakdown rows (`S1-14_02.employee`, …; see `breakdown`)." }),
@@ -88,8 +88,9 @@ export const getEsrsS1 = defineRoute({
   operationId: "getEsrsS1",
   summary: "ESRS S1-14 health and safety datapoints of one year",
   description:
-    "The datapoints of ESRS S1 disclosure S1-14 (paragraphs 88–90, AR 81–82), computed on request from incidents, worked hours and " +
-    "the health and safety coverage entered in the app: the same numbers as the app's ESRS export. The period is the company's " +
+    "The datapoints of ESRS S1 disclosure S1-14 (paragraphs 88–90, AR 81–82), computed from incidents, worked hours and " +
+    "the health and safety coverage entered in the app: the same numbers as the app's ESRS export (at most once every 5 minutes " +
+    "per company and year; `generated_at` says when). The period is the company's " +
     "financial year in its reporting time zone. Only work-related, not hidden incidents count; deaths always, other cases when " +
     "recordable; injuries by event date, ill health by report date. `format=csv` answers `text/csv` with the same rows.",
   tags: ["Safety data"],
@@ -99,7 +100,7 @@ export const getEsrsS1 = defineRoute({
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);
-    const report = await computeEsrsReport(companyId, q.year);
+    const report = await esrsReport(companyId, q.year);
     if (q.format === "csv") {
       return new Reply(esrsCsv(report.datapoints), {
         contentType: "text/csv; charset=utf-8",

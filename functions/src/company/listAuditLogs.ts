@@ -14,7 +14,7 @@ const auditEntrySchema = z
     id: z.string(),
     at: isoTimestamp,
     class: z.enum(CLASSES).openapi({ description: "`privileged`: key and access changes, provisioning, anything done with the provisioning scope (kept 2 years). `operational`: reads (kept 90 days)." }),
-    action: z.string().openapi({ example: "api.request", description: "`api.request`, `api_key.created`, `api_key.revoked`, `api_access.changed`, `rate_limits.changed`, …" }),
+    action: z.string().openapi({ example: "api.request", description: "`api.request`, `api.refused` (refused requests, aggregated), `api_key.created`, `api_key.revoked`, `api_access.changed`, `rate_limits.changed`, …" }),
     actor: z
       .object({
         type: z.enum(["api_key", "user", "system"]),
@@ -26,7 +26,13 @@ const auditEntrySchema = z
     method: z.string().nullable(),
     path: z.string().nullable(),
     status: z.number().int().nullable(),
-    request_id: z.string().nullable(),
+    request_id: z.string().nullable().openapi({ description: "The id the API gave the request (`X-Request-Id` of its response)." }),
+    client_request_id: z.string().nullable().openapi({ description: "The caller's own `X-Request-Id`, when it sent a usable one." }),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .openapi({ description: "How many requests the entry stands for: 1, except `api.refused` entries (all refusals of one key with one status in one UTC minute)." }),
     project_id: z.string().nullable(),
     target: z
       .object({ type: z.string(), id: z.string() })
@@ -49,6 +55,8 @@ export function toAuditEntry(doc: AuditDoc): AuditEntryOut {
     path: doc.path,
     status: doc.status !== null && Number.isInteger(doc.status) ? doc.status : null,
     request_id: doc.requestId,
+    client_request_id: doc.clientRequestId,
+    count: doc.count !== null && Number.isInteger(doc.count) && doc.count >= 1 ? doc.count : 1,
     project_id: doc.projectId,
     target: doc.target?.type && doc.target.id ? { type: doc.target.type, id: doc.target.id } : null,
   };

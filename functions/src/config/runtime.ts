@@ -24,8 +24,17 @@ export const RUNTIME_SERVICE_ACCOUNT = defineString("RUNTIME_SERVICE_ACCOUNT", {
 
 const shared = { region: REGION, serviceAccount: RUNTIME_SERVICE_ACCOUNT, maxInstances: MAX_INSTANCES };
 
+/**
+ * Who may reach the two APIs: everyone (the default), or only Google's load balancers once the
+ * Cloud Armor front door is in place (README, "Deployment": `API_INGRESS=ALLOW_INTERNAL_AND_GCLB`
+ * in `functions/.env.<project>`). Read from the environment when the deploy loads the code: an
+ * ingress is a deploy-time setting, not a runtime param.
+ */
+export const API_INGRESS: "ALLOW_ALL" | "ALLOW_INTERNAL_AND_GCLB" = process.env.API_INGRESS === "ALLOW_INTERNAL_AND_GCLB" ? "ALLOW_INTERNAL_AND_GCLB" : "ALLOW_ALL";
+
 export const apiOptions = {
   ...shared,
+  ingressSettings: API_INGRESS,
   memory: "1GiB" as const,
   cpu: 1,
   concurrency: 16,

@@ -4,7 +4,7 @@ import { keyProjectId } from "../http/context";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { mapPool } from "../lib/pool";
-import { allComments, findVisibleFinding, liveFiles } from "../repos/findings";
+import { boundedThread, findVisibleFinding, liveFiles } from "../repos/findings";
 import { attachmentItems, type AttachmentItem } from "../services/attachments";
 import { noteSigningFailure, signReadUrl } from "../services/signing";
 import { limitParam } from "../http/paging";
@@ -13,12 +13,17 @@ import { attachmentSchema, FINDING_NOT_FOUND, findingIdParams, type Attachment }
 
 /** Signing calls in flight at once (IAM signBlob in production takes tens of milliseconds each). */
 const SIGNING_CONCURRENCY = 16;
+/**
+ * Comments one request reads for comment files. With `limit` (at most 500 rows, so at most
+ * 500 signBlob calls) this bounds what one request can cost.
+ */
+export const MAX_THREAD_READS = 1000;
 
 const responseSchema = z
   .object({
     data: z.array(attachmentSchema),
     finding_id: z.string(),
-    truncated: z.boolean().openapi({ description: "True when `limit` cut rows off." }),
+    truncated: z.boolean().openapi({ description: "True when `limit` cut rows off, or the thread had more comments than one request reads (1,000)." }),
   })
   .openapi("AttachmentList");
 export type ListAttachmentsResponse = z.infer<typeof responseSchema>;
@@ -43,7 +48,9 @@ export const listAttachments = defineRoute({
   description:
     "Not paginated. Rows: the location image first, then the finding's files in the order the app and its reports " +
     "show them, then comment files (photos, videos, voice notes, documents) by comment, oldest first. `limit` caps the " +
-    "total; `truncated` says whether rows were left out. A row whose link cannot be created has `download_url: null` " +
+    "total; `truncated` says whether rows were left out (also when the thread has more than 1,000 comments: only the first 1,000 " +
+    "by comment id are read, a bound on what one request costs, as `limit` bounds the links signed). Links are signed only for " +
+    "objects in the vessel's own folder of the deployment's buckets (`projects/{project id}/…`). A row whose link cannot be created has `download_url: null` " +
     "and a `download_error`; the request still succeeds.",
   tags: ["Findings"],
   params: findingIdParams,
@@ -54,12 +61,12 @@ export const listAttachments = defineRoute({
     const projectId = keyProjectId(principal);
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
-    const [files, comments] = await Promise.all([liveFiles(projectId, finding.id), allComments(projectId, finding.id)]);
-    const candidates = attachmentItems(finding, files, comments, storageBuckets());
+    const [files, thread] = await Promise.all([liveFiles(projectId, finding.id), boundedThread(projectId, finding.id, MAX_THREAD_READS)]);
+    const candidates = attachmentItems(projectId, finding, files, thread.comments, storageBuckets());
     const kept = candidates.slice(0, query.limit);
     // One clock reading for the whole response: every link expires at the same instant.
     const now = Date.now();
     const data = await mapPool(kept, SIGNING_CONCURRENCY, (candidate) => signed(candidate, now));
-    return { data, finding_id: finding.id, truncated: candidates.length > kept.length } satisfies ListAttachmentsResponse;
+    return { data, finding_id: finding.id, truncated: candidates.length > kept.length || !thread.complete } satisfies ListAttachmentsResponse;
   },
 });

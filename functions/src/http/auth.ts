@@ -8,7 +8,8 @@ import { findProject } from "../repos/projects";
 import { AccessError, assertCompanyAccess, assertFindingsAccess, assertKeyUsable } from "../services/access";
 import { effectiveLimits } from "../services/rateLimit";
 import { contextOf, type AuditSubject } from "./context";
-import { forbidden, unauthorized } from "./errors";
+import { clientAddress, blockedFor, noteFailure, noteSuccess } from "./addressGuard";
+import { ApiError, forbidden, unauthorized } from "./errors";
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 
@@ -41,9 +42,15 @@ function subjectOf(doc: ApiKeyDoc): AuditSubject {
  */
 export async function authenticate(req: Request, res: Response, next: NextFunction): Promise<void> {
   const ctx = contextOf(res);
+  const address = clientAddress(req);
+  let keyHash: string | null = null;
   try {
     const key = presentedKey(req, ctx.api);
-    const keyHash = hashKey(key);
+    keyHash = hashKey(key);
+    const wait = blockedFor(address, keyHash);
+    if (wait) {
+      throw new ApiError("rate_limited", `Too many failed authentications from this address; retry after ${wait} s.`, { "Retry-After": String(wait) });
+    }
     const doc = await findApiKey(keyHash);
     if (doc && doc.api === ctx.api) {
       ctx.auditSubject = subjectOf(doc);
@@ -67,8 +74,11 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
       project: project ?? undefined,
       usage,
     };
+    noteSuccess(keyHash);
     next();
   } catch (err) {
+    const refused = err instanceof AccessError ? err.kind === "unauthenticated" : err instanceof ApiError && err.code === "unauthorized";
+    if (refused) noteFailure(address);
     if (!ctx.auditSubject) ctx.rejection = err instanceof Error ? err.message : "authentication failed";
     next(err instanceof AccessError ? (err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message)) : err);
   }

@@ -22,7 +22,10 @@ export interface Principal extends AuditSubject {
 }
 
 export interface RequestContext {
+  /** Generated for every request; never the caller's. */
   requestId: string;
+  /** The caller's own `X-Request-Id`, when it was sane. */
+  clientRequestId: string | null;
   api: KeyApi;
   /** Set once the key's company is known, even if the request is then refused. */
   auditSubject?: AuditSubject;

@@ -2,8 +2,9 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { MAX_BODY_BYTES } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { authenticate } from "./auth";
+import { bodyGuard } from "./bodyGuard";
 import { publicBaseUrl } from "./baseUrl";
-import { docsPage } from "./docsPage";
+import { docsPage, serveDocsPage } from "./docsPage";
 import { ApiError } from "./errors";
 import { errorHandler } from "./errorHandler";
 import { buildDocument, type ApiDescription } from "./openapi";
@@ -124,7 +125,9 @@ export function createApp(config: ApiConfig): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  app.use(requestContext(config.api));
+  app.use(requestContext(config.api), bodyGuard);
+  // The reference page goes out compressed and cacheable, which the JSON route kernel does not do.
+  app.get("/v1/docs", serveDocsPage(config.api));
   mount(app, publics);
   app.use(authenticate, rateLimit, express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }), rawJsonBody);
   mount(app, config.routes);

@@ -60,7 +60,7 @@ export const dialectOf = (dialects: readonly ErrorDialect[], path: string) =>
 export function errorHandler(dialects: readonly ErrorDialect[] = []) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
     const ctx = contextOf(res);
-    const where = { api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req) };
+    const where = { api: ctx.api, requestId: ctx.requestId, clientRequestId: ctx.clientRequestId, method: req.method, path: pathOf(req) };
     let error = toApiError(err);
     if (!error) {
       requestFailed(where, err);

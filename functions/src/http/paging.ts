@@ -18,7 +18,8 @@ export const limitParam = z
 
 /**
  * Long enough for any token the API issues: a cursor holds a document id (up to 1,500 bytes,
- * base64url-encoded) and the stored order value.
+ * base64url-encoded) and the stored order value (up to 2,048 JSON characters), encrypted and
+ * base64url-encoded again: about 11,000 characters at worst.
  */
 const MAX_TOKEN_LENGTH = 16_384;
 

@@ -1,11 +1,13 @@
 import type { Request, Response } from "express";
 import { appendAuditEntry, auditEntry } from "../repos/auditLogs";
 import { contextOf, pathOf, type RequestContext } from "./context";
+import { noteRefusal, REFUSED_STATUSES } from "./refusals";
 import { auditWriteFailed, unattributedRequest } from "../logs";
 
 /**
  * Records one finished request: an audit entry in the key's company when the key was
- * recognised, else a structured log line (no key material). Awaited before the response is
+ * recognised (refusals aggregated per key and minute, see refusals.ts), else a structured log
+ * line (no key material). Awaited before the response is
  * sent, because Cloud Functions may freeze the instance as soon as it has answered.
  * Public endpoints (no key involved) are not recorded. Never throws: a failed audit write is
  * logged, and never turns an answer (or a change already committed) into an error.
@@ -15,7 +17,11 @@ export async function recordRequest(req: Request, res: Response, status: number)
   if (ctx.recorded) return;
   ctx.recorded = true;
   const subject = ctx.auditSubject;
-  if (subject) {
+  if (subject && REFUSED_STATUSES.has(status)) {
+    await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch((err: unknown) =>
+      auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), companyId: subject.companyId }, err),
+    );
+  } else if (subject) {
     await appendAuditEntry(
       subject.companyId,
       auditEntry({
@@ -27,6 +33,7 @@ export async function recordRequest(req: Request, res: Response, status: number)
         path: pathOf(req),
         status,
         requestId: ctx.requestId,
+        clientRequestId: ctx.clientRequestId,
         projectId: subject.projectId,
       }),
     ).catch((err: unknown) => auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), companyId: subject.companyId }, err));
@@ -55,6 +62,7 @@ export function changeOrigin(req: Request, ctx: RequestContext) {
     path: pathOf(req),
     status: null,
     requestId: ctx.requestId,
+    clientRequestId: ctx.clientRequestId,
     projectId: ctx.auditSubject.projectId,
   };
 }

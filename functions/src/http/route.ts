@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { declaresBody } from "./bodyGuard";
 import { contextOf, type Principal, type RequestContext } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
 import { recordRequest } from "./record";
@@ -87,7 +88,6 @@ function describeIssues(location: string, error: z.ZodError): string {
     .join(" ");
 }
 
-const hasBody = (req: Request) => Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
 
 /** With the simple query parser, `?limit=5&limit=6` arrives as an array: name it, never guess. */
 function refuseRepeated(query: Record<string, unknown>): void {
@@ -114,7 +114,7 @@ export function handlerOf(route: AnyRoute) {
       }
       refuseRepeated(req.query);
       // A body in another format (a form, plain text) is refused as such, not read as missing fields.
-      if (route.body && hasBody(req) && !req.is(["application/json", "application/*+json"])) {
+      if (route.body && declaresBody(req) && !req.is(["application/json", "application/*+json"])) {
         throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
       }
       const input = {

@@ -1,29 +1,42 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
- * Opaque, stateless page tokens: `kid.base64url(payload).base64url(HMAC-SHA256(payload))`.
- * The payload binds the cursor to a scope (the key's project or company, the endpoint, the
- * mode and every filter), so a token replayed with other filters or by another tenant's key is
- * refused; nothing is stored server-side, so tokens survive deploys and restarts.
+ * Opaque, stateless page tokens: `kid.base64url(version ‖ iv ‖ AES-256-GCM(payload) ‖ tag)`,
+ * with the version and the kid authenticated as associated data.
+ * The payload (the scope digest and the cursor) is encrypted, not just signed: a cursor names
+ * the last row read, which may be a hidden finding, a hidden incident or a removed user, so
+ * a token must not reveal it. The scope binds the cursor to the key's project or company, the
+ * endpoint, the mode and every filter, so a token replayed with other filters or by another
+ * tenant's key is refused; nothing is stored server-side, so tokens survive deploys and restarts.
  *
- * Rotation: several secrets may be configured; the first signs, every one verifies, and the
- * key id (`kid`, derived from the secret) says which one signed a token. Tokens of the first
- * format (two parts, no kid) are verified against every configured secret.
+ * Rotation: several secrets may be configured; the first encrypts, every one decrypts, and the
+ * key id (`kid`, derived from the secret, in clear) says which one made a token.
+ *
+ * Transition: tokens of the two earlier, HMAC-signed formats (their payload readable by anyone)
+ * are still accepted while the secret that signed them is configured, so listings in flight
+ * across the deploy finish; none is issued any more, and accepting one reveals nothing its
+ * holder could not already read. They stop working when that secret is retired (the operator's
+ * next rotation), after which `decodeLegacy` can go.
  */
 export interface TokenPayload<C> {
-  v: 2;
   /** Digest of everything the token is bound to. */
   s: string;
   /** Where the next page starts (after this position). */
   c: C;
 }
 
-const b64 = (buf: Buffer | string) => Buffer.from(buf).toString("base64url");
-const mac = (secret: string, data: string) => createHmac("sha256", secret).update(data).digest();
+const VERSION = 3;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const KID_CHARS = 8;
+/** Plaintexts are padded (with JSON whitespace) to a multiple of this, so a token's length says little about the id inside. */
+const PAD_TO = 32;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/** A short public id of a secret (never reveals it): which secret signed a token. */
-export const keyIdOf = (secret: string) => createHash("sha256").update(`page-token-kid\u0000${secret}`).digest("base64url").slice(0, 8);
+const b64 = (buf: Buffer | string) => Buffer.from(buf).toString("base64url");
+
+/** A short public id of a secret (never reveals it): which secret made a token. */
+export const keyIdOf = (secret: string) => createHash("sha256").update(`page-token-kid\u0000${secret}`).digest("base64url").slice(0, KID_CHARS);
 
 /** A short, stable digest of a scope description (canonical JSON of its parts). */
 export function scopeDigest(parts: Record<string, unknown>): string {
@@ -31,42 +44,114 @@ export function scopeDigest(parts: Record<string, unknown>): string {
   return createHmac("sha256", "page-token-scope").update(canonical).digest("base64url").slice(0, 22);
 }
 
-/** Signs with the first secret. */
+/**
+ * The AES key of a secret. HKDF with its own `info`, so the encryption key is independent of
+ * the key id (and of the legacy HMAC key, which is the secret itself). Derived once per secret.
+ */
+const keys = new Map<string, Buffer>();
+function encryptionKey(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", secret, "safety-apis/page-token", "page-token v3 aes-256-gcm", 32));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** What GCM authenticates besides the ciphertext: the format version and the kid in clear. */
+const associatedData = (kid: string) => Buffer.from(`page-token.v${VERSION}.${kid}`, "utf8");
+
+/**
+ * Encrypts with the first secret; a fresh random IV per token, so equal cursors give unrelated
+ * tokens. Random 96-bit IVs are safe for 2^32 tokens per key (NIST SP 800-38D), far beyond what
+ * one secret makes between rotations.
+ */
 export function encodeToken<C>(secrets: readonly string[], scope: string, cursor: C): string {
-  const payload = b64(JSON.stringify({ v: 2, s: scope, c: cursor } satisfies TokenPayload<C>));
-  return `${keyIdOf(secrets[0])}.${payload}.${b64(mac(secrets[0], payload))}`;
+  const kid = keyIdOf(secrets[0]);
+  const json = Buffer.from(JSON.stringify({ s: scope, c: cursor } satisfies TokenPayload<C>), "utf8");
+  const plaintext = Buffer.concat([json, Buffer.alloc((PAD_TO - (json.length % PAD_TO)) % PAD_TO, " ")]);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", encryptionKey(secrets[0]), iv).setAAD(associatedData(kid));
+  return `${kid}.${b64(Buffer.concat([Buffer.of(VERSION), iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]))}`;
 }
 
 export type DecodeResult<C> = { ok: true; cursor: C } | { ok: false; reason: "malformed" | "tampered" | "retired_key" | "other_query" };
+type Opened = { ok: true; payload: unknown } | { ok: false; reason: "malformed" | "tampered" | "retired_key" };
+
+/** The plaintext, or undefined when anything authenticated (kid, version, IV, ciphertext, tag) changed. */
+function decrypt(secret: string, kid: string, body: Buffer): Buffer | undefined {
+  const iv = body.subarray(1, 1 + IV_BYTES);
+  const tag = body.subarray(body.length - TAG_BYTES);
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", encryptionKey(secret), iv, { authTagLength: TAG_BYTES }).setAAD(associatedData(kid)).setAuthTag(tag);
+    return Buffer.concat([decipher.update(body.subarray(1 + IV_BYTES, body.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    return undefined;
+  }
+}
+
+function openCurrent(secrets: readonly string[], kid: string, encoded: string): Opened {
+  const body = Buffer.from(encoded, "base64url");
+  // Node decodes base64url leniently (spare trailing bits are ignored): only the canonical
+  // spelling is ours, so that no altered character is ever accepted.
+  if (b64(body) !== encoded || body.length <= 1 + IV_BYTES + TAG_BYTES || body[0] !== VERSION) return { ok: false, reason: "malformed" };
+  const candidates = secrets.filter((secret) => keyIdOf(secret) === kid);
+  if (!candidates.length) return { ok: false, reason: "retired_key" };
+  for (const secret of candidates) {
+    const plaintext = decrypt(secret, kid, body);
+    if (plaintext) return parsePayload(plaintext);
+  }
+  return { ok: false, reason: "tampered" };
+}
+
+function parsePayload(json: Buffer): Opened {
+  try {
+    return { ok: true, payload: JSON.parse(json.toString("utf8")) as unknown };
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+}
 
 function verifies(secret: string, payload: string, signature: string): boolean {
-  const expected = mac(secret, payload);
+  const expected = createHmac("sha256", secret).update(payload).digest();
   const given = Buffer.from(signature, "base64url");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Verifies the signature first (constant time), then the scope; the cursor's shape is the caller's to check. */
-export function decodeToken<C>(secrets: readonly string[], scope: string, token: string): DecodeResult<C> {
-  const parts = token.split(".");
-  if (!parts.every((p) => BASE64URL.test(p))) return { ok: false, reason: "malformed" };
-  let candidates: readonly string[];
+/**
+ * The HMAC-signed formats issued before v3: `kid.payload.mac` (v2) and `payload.mac` (v1, no
+ * kid, verified against every configured secret).
+ */
+function decodeLegacy(secrets: readonly string[], parts: string[]): Opened {
+  let candidates = secrets;
   if (parts.length === 3) {
     candidates = secrets.filter((secret) => keyIdOf(secret) === parts[0]);
     if (!candidates.length) return { ok: false, reason: "retired_key" };
-  } else if (parts.length === 2) {
-    candidates = secrets;
-  } else {
-    return { ok: false, reason: "malformed" };
   }
   const [payload, signature] = parts.slice(-2);
   if (!candidates.some((secret) => verifies(secret, payload, signature))) return { ok: false, reason: "tampered" };
-  let decoded: { v?: unknown; s?: unknown; c?: C };
-  try {
-    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as typeof decoded;
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  if (decoded?.v !== 1 && decoded?.v !== 2) return { ok: false, reason: "malformed" };
+  const opened = parsePayload(Buffer.from(payload, "base64url"));
+  if (!opened.ok) return opened;
+  const v = (opened.payload as { v?: unknown } | null)?.v;
+  return v === 1 || v === 2 ? opened : { ok: false, reason: "malformed" };
+}
+
+/**
+ * Authenticates first (GCM tag or HMAC, both constant time), then checks the scope; the
+ * cursor's shape is the caller's to check.
+ */
+export function decodeToken<C>(secrets: readonly string[], scope: string, token: string): DecodeResult<C> {
+  const parts = token.split(".");
+  if (!parts.every((p) => BASE64URL.test(p))) return { ok: false, reason: "malformed" };
+  // A v3 token's first part is a bare kid; a v1 token's is a whole payload (far longer).
+  const current = parts.length === 2 && parts[0].length === KID_CHARS;
+  let opened: Opened;
+  if (current) opened = openCurrent(secrets, parts[0], parts[1]);
+  else if (parts.length === 2 || parts.length === 3) opened = decodeLegacy(secrets, parts);
+  else return { ok: false, reason: "malformed" };
+  if (!opened.ok) return opened;
+  const decoded = opened.payload as { s?: unknown; c?: C } | null;
+  if (typeof decoded !== "object" || decoded === null) return { ok: false, reason: "malformed" };
   if (decoded.s !== scope) return { ok: false, reason: "other_query" };
   return { ok: true, cursor: decoded.c as C };
 }

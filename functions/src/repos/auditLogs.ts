@@ -1,4 +1,4 @@
-import { Timestamp } from "firebase-admin/firestore";
+import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { Instant } from "../lib/dates";
@@ -19,9 +19,13 @@ export interface AuditEntry {
   path: string | null;
   status: number | null;
   requestId: string | null;
+  /** The caller's own `X-Request-Id` (absent when none was sent, and on entries of older versions). */
+  clientRequestId?: string | null;
   projectId: string | null;
   /** What a change concerns (absent on plain requests). */
   target?: AuditTarget;
+  /** Refused requests (`api.refused`): how many one entry stands for. Absent: one. */
+  count?: number;
   expireAt: Timestamp;
 }
 
@@ -47,6 +51,14 @@ export async function appendAuditEntry(companyId: string, entry: AuditEntry): Pr
   await auditLogsCollection(companyId).add(entry);
 }
 
+/**
+ * Adds `count` refused requests to the entry `id` (one per key, minute and status), creating it
+ * on the first: the entry's other fields are those of the latest request counted.
+ */
+export async function addRefusals(companyId: string, id: string, entry: AuditEntry, count: number): Promise<void> {
+  await auditLogsCollection(companyId).doc(id).set({ ...entry, count: FieldValue.increment(count) }, { merge: true });
+}
+
 const auditShape = {
   at: timestamp,
   class: nullableString,
@@ -57,7 +69,9 @@ const auditShape = {
   path: nullableString,
   status: nullableNumber,
   requestId: nullableString,
+  clientRequestId: nullableString,
   projectId: nullableString,
+  count: nullableNumber,
   target: storedMap({ type: nullableString, id: nullableString }),
   expireAt: timestamp,
 };

@@ -59,6 +59,15 @@ export async function allComments(projectId: string, findingId: string): Promise
   return snap.docs.map(parseComment).sort(compareComments);
 }
 
+/**
+ * At most `max` comments of the thread (the first by document id when it has more), in
+ * comment order, and whether they are the whole thread: a bounded read for attachments.
+ */
+export async function boundedThread(projectId: string, findingId: string, max: number): Promise<{ comments: CommentDoc[]; complete: boolean }> {
+  const snap = await commentsOf(projectId, findingId).limit(max + 1).get();
+  return { comments: snap.docs.slice(0, max).map(parseComment).sort(compareComments), complete: snap.size <= max };
+}
+
 /** Firestore's smallest timestamp: `>=` it matches every timestamp and nothing else. */
 const MIN_TIMESTAMP = new Timestamp(-62135596800, 0);
 

@@ -1,5 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
+import { firestore } from "../config/firebase";
 import { companiesCollection, companyRef } from "./companies";
 import { parseStoredOrNull, stringList, timestamp } from "./stored";
 
@@ -36,6 +37,22 @@ export async function findRollup(companyId: string): Promise<StoredRollup | null
   const doc = parseStoredOrNull(rollupShape, snap.ref.path, snap.data());
   if (!doc?.generatedAt) return null;
   return { generatedAt: doc.generatedAt.toDate(), months: doc.months, areas: doc.areas };
+}
+
+/**
+ * Claims the company's on-demand refresh: true, and the claim recorded, when none was claimed
+ * in the last `intervalMs`; otherwise false with the time the next one may start. One
+ * transaction, so two refreshes asked at once cannot both pass.
+ */
+export async function claimRefresh(companyId: string, intervalMs: number, now = new Date()): Promise<{ claimed: true } | { claimed: false; nextAt: Date }> {
+  const ref = companyRef(companyId).collection("kpiRollups").doc("refresh");
+  return firestore().runTransaction(async (tx) => {
+    const last = (await tx.get(ref)).get("claimedAt");
+    const lastMs = last instanceof Timestamp ? last.toMillis() : Number.NEGATIVE_INFINITY;
+    if (now.getTime() - lastMs < intervalMs) return { claimed: false as const, nextAt: new Date(lastMs + intervalMs) };
+    tx.set(ref, { claimedAt: Timestamp.fromDate(now) });
+    return { claimed: true as const };
+  });
 }
 
 /** Companies the daily job rolls up: the company API switched on, on the enterprise plan (the only one it serves). */

@@ -1,5 +1,6 @@
 import type { Timestamp } from "firebase-admin/firestore";
 import { parseStorageRef } from "../lib/storageRef";
+import { storageRefOutsideProject } from "../logs";
 import type { CommentDoc, FileDoc, FindingDoc } from "../repos/findingDocs";
 
 /**
@@ -32,24 +33,45 @@ export function appOrder(a: FileDoc, b: FileDoc): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-export function classify(storageRef: unknown, buckets: Buckets): Signable {
+/**
+ * Where the app keeps a vessel's files: every object of project P lies under `projects/P/`
+ * (docs/firestore-data.md, "Storage references"). Only such objects are signed for a key of
+ * project P: a reference to anything else in the deployment's buckets (another vessel's or
+ * another company's file) is answered like an unrecognised reference, and logged once.
+ */
+export const projectFolder = (projectId: string) => `projects/${projectId}/`;
+
+export function classify(storageRef: unknown, buckets: Buckets, projectId: string): Signable {
   const location = parseStorageRef(storageRef, buckets.defaultBucket);
   if (!location) return { error: "unrecognized_storage_reference" };
   if (!buckets.own.has(location.bucket)) return { error: "foreign_bucket" };
+  if (!location.path.startsWith(projectFolder(projectId))) {
+    noteOutsideProject(projectId);
+    return { error: "unrecognized_storage_reference" };
+  }
   return location;
+}
+
+/** Projects whose references outside their folder this instance has logged already. */
+const loggedProjects = new Set<string>();
+
+function noteOutsideProject(projectId: string): void {
+  if (loggedProjects.has(projectId)) return;
+  if (loggedProjects.size >= 1000) loggedProjects.clear();
+  loggedProjects.add(projectId);
+  storageRefOutsideProject({ projectId });
 }
 
 type Buckets = { defaultBucket: string; own: Set<string> };
 
-export function attachmentItems(finding: FindingDoc, files: FileDoc[], comments: CommentDoc[], buckets: Buckets): AttachmentItem[] {
+export function attachmentItems(projectId: string, finding: FindingDoc, files: FileDoc[], comments: CommentDoc[], buckets: Buckets): AttachmentItem[] {
   const out: AttachmentItem[] = [];
+  const target = (storageRef: unknown) => classify(storageRef, buckets, projectId);
   const image = finding.locationDetailsImage;
-  if (image) out.push({ source: { kind: "location_details_image", image }, target: classify(image.storageRef, buckets) });
-  for (const file of [...files].sort(appOrder)) {
-    out.push({ source: { kind: "findings_file", file }, target: classify(file.storageRef, buckets) });
-  }
+  if (image) out.push({ source: { kind: "location_details_image", image }, target: target(image.storageRef) });
+  for (const file of [...files].sort(appOrder)) out.push({ source: { kind: "findings_file", file }, target: target(file.storageRef) });
   for (const comment of comments) {
-    for (const media of comment.media) out.push({ source: { kind: "comment", comment, media }, target: classify(media.storageRef, buckets) });
+    for (const media of comment.media) out.push({ source: { kind: "comment", comment, media }, target: target(media.storageRef) });
   }
   return out;
 }

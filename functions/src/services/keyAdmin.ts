@@ -1,5 +1,6 @@
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
+import { findCompany } from "../repos/companies";
 import type { Limits } from "../repos/apiKeyUsage";
 import * as store from "../repos/keyAdmin";
 import type { UserDoc } from "../repos/users";
@@ -22,7 +23,7 @@ export interface Caller {
 
 export class KeyAdminError extends Error {
   constructor(
-    readonly code: "permission-denied" | "invalid-argument" | "not-found" | "resource-exhausted" | "unauthenticated",
+    readonly code: "permission-denied" | "invalid-argument" | "not-found" | "resource-exhausted" | "unauthenticated" | "failed-precondition",
     message: string,
   ) {
     super(message);
@@ -46,10 +47,16 @@ export function assertMaySwitchAccess(caller: Caller): void {
   if (!caller.admin) throw new KeyAdminError("permission-denied", DENIED);
 }
 
-/** Company reports from the console (KPI rollup, ESRS): the company's owner, or an Admin. */
-export function assertMayReport(caller: Caller, companyId: string): void {
-  if (caller.admin) return;
-  if (!isLiveOwner(caller.user, companyId)) throw new KeyAdminError("permission-denied", "You are not allowed to run reports for this company.");
+/**
+ * Company reports from the console (KPI rollup, ESRS): the company's owner, or an Admin, of a
+ * company that exists and is on the enterprise plan (the plan the company API and its reports
+ * belong to); the permission is checked first, so a caller learns nothing about other companies.
+ */
+export async function assertMayReport(caller: Caller, companyId: string): Promise<void> {
+  if (!caller.admin && !isLiveOwner(caller.user, companyId)) throw new KeyAdminError("permission-denied", "You are not allowed to run reports for this company.");
+  const company = await findCompany(companyId);
+  if (!company) throw new KeyAdminError("not-found", "No such company.");
+  if (company.plan !== "enterprise") throw new KeyAdminError("failed-precondition", "Company reports are available on the enterprise plan only.");
 }
 
 const STORE_ERROR_CODE: Record<store.KeyStoreError["reason"], KeyAdminError["code"]> = {

@@ -1,7 +1,8 @@
 import { rollupFailed } from "../logs";
 import { createLimiter } from "../lib/pool";
 import type { AggregateStats } from "../repos/aggregates";
-import { companiesWithCompanyApi, saveRollup } from "../repos/kpiRollups";
+import { claimRefresh, companiesWithCompanyApi, saveRollup } from "../repos/kpiRollups";
+import { KeyAdminError } from "./keyAdmin";
 import { computeRollup, type Rollup } from "./kpiRollup";
 
 /** Rolls up one company now and stores the result (the callable and the daily job). */
@@ -9,6 +10,18 @@ export async function refreshRollup(companyId: string, now = new Date(), stats?:
   const rollup = await computeRollup(companyId, now, stats);
   await saveRollup(companyId, rollup, now);
   return { ...rollup, generatedAt: now };
+}
+
+/** On-demand refreshes of one company (the console's callable) are this far apart at least. */
+export const REFRESH_INTERVAL_MS = 10 * 60_000;
+
+/** The console's refresh: refused (resource-exhausted, naming when) within REFRESH_INTERVAL_MS of the last. */
+export async function refreshRollupOnDemand(companyId: string, now = new Date()): Promise<Rollup & { generatedAt: Date }> {
+  const claim = await claimRefresh(companyId, REFRESH_INTERVAL_MS, now);
+  if (!claim.claimed) {
+    throw new KeyAdminError("resource-exhausted", `The KPI rollup of this company was refreshed less than 10 minutes ago; refresh again after ${claim.nextAt.toISOString()}.`);
+  }
+  return refreshRollup(companyId, now);
 }
 
 /** Companies rolled up at once by the daily job (each runs its own bounded set of queries). */

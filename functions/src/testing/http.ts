@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Express } from "express";
 import request from "supertest";
 import { firestore } from "../config/firebase";
@@ -20,13 +21,21 @@ function validatorOf(app: Express): Promise<Validator> {
 }
 
 /**
- * supertest against an app. `get` sends a fresh request id (so audit entries can be found) and
- * validates every response against the served OpenAPI document; `raw` is plain supertest.
+ * A documentation address (RFC 3849) of its own for every request: the per-address limit on
+ * failed authentications (http/addressGuard.ts) then never couples one test's refusals to the
+ * next test. Tests of that limit send their own `X-Forwarded-For`.
+ */
+export const randomAddress = () => `2001:db8::${randomBytes(4).toString("hex").replace(/(....)(....)/, "$1:$2")}`;
+
+/**
+ * supertest against an app. `get` sends a fresh client request id (so audit entries can be
+ * found by it, see auditEntriesFor) and validates every response against the served OpenAPI
+ * document; `raw` is plain supertest.
  */
 export function client(app: Express) {
   return {
     async get(path: string, key?: string, headers: Record<string, string> = {}) {
-      const req = request(app).get(path).set("X-Request-Id", headers["X-Request-Id"] ?? randomId("rq"));
+      const req = request(app).get(path).set("X-Request-Id", headers["X-Request-Id"] ?? randomId("rq")).set("X-Forwarded-For", randomAddress());
       for (const [name, value] of Object.entries(headers)) req.set(name, value);
       if (key) req.set("Authorization", `Bearer ${key}`);
       const res = await req;
@@ -35,7 +44,7 @@ export function client(app: Express) {
     },
     /** Any method with a JSON body (as `contentType`), validated like `get`. */
     async send(method: "get" | "post" | "put" | "patch" | "delete", path: string, key: string | undefined, body?: unknown, contentType = "application/json") {
-      const req = request(app)[method](path).set("X-Request-Id", randomId("rq"));
+      const req = request(app)[method](path).set("X-Request-Id", randomId("rq")).set("X-Forwarded-For", randomAddress());
       if (key) req.set("Authorization", `Bearer ${key}`);
       const res = await (body === undefined ? req : req.set("Content-Type", contentType).send(typeof body === "string" ? body : JSON.stringify(body)));
       (await validatorOf(app))(method.toUpperCase(), path, res.status, res.body);
@@ -45,8 +54,9 @@ export function client(app: Express) {
   };
 }
 
-export async function auditEntriesFor(companyId: string, requestId: string) {
-  const snap = await firestore().collection(`companies/${companyId}/auditLogs`).where("requestId", "==", requestId).get();
+/** The audit entries of the requests sent with this `X-Request-Id` (stored as `clientRequestId`). */
+export async function auditEntriesFor(companyId: string, clientRequestId: string) {
+  const snap = await firestore().collection(`companies/${companyId}/auditLogs`).where("clientRequestId", "==", clientRequestId).get();
   return snap.docs.map((d) => d.data());
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import express, { type Express } from "express";
 import { createCompanyApp } from "../company/app";
 import { firestore } from "../config/firebase";
@@ -5,13 +6,15 @@ import { seedCompany, seedKey } from "./builders";
 import { client } from "./http";
 
 /**
- * The company app as the Cloud Functions runtime serves it: the platform parses
- * `application/json` itself and hands every other body over as a raw Buffer (so
- * `application/scim+json` reaches the app unparsed, as in production).
+ * An app as the Cloud Functions runtime serves it: the platform parses `application/json`
+ * itself (up to 1 GB, inflating gzip and deflate bodies) and hands every other body over as
+ * a raw Buffer (so `application/scim+json` reaches the app unparsed, as in production), the
+ * bytes it read kept as `req.rawBody`.
  */
 export function asInFunctionsRuntime(app: Express): Express {
   const platform = express();
-  platform.use(express.json({ type: "application/json" }), express.raw({ type: "*/*", limit: "10mb" }));
+  const verify = (req: IncomingMessage, _res: unknown, buf: Buffer) => Object.assign(req, { rawBody: buf });
+  platform.use(express.json({ type: "application/json", limit: "1gb", verify }), express.raw({ type: "*/*", limit: "1gb", verify }));
   platform.use(app);
   return platform;
 }

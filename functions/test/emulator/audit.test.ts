@@ -31,7 +31,8 @@ describe("audit trail of keyed requests", () => {
       method: "GET",
       path: "/v1/project",
       status: 200,
-      requestId: rid,
+      requestId: res.headers["x-request-id"],
+      clientRequestId: rid,
       projectId,
       expireAt: expect.anything(),
     });

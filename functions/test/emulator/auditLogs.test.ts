@@ -74,6 +74,8 @@ describe("GET /v1/audit-logs", () => {
       path: null,
       status: null,
       request_id: null,
+      client_request_id: null,
+      count: 1,
       project_id: null,
       target: { type: "api_key", id: "csa_Target000" },
     });

@@ -258,5 +258,6 @@ describe("the esrsS1Report callable", () => {
     await rejectsWith(report({ companyId, year: "2025" }, admin), "invalid-argument");
     await rejectsWith(report({ companyId }, admin), "invalid-argument");
     await rejectsWith(report({ companyId, year: YEAR, extra: 1 }, admin), "invalid-argument");
+    await rejectsWith(report({ companyId: await seedCompany({ plan: "pro" }), year: YEAR }, admin), "failed-precondition");
   });
 });

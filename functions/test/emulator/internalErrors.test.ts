@@ -18,10 +18,10 @@ describe("failures that are not the caller's", () => {
     const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
-      error: { code: "internal", message: "An internal error occurred; retry with exponential backoff.", request_id: rid },
+      error: { code: "internal", message: "An internal error occurred; retry with exponential backoff.", request_id: res.headers["x-request-id"] },
     });
     expect(res.text).not.toMatch(/projects\/|UNAVAILABLE|stack|at /);
-    expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: rid }));
+    expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: res.headers["x-request-id"], clientRequestId: rid }));
     expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 500 })]);
     read.mockRestore();
     error.mockRestore();

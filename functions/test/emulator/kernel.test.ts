@@ -18,17 +18,26 @@ beforeAll(async () => {
 });
 
 describe("request ids", () => {
-  it("echoes a sane incoming X-Request-Id in the header and the error body", async () => {
+  it("never takes the caller's X-Request-Id as the id: a sane one is echoed as X-Client-Request-Id", async () => {
     const res = await findings.get("/v1/nope", key, { "X-Request-Id": "abc-123.x:y_z" });
-    expect(res.headers["x-request-id"]).toBe("abc-123.x:y_z");
-    expect(res.body.error.request_id).toBe("abc-123.x:y_z");
+    expect(res.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(res.body.error.request_id).toBe(res.headers["x-request-id"]);
+    expect(res.headers["x-client-request-id"]).toBe("abc-123.x:y_z");
+  });
+
+  it("gives two requests sent with the same X-Request-Id two ids, and audits both under the caller's id", async () => {
+    const [a, b] = [await findings.get("/v1/project", key, { "X-Request-Id": `dup-${key.slice(-6)}` }), await findings.get("/v1/project", key, { "X-Request-Id": `dup-${key.slice(-6)}` })];
+    expect(a.headers["x-request-id"]).not.toBe(b.headers["x-request-id"]);
+    const entries = await auditEntriesFor(companyId, `dup-${key.slice(-6)}`);
+    expect(entries.map((e) => e.requestId).sort()).toEqual([a.headers["x-request-id"], b.headers["x-request-id"]].sort());
   });
 
   it.each([["spaces", "a b"], ["too long", "x".repeat(129)], ["control characters", "a\tb"], ["a leading dash", "-abc"]])(
-    "replaces an incoming id with %s by a generated one",
+    "does not echo an incoming id with %s",
     async (_n, id) => {
       const res = await findings.raw().get("/v1").set("X-Request-Id", id);
       expect(res.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+      expect(res.headers["x-client-request-id"]).toBeUndefined();
     },
   );
 
@@ -43,7 +52,7 @@ describe("error envelope", () => {
     const res = await findings.get("/v1/does-not-exist", key, { "X-Request-Id": `nf-${companyId}` });
     expect(res.status).toBe(404);
     expect(res.headers["content-type"]).toMatch(/application\/json/);
-    expect(res.body).toEqual({ error: { code: "not_found", message: expect.any(String), request_id: `nf-${companyId}` } });
+    expect(res.body).toEqual({ error: { code: "not_found", message: expect.any(String), request_id: res.headers["x-request-id"] } });
     const [entry] = await auditEntriesFor(companyId, `nf-${companyId}`);
     expect(entry).toMatchObject({ status: 404, path: "/v1/does-not-exist", method: "GET" });
   });

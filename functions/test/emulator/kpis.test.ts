@@ -155,11 +155,29 @@ describe("the daily job and the refreshKpiRollup callable", () => {
     const result = await refresh({ companyId }, owner);
     expect(result).toMatchObject({ companyId, months: expect.any(Array), areas: expect.objectContaining({ incidents: expect.any(Object) }) });
     expect((await firestore().doc(`companies/${companyId}/kpiRollups/latest`).get()).exists).toBe(true);
+    // A rollup costs hundreds of aggregations: one refresh per company per 10 minutes.
+    await rejectsWith(refresh({ companyId }, admin), "resource-exhausted");
+    await firestore().doc(`companies/${companyId}/kpiRollups/refresh`).update({ claimedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
     await expect(refresh({ companyId }, admin)).resolves.toMatchObject({ companyId });
     await rejectsWith(refresh({ companyId }, standard), "permission-denied");
     await rejectsWith(refresh({ companyId }, deactivatedOwner), "permission-denied");
     await rejectsWith(refresh({ companyId }, null), "unauthenticated");
     await rejectsWith(refresh({ companyId: randomId("nope") }, admin), "not-found");
     await rejectsWith(refresh({ companyId, extra: 1 }, admin), "invalid-argument");
+  });
+
+  it("refreshes asked at once claim the company's refresh once: exactly one runs", async () => {
+    const companyId = await seedCompany();
+    const admin = await signedIn({ admin: true });
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => refresh({ companyId }, admin)));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    for (const o of outcomes) if (o.status === "rejected") expect((o.reason as { code: string }).code).toBe("resource-exhausted");
+  });
+
+  it("a company not on the enterprise plan gets no report (failed-precondition), even for an Admin", async () => {
+    const companyId = await seedCompany({ plan: "pro" });
+    const admin = await signedIn({ admin: true });
+    await rejectsWith(refresh({ companyId }, admin), "failed-precondition");
+    expect((await firestore().doc(`companies/${companyId}/kpiRollups/latest`).get()).exists).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { signReadUrl, useSigningCredentials } from "../../src/services/signing";
 import { seedVessel } from "../../src/testing/builders";
 import { at, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
 import { client } from "../../src/testing/http";
+import { firestore } from "../../src/config/firebase";
 import { testServiceAccount, verifyV4Url } from "../../src/testing/v4Signature";
 
 const findings = client(createFindingsApp());
@@ -15,6 +16,8 @@ let companyId: string;
 let projectId: string;
 let key: string;
 let findingId: string;
+/** The vessel's own folder: the only objects the API signs for its key. */
+const own = (path: string) => `projects/${projectId}/${path}`;
 
 const media = (kind: string, storageRef: string, fileName: string) => ({ kind, storageRef, fileName, blurHash: null, capturedAt: null, uploadedAt: at("2026-01-05T00:00:00Z") });
 
@@ -23,7 +26,7 @@ beforeAll(async () => {
   ({ companyId, projectId, key } = await seedVessel());
   findingId = await seedFinding(projectId, companyId, {
     locationDetailsImage: {
-      storageRef: `gs://${BUCKET}/loc/image 1.jpg`,
+      storageRef: `gs://${BUCKET}/${own("loc/image 1.jpg")}`,
       fileName: "image 1.jpg",
       blurHash: "LKO2",
       capturedAt: at("2026-01-01T00:00:00Z"),
@@ -34,13 +37,13 @@ beforeAll(async () => {
     },
   });
   await Promise.all([
-    seedFile(projectId, findingId, { customIndex: 2, storageRef: `https://firebasestorage.googleapis.com/v0/b/${BUCKET}/o/${encodeURIComponent("files/b é.jpg")}?alt=media&token=t` }, "file-b"),
-    seedFile(projectId, findingId, { customIndex: 1, storageRef: "files/a.jpg", title: "A", excludedFromReports: true }, "file-a"),
+    seedFile(projectId, findingId, { customIndex: 2, storageRef: `https://firebasestorage.googleapis.com/v0/b/${BUCKET}/o/${encodeURIComponent(own("files/b é.jpg"))}?alt=media&token=t` }, "file-b"),
+    seedFile(projectId, findingId, { customIndex: 1, storageRef: own("files/a.jpg"), title: "A", excludedFromReports: true }, "file-a"),
     seedFile(projectId, findingId, { customIndex: null, uploadedAt: at("2026-01-02T00:00:00Z"), storageRef: "gs://someone-elses-bucket/x.jpg" }, "file-d"),
     seedFile(projectId, findingId, { customIndex: null, uploadedAt: at("2026-01-01T00:00:00Z"), storageRef: "ftp://example.com/x" }, "file-c"),
     seedFile(projectId, findingId, { customIndex: 0, deleted: true }, "file-deleted"),
-    seedComment(projectId, findingId, { createdAt: at("2026-01-04T00:00:00Z"), media: [media("audio", "voice/2.m4a", "2.m4a")] }, "c-later"),
-    seedComment(projectId, findingId, { createdAt: at("2026-01-03T00:00:00Z"), media: [media("image", "photos/1.jpg", "1.jpg"), media("file", "", "empty-ref.pdf")] }, "c-earlier"),
+    seedComment(projectId, findingId, { createdAt: at("2026-01-04T00:00:00Z"), media: [media("audio", own("voice/2.m4a"), "2.m4a")] }, "c-later"),
+    seedComment(projectId, findingId, { createdAt: at("2026-01-03T00:00:00Z"), media: [media("image", own("photos/1.jpg"), "1.jpg"), media("file", "", "empty-ref.pdf")] }, "c-earlier"),
     seedComment(projectId, findingId, { createdAt: at("2026-01-03T12:00:00Z"), text: "no media" }, "c-none"),
   ]);
 });
@@ -87,7 +90,7 @@ describe("GET /v1/findings/{id}/attachments", () => {
       // Bare paths live in the deployment's default bucket; the others name theirs.
       const bare = ["files/a.jpg", "photos/1.jpg", "voice/2.m4a"].includes(expectedObjects[i]);
       const bucket = bare ? storageBuckets().defaultBucket : BUCKET;
-      expect(decodeURIComponent(check.pathname!)).toBe(`/${bucket}/${expectedObjects[i]}`);
+      expect(decodeURIComponent(check.pathname!)).toBe(`/${bucket}/${own(expectedObjects[i])}`);
       const expires = Date.parse(row.download_url_expires_at!);
       expect(expires).toBeGreaterThanOrEqual(before + 900_000 - 1000);
       expect(expires).toBeLessThanOrEqual(Date.now() + 900_000 + 1000);
@@ -146,6 +149,50 @@ describe("GET /v1/findings/{id}/attachments", () => {
     const res = await findings.get(`/v1/findings/${findingId}/attachments?${q}`, key);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
+  });
+});
+
+describe("objects outside the vessel's folder (cross-tenant links)", () => {
+  it("are never signed: another company's object in the deployment's own bucket is unrecognized_storage_reference, logged once", async () => {
+    const warn = jest.spyOn(logger, "warn").mockImplementation(() => undefined);
+    try {
+      const victim = await seedVessel();
+      const stolen = `projects/${victim.projectId}/findings/f1/passport.jpg`;
+      const attack = await seedFinding(projectId, companyId);
+      await Promise.all([
+        seedComment(projectId, attack, { createdAt: at("2026-01-03T00:00:00Z"), media: [media("image", `gs://${BUCKET}/${stolen}`, "a.jpg"), media("image", stolen, "b.jpg")] }, "c-steal"),
+        seedFile(projectId, attack, { customIndex: 1, storageRef: `projects/${projectId}x/other.jpg` }, "f-prefix-twin"),
+        seedFile(projectId, attack, { customIndex: 2, storageRef: "shared/logo.png" }, "f-outside"),
+      ]);
+      for (let i = 0; i < 2; i++) {
+        const res = await findings.get(`/v1/findings/${attack}/attachments`, key);
+        expect(res.status).toBe(200);
+        expect(res.body.data.map((r: { download_url: string | null; download_error: string | null }) => [r.download_url, r.download_error])).toEqual(
+          Array.from({ length: 4 }, () => [null, "unrecognized_storage_reference"]),
+        );
+      }
+      const logged = warn.mock.calls.filter(([event]) => event === "signing.outside_project");
+      expect(logged).toEqual([["signing.outside_project", { projectId }]]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describe("bounded work per request", () => {
+  it("reads at most 1,000 comments of a thread for attachments, and says the list is truncated", async () => {
+    const long = await seedFinding(projectId, companyId);
+    const batch = firestore().batch();
+    for (let i = 0; i < 1001; i++) {
+      batch.set(firestore().doc(`projects/${projectId}/findings/${long}/comments/c${String(i).padStart(4, "0")}`), {
+        createdAt: at("2026-01-03T00:00:00Z"),
+        media: i % 100 === 0 ? [media("image", own(`t/${i}.jpg`), `${i}.jpg`)] : [],
+      });
+    }
+    await batch.commit();
+    const body = (await findings.get(`/v1/findings/${long}/attachments`, key)).body as ListAttachmentsResponse;
+    expect(body.data.map((r) => r.file_name)).toEqual(Array.from({ length: 10 }, (_, i) => `${i * 100}.jpg`));
+    expect(body.truncated).toBe(true);
   });
 });
 

@@ -18,6 +18,8 @@ function servedRoutes(app: Express): string[] {
         .filter((m) => m !== "head" || !layer.route!.methods.get)
         .map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`),
     )
+    // A route may have a handler in front of it (GET /v1/docs: the compressed, cacheable page).
+    .filter((route, i, all) => all.indexOf(route) === i)
     .sort();
 }
 

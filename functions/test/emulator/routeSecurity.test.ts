@@ -3,6 +3,7 @@ import { COMPANY_API, createCompanyApp } from "../../src/company/app";
 import { createFindingsApp, FINDINGS_API } from "../../src/findings/app";
 import type { AnyRoute } from "../../src/http/route";
 import { seedKey, seedVessel } from "../../src/testing/builders";
+import { randomAddress } from "../../src/testing/http";
 import { scimCompany } from "../../src/testing/scim";
 
 /**
@@ -30,7 +31,7 @@ beforeAll(async () => {
 /** The route's request with path parameters filled and, for a write, an empty JSON object as body. */
 function send(api: "findings" | "company", route: AnyRoute, key?: string) {
   const path = route.path.replace(/\{[^}]+\}/g, "x");
-  const req = request(apps[api])[route.method](path);
+  const req = request(apps[api])[route.method](path).set("X-Forwarded-For", randomAddress());
   if (key) req.set("Authorization", `Bearer ${key}`);
   if (route.method === "get" || route.method === "delete") return req;
   return req.set("Content-Type", path.startsWith("/scim/") ? "application/scim+json" : "application/json").send("{}");

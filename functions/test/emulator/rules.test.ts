@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
-import { collection, doc, getDoc, getDocs, setDoc, deleteDoc } from "firebase/firestore";
+import { collection, doc, getDoc, getDocs, setDoc, deleteDoc, updateDoc } from "firebase/firestore";
 
 // A project of its own: loading rules and clearing data never touch the API tests' project.
 const PROJECT = "demo-rules-test";
@@ -25,6 +25,7 @@ beforeAll(async () => {
     await setDoc(doc(db, "users/nell"), { companyId: "acme", role: "owner", keyUser: true });
     await setDoc(doc(db, "apiKeys/h1"), { companyId: "acme", api: "findings", prefix: "vfe_12345678" });
     await setDoc(doc(db, "apiKeyUsage/h1"), { minuteCount: 1 });
+    await setDoc(doc(db, "companies/acme"), { name: "Acme", plan: "pro", apiAccess: { findingsExport: false, companyApi: false }, seatCapacity: 5, seatsUsed: 3, provisioningRoleMap: {} });
     await setDoc(doc(db, "companies/acme/auditLogs/e1"), { action: "api.request" });
     await setDoc(doc(db, "companies/acme/kpiRollups/latest"), { incidents: {} });
   });
@@ -97,5 +98,63 @@ describe("firestore.rules", () => {
     await assertFails(getDocs(collection(bob(), "companies/acme/auditLogs")));
     await assertFails(getDoc(doc(anon(), "companies/acme/auditLogs/e1")));
     await assertFails(getDoc(doc(env.authenticatedContext("nobody").firestore(), "companies/acme/auditLogs/e1")));
+  });
+
+  describe("the fields the APIs trust are never written by a client", () => {
+    const COMPANY_FIELDS: Array<[string, unknown]> = [
+      ["plan", "enterprise"],
+      ["apiAccess", { findingsExport: true, companyApi: true }],
+      ["apiAccess.companyApi", true],
+      ["rateLimits", { perMinute: 100000 }],
+      ["seatCapacity", 500],
+      ["seatsUsed", 0],
+      ["provisioningRoleMap", { Everyone: "owner" }],
+    ];
+    /** A field, and a value that differs from sam's and from alice's own. */
+    const USER_FIELDS: Array<[string, unknown, unknown]> = [
+      ["companyId", "other", "other"],
+      ["role", "owner", "standard"],
+      ["keyUser", true, false],
+      ["status", "invited", "deactivated"],
+      ["removedAt", null, null],
+    ];
+
+    it("the owner edits the company's own fields, an Admin too", async () => {
+      await assertSucceeds(updateDoc(doc(alice(), "companies/acme"), { name: "Acme Shipping" }));
+      await assertSucceeds(updateDoc(doc(admin(), "companies/acme"), { name: "Acme" }));
+    });
+
+    it.each(COMPANY_FIELDS)("nobody changes the company's %s from a client: not the owner, not an Admin", async (field, value) => {
+      for (const ctx of [alice, admin, () => as("olga")]) await assertFails(updateDoc(doc(ctx(), "companies/acme"), { [field]: value }));
+    });
+
+    it.each([["a member who is not the owner", "sam"], ["a deactivated owner", "dora"], ["an owner of another company", "bob"]])(
+      "%s cannot edit the company at all",
+      async (_who, uid) => {
+        await assertFails(updateDoc(doc(as(uid), "companies/acme"), { name: "Hijacked" }));
+      },
+    );
+
+    it("nobody creates or deletes a company or a user from a client", async () => {
+      await assertFails(setDoc(doc(admin(), "companies/new"), { name: "New", plan: "enterprise" }));
+      await assertFails(deleteDoc(doc(alice(), "companies/acme")));
+      await assertFails(setDoc(doc(env.authenticatedContext("mallory").firestore(), "users/mallory"), { companyId: "acme", role: "owner", status: "active" }));
+      await assertFails(deleteDoc(doc(as("sam"), "users/sam")));
+    });
+
+    it("a live member edits their own profile, not someone else's", async () => {
+      await assertSucceeds(updateDoc(doc(as("sam"), "users/sam"), { displayName: "Sam S." }));
+      await assertFails(updateDoc(doc(as("sam"), "users/kim"), { displayName: "Not me" }));
+    });
+
+    it.each(USER_FIELDS)("nobody changes a user's %s from a client: not the person, not an Admin", async (field, forSam, forAlice) => {
+      await assertFails(updateDoc(doc(as("sam"), "users/sam"), { [field]: forSam }));
+      await assertFails(updateDoc(doc(alice(), "users/alice"), { [field]: forAlice }));
+      await assertFails(updateDoc(doc(admin(), "users/sam"), { [field]: forSam }));
+    });
+
+    it("a deactivated user cannot edit even their own profile", async () => {
+      await assertFails(updateDoc(doc(as("dora"), "users/dora"), { displayName: "Still here" }));
+    });
   });
 });

@@ -82,7 +82,8 @@ describe("SCIM with Microsoft Entra ID", () => {
       .send(JSON.stringify({ schemas: [URN.patchOp], Operations: [{ op: "Replace", path: "active", value: "False" }] }));
     expect(off.status).toBe(200);
     expect(off.body.active).toBe(false);
-    expect(off.headers["x-request-id"]).toBe(rid);
+    expect(off.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(off.headers["x-client-request-id"]).toBe(rid);
     expect(await seatsUsed(companyId)).toBe(1);
     expect((await auth().getUser(id)).disabled).toBe(true);
     expect((await firestore().doc(`users/${id}`).get()).data()).toMatchObject({ status: "deactivated", deactivatedAt: expect.anything() });

@@ -125,7 +125,7 @@ describe("comments and attachments of bad shape", () => {
     findingId = await seed("z-with-thread", { locationDetailsImage: { storageRef: 42, fileName: "loc.jpg" } });
     const base = `projects/${vessel.projectId}/findings/${findingId}`;
     await Promise.all([
-      seedComment(vessel.projectId, findingId, { createdAt: at("2026-01-02T00:00:00Z"), media: [{ kind: "image", fileName: "no-ref.jpg" }, null, { kind: "pdf", storageRef: "doc.pdf", fileName: "doc.pdf" }] }, "c-dated"),
+      seedComment(vessel.projectId, findingId, { createdAt: at("2026-01-02T00:00:00Z"), media: [{ kind: "image", fileName: "no-ref.jpg" }, null, { kind: "pdf", storageRef: `projects/${vessel.projectId}/doc.pdf`, fileName: "doc.pdf" }] }, "c-dated"),
       seedComment(vessel.projectId, findingId, { createdAt: "2026-01-01", media: "photo.jpg" }, "c-text-date"),
       seedComment(vessel.projectId, findingId, { createdAt: null }, "c-null-date"),
       seedComment(vessel.projectId, findingId, { createdAt: at("2026-01-01T00:00:00Z") }, "c-earlier"),

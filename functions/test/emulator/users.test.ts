@@ -236,12 +236,12 @@ describe("odd rosters and protected people", () => {
     expect((await auth().getUser(staff.uid)).email).toBe(staff.email);
   });
 
-  it("a refused request of a provisioning key is audited as privileged too", async () => {
+  it("a refused request of a provisioning key is counted in an operational api.refused entry, not a privileged one", async () => {
     const companyId = await seedCompany({ apiAccess: { findingsExport: true, companyApi: false } });
     const prov = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"] })).key;
     const rid = randomId("rq");
     expect((await send("post", "/v1/users", prov, { email: email(), display_name: "X" }, rid)).status).toBe(403);
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ class: "privileged", status: 403 })]);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ class: "operational", action: "api.refused", status: 403, count: 1 })]);
   });
 });
 

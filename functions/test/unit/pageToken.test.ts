@@ -7,37 +7,104 @@ const NEW = "new-secret-new-secret-new-secret-0002";
 const scope = scopeDigest({ endpoint: "findings", project: "p1" });
 
 describe("page tokens", () => {
-  it("carry the signing secret's key id, never the secret", () => {
-    const token = encodeToken([NEW], scope, ["c"]);
-    expect(token.split(".")[0]).toBe(keyIdOf(NEW));
-    expect(token).not.toContain(NEW);
+  const cursor = encodeCursor({ value: new Timestamp(1767571200, 123456789), id: "hidden-finding-f1" });
+
+  it("come back as they went in, however long the cursor", () => {
+    expect(decodeToken([NEW], scope, encodeToken([NEW], scope, cursor))).toEqual({ ok: true, cursor });
+    const long = encodeCursor({ value: "é".repeat(2000), id: "\u0001".repeat(1500) });
+    const token = encodeToken([NEW], scope, long);
+    expect(token.length).toBeLessThan(16_384);
+    expect(decodeToken([NEW], scope, token)).toEqual({ ok: true, cursor: long });
   });
 
-  it("during a rotation, tokens signed with the previous secret are still accepted", () => {
+  it("reveal nothing of the row: no id or date in any encoding, and a fresh token each time", () => {
+    const token = encodeToken([NEW], scope, cursor);
+    const [kid, body] = token.split(".");
+    expect(kid).toBe(keyIdOf(NEW));
+    const bytes = Buffer.from(body, "base64url");
+    const id = "hidden-finding-f1";
+    const leaks = [id, Buffer.from(id).toString("base64url"), Buffer.from(id).toString("base64"), Buffer.from(id).toString("hex"), "1767571200", "123456789", "2026", scope, '{"s":', '"c":['];
+    const readable = [token, bytes.toString("latin1"), bytes.toString("utf8")];
+    // Also every base64 alignment of the bytes, so a token made of readable JSON would show up.
+    for (const shift of [1, 2]) readable.push(Buffer.from(body.slice(shift), "base64url").toString("latin1"));
+    for (const text of readable) for (const leak of leaks) expect(text).not.toContain(leak);
+    expect(token).not.toContain(NEW);
+    expect(encodeToken([NEW], scope, cursor)).not.toBe(token);
+  });
+
+  it("refuse a change to any single character", () => {
+    const token = encodeToken([NEW], scope, ["x"]);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    for (let i = 0; i < token.length; i++) {
+      if (token[i] === ".") continue;
+      for (const other of [alphabet[(alphabet.indexOf(token[i]) + 1) % 64], alphabet[(alphabet.indexOf(token[i]) + 33) % 64]]) {
+        const altered = `${token.slice(0, i)}${other}${token.slice(i + 1)}`;
+        expect(decodeToken([NEW], scope, altered).ok).toBe(false);
+      }
+    }
+    expect(decodeToken([NEW], scope, token.slice(0, -1)).ok).toBe(false);
+    expect(decodeToken([NEW], scope, `${token}A`).ok).toBe(false);
+  });
+
+  it("are refused for another scope: other filters, endpoint or key", () => {
+    const token = encodeToken([NEW], scope, cursor);
+    for (const other of [{ endpoint: "findings", project: "p2" }, { endpoint: "comments", project: "p1" }, { endpoint: "findings", project: "p1", status: "Open" }]) {
+      expect(decodeToken([NEW], scopeDigest(other), token)).toEqual({ ok: false, reason: "other_query" });
+    }
+  });
+
+  it("carry the secret's key id in clear: during a rotation, tokens of the previous secret are still accepted", () => {
     const inFlight = encodeToken([OLD], scope, [1]);
+    expect(inFlight.split(".")[0]).toBe(keyIdOf(OLD));
     expect(decodeToken([NEW, OLD], scope, inFlight)).toEqual({ ok: true, cursor: [1] });
-    expect(decodeToken([NEW, OLD], scope, encodeToken([NEW, OLD], scope, [2]))).toEqual({ ok: true, cursor: [2] });
+    const fresh = encodeToken([NEW, OLD], scope, [2]);
+    expect(fresh.split(".")[0]).toBe(keyIdOf(NEW));
+    expect(decodeToken([NEW, OLD], scope, fresh)).toEqual({ ok: true, cursor: [2] });
   });
 
   it("after the rotation, a token of the retired secret is refused as such", () => {
     expect(decodeToken([NEW], scope, encodeToken([OLD], scope, [1]))).toEqual({ ok: false, reason: "retired_key" });
   });
 
-  it("tokens of the first format (no key id) are verified against every configured secret", () => {
-    const { createHmac } = jest.requireActual<typeof import("node:crypto")>("node:crypto");
-    const payload = Buffer.from(JSON.stringify({ v: 1, s: scope, c: [1, 0, "f1"] })).toString("base64url");
-    const legacy = `${payload}.${createHmac("sha256", OLD).update(payload).digest("base64url")}`;
-    expect(decodeToken([NEW, OLD], scope, legacy)).toEqual({ ok: true, cursor: [1, 0, "f1"] });
-    expect(decodeToken([NEW], scope, legacy)).toEqual({ ok: false, reason: "tampered" });
+  it("cannot be moved to another secret's key id", () => {
+    const [, body] = encodeToken([OLD], scope, [1]).split(".");
+    expect(decodeToken([NEW, OLD], scope, `${keyIdOf(NEW)}.${body}`)).toEqual({ ok: false, reason: "tampered" });
   });
 
-  it("refuses tampering, other scopes and garbage", () => {
-    const token = encodeToken([NEW], scope, ["x"]);
-    const [kid, payload, mac] = token.split(".");
+  it("refuse garbage", () => {
+    const [kid, body] = encodeToken([NEW], scope, ["x"]).split(".");
+    for (const junk of ["", "a", "a.b.c.d", kid, `${kid}.`, `${kid}.AAAA`, `${kid}.${body}.x`, "!!.??", `${kid}.${body}=`]) {
+      expect(decodeToken([NEW], scope, junk).ok).toBe(false);
+    }
+  });
+});
+
+describe("page tokens issued before they were encrypted (HMAC-signed, readable)", () => {
+  const { createHmac } = jest.requireActual<typeof import("node:crypto")>("node:crypto");
+  const signed = (secret: string, payload: object, kid?: string) => {
+    const text = Buffer.from(JSON.stringify(payload)).toString("base64url");
+    return [...(kid ? [kid] : []), text, createHmac("sha256", secret).update(text).digest("base64url")].join(".");
+  };
+
+  it("are accepted while the secret that signed them is configured (v2: with a key id)", () => {
+    const v2 = signed(OLD, { v: 2, s: scope, c: ["c"] }, keyIdOf(OLD));
+    expect(decodeToken([NEW, OLD], scope, v2)).toEqual({ ok: true, cursor: ["c"] });
+    expect(decodeToken([NEW], scope, v2)).toEqual({ ok: false, reason: "retired_key" });
+    expect(decodeToken([OLD], scopeDigest({ endpoint: "findings", project: "p2" }), v2)).toEqual({ ok: false, reason: "other_query" });
+  });
+
+  it("v1 (no key id) is verified against every configured secret", () => {
+    const v1 = signed(OLD, { v: 1, s: scope, c: [1, 0, "f1"] });
+    expect(decodeToken([NEW, OLD], scope, v1)).toEqual({ ok: true, cursor: [1, 0, "f1"] });
+    expect(decodeToken([NEW], scope, v1)).toEqual({ ok: false, reason: "tampered" });
+  });
+
+  it("refuse tampering", () => {
+    const [kid, payload, mac] = signed(NEW, { v: 2, s: scope, c: ["x"] }, keyIdOf(NEW)).split(".");
     const forged = Buffer.from(JSON.stringify({ v: 2, s: scope, c: ["y"] })).toString("base64url");
     expect(decodeToken([NEW], scope, `${kid}.${forged}.${mac}`)).toEqual({ ok: false, reason: "tampered" });
-    expect(decodeToken([NEW], scopeDigest({ endpoint: "findings", project: "p2" }), token)).toEqual({ ok: false, reason: "other_query" });
-    for (const junk of ["", "a", "a.b.c.d", `${kid}.${payload}`, "!!.??"]) expect(decodeToken([NEW], scope, junk).ok).toBe(false);
+    expect(decodeToken([NEW], scope, `${kid}.${payload}`).ok).toBe(false);
+    expect(decodeToken([NEW], scope, signed(NEW, { v: 3, s: scope, c: ["x"] }, keyIdOf(NEW)))).toEqual({ ok: false, reason: "malformed" });
   });
 });
 

@@ -1,0 +1,91 @@
+import { Timestamp } from "firebase-admin/firestore";
+import { addRefusals, auditEntry } from "../repos/auditLogs";
+import type { RequestContext } from "./context";
+
+/**
+ * Refused requests (401, 403, 429) of a known key are audited as one `api.refused` entry per
+ * key, UTC minute and status, with a `count`, never as privileged: a loop with a leaked or
+ * revoked key must not fill the company's trail (or its bill) one entry per request.
+ *
+ * Writes are bounded per instance: the first refusal of a key, minute and status writes at
+ * once (a refusal shows in the trail without delay); later ones are counted here and added at
+ * most every FLUSH_MS, by the refusal that finds the interval passed. A key thus costs at most
+ * 60 000 / FLUSH_MS + 1 writes per minute and status on one instance, whatever the flood.
+ * What a minute still holds when the key's refusals move on to the next minute is added to
+ * that minute's entry then; the tail of the key's very last burst waits for its next refusal
+ * on the instance (a `count` is never more than happened).
+ */
+const FLUSH_MS = 10_000;
+const MINUTE_MS = 60_000;
+/** Series kept per instance (key × status); the oldest is forgotten first. */
+const MAX_SERIES = 10_000;
+
+export const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
+
+interface Bucket {
+  companyId: string;
+  entryId: string;
+  minute: number;
+  pending: number;
+  flushedAt: number;
+  /** The latest refusal counted, whose request the entry names. */
+  entry: ReturnType<typeof auditEntry> | null;
+}
+
+/** The current bucket of each series (company, key, status). */
+const series = new Map<string, Bucket>();
+
+type Subject = NonNullable<RequestContext["auditSubject"]>;
+export interface Refusal {
+  method: string;
+  path: string;
+  status: number;
+}
+
+async function flush(bucket: Bucket, now: number): Promise<void> {
+  const count = bucket.pending;
+  if (!count || !bucket.entry) return;
+  bucket.pending = 0;
+  bucket.flushedAt = now;
+  try {
+    await addRefusals(bucket.companyId, bucket.entryId, bucket.entry, count);
+  } catch (err) {
+    bucket.pending += count; // added by the next flush
+    throw err;
+  }
+}
+
+/** Counts one refused request; resolves once whatever had to be written now is written. */
+export async function noteRefusal(ctx: RequestContext, subject: Subject, refusal: Refusal, now = Date.now()): Promise<void> {
+  const minute = Math.floor(now / MINUTE_MS);
+  const seriesKey = `${subject.companyId}/${subject.actor.id}/${refusal.status}`;
+  const previous = series.get(seriesKey);
+  const writes: Array<Promise<void>> = [];
+  let bucket = previous;
+  if (!bucket || bucket.minute !== minute) {
+    if (previous) writes.push(flush(previous, now));
+    else if (series.size >= MAX_SERIES) series.delete(series.keys().next().value as string);
+    bucket = { companyId: subject.companyId, entryId: `refused_${subject.actor.id}_${minute}_${refusal.status}`, minute, pending: 0, flushedAt: Number.NEGATIVE_INFINITY, entry: null };
+    series.delete(seriesKey);
+    series.set(seriesKey, bucket);
+  }
+  bucket.pending++;
+  bucket.entry = auditEntry(
+    {
+      class: "operational",
+      action: "api.refused",
+      actor: subject.actor,
+      api: ctx.api,
+      method: refusal.method,
+      path: refusal.path,
+      status: refusal.status,
+      requestId: ctx.requestId,
+      clientRequestId: ctx.clientRequestId,
+      projectId: subject.projectId,
+    },
+    // The entry stands for its whole minute, so it sorts at the minute's start.
+    Timestamp.fromMillis(minute * MINUTE_MS),
+  );
+  if (now - bucket.flushedAt >= FLUSH_MS) writes.push(flush(bucket, now));
+  await Promise.all(writes);
+}

@@ -1,0 +1,34 @@
+import { computeEsrsReport, type EsrsReport } from "./report";
+
+/**
+ * The ESRS report of a company and year, computed at most once per CACHE_MS per instance: one
+ * report costs some thirty aggregation queries, and an API key may ask 60 times a minute. The
+ * cached report keeps its `generatedAt`, so numbers never look newer than they are; a change to
+ * the data shows at the latest CACHE_MS later (README and the company guide say so). Concurrent
+ * requests for the same report share one computation.
+ */
+export const CACHE_MS = 5 * 60_000;
+const MAX_ENTRIES = 1000;
+
+const cache = new Map<string, { at: number; report: Promise<EsrsReport> }>();
+
+export function esrsReport(companyId: string, year: number | undefined, now = Date.now()): Promise<EsrsReport> {
+  // No year: the period in progress, whose year may change; computed, then cached under its year.
+  const key = year === undefined ? null : `${companyId}\u0000${year}`;
+  const hit = key ? cache.get(key) : undefined;
+  if (hit && now - hit.at < CACHE_MS) return hit.report;
+  const report = computeEsrsReport(companyId, year, undefined, new Date(now));
+  const stored = { at: now, report };
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  report.then(
+    (done) => {
+      cache.set(`${companyId}\u0000${done.year}`, stored);
+    },
+    () => {
+      // A failure is not cached: the next request computes again.
+      if (key && cache.get(key) === stored) cache.delete(key);
+    },
+  );
+  if (key) cache.set(key, stored);
+  return report;
+}
