@@ -19,18 +19,18 @@ export const scimUserSchema = z
     userName: z.string().optional().openapi({ description: "As written by the identity provider (the e-mail address for users created otherwise)." }),
     displayName: z.string().optional(),
     name: z.object({ givenName: z.string().optional(), familyName: z.string().optional(), formatted: z.string().optional() }).optional(),
-    emails: z.array(multiValue).openapi({ description: "One work address: the sign-in address (lower-cased)." }),
-    active: z.boolean().openapi({ description: "false when deactivated." }),
-    roles: z.array(multiValue).openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
-    [URN.enterprise]: z.object({ department: z.string().optional() }),
+    emails: z.array(multiValue).optional().openapi({ description: "One work address: the sign-in address (lower-cased)." }),
+    active: z.boolean().optional().openapi({ description: "false when deactivated." }),
+    roles: z.array(multiValue).optional().openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
+    [URN.enterprise]: z.object({ department: z.string().optional() }).optional(),
     meta: z.object({
       resourceType: z.literal("User"),
       created: z.string().optional(),
       lastModified: z.string().optional(),
       location: z.string().openapi({ format: "uri" }),
-    }),
+    }).optional(),
   })
-  .openapi("ScimUser");
+  .openapi("ScimUser", { description: "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so." });
 export type ScimUser = z.infer<typeof scimUserSchema>;
 
 export const scimUserInput = z

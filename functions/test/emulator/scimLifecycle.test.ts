@@ -7,7 +7,7 @@ import { patchOp, scim, scimApi as company, scimCompany } from "../../src/testin
 const ENTERPRISE = URN.enterprise;
 const address = () => `${randomId("l")}@tenant.example`;
 const filter = (f: string) => `/Users?filter=${encodeURIComponent(f)}`;
-const user = async (companyId: string, id: string) => (await firestore().doc(`users/${id}`).get()).data();
+const user = async (_companyId: string, id: string) => (await firestore().doc(`users/${id}`).get()).data();
 
 describe("1. rehire after DELETE", () => {
   it.each(["Entra ID", "Okta"])("%s: DELETE releases the address; the filter and a new POST agree, and the old records stay", async (client) => {
