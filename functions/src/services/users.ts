@@ -1,8 +1,9 @@
 import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
-import { accountWithEmail, createAccount, deleteAccount, EmailTakenError, revokeSessions, setAccountEmail, setSignInAllowed } from "../repos/authAccounts";
+import { deleteAccount, EmailTakenError, revokeSessions, setAccountEmail } from "../repos/authAccounts";
 import { commitChange, commitInvite, seatsLookFull, NotOnRosterError, SEATED, SeatsExhaustedError, type ChangeOrigin, type RosterChange, type RosterUser } from "../repos/roster";
-import { emailHeld, findOnRoster, isRemovedUser, userExists } from "../repos/rosterLookup";
+import { emailHeld, findOnRoster, userExists } from "../repos/rosterLookup";
+import { createAccountFor, syncSignIn, syncSignInEmail } from "./signInAccounts";
 import { assertInDomains, chooseDepartment, chooseRole, isProtected, mapped, notFound, protectedAddress, provisioningSettings, UsersError, type UnmatchedDepartment } from "./userRules";
 
 export { departmentNameOf, UsersError } from "./userRules";
@@ -59,23 +60,6 @@ export interface UserPatch {
 const lower = (v: string) => v.trim().toLowerCase();
 
 /**
- * The account for a new user. An address still held by the account of a removed user (removed
- * before removal deleted accounts, or whose deletion failed) is released first.
- */
-async function createAccountFor(email: string, displayName: string, disabled: boolean): Promise<string> {
-  try {
-    return await createAccount(email, displayName, disabled);
-  } catch (err) {
-    if (!(err instanceof EmailTakenError)) throw err;
-    const holder = await accountWithEmail(email);
-    const stale = holder !== null && (await isRemovedUser(holder)) && !(await emailHeld(email));
-    if (!stale) throw err;
-    await deleteAccount(holder);
-    return createAccount(email, displayName, disabled);
-  }
-}
-
-/**
  * A silent invite. The Auth account comes first (Auth keeps e-mail addresses unique across
  * concurrent requests); the roster entry, its seat and its audit entry then commit in one
  * transaction. If that transaction refuses or fails, the account is deleted again: nothing is
@@ -121,29 +105,6 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Chan
     if (!committed) await deleteAccount(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "delete_after_failed_invite" }, cleanup));
     throw mapped(err);
   }
-}
-
-/**
- * Keeps Firebase Auth in step with the roster as committed. A failure fails the request (logged):
- * repeating it is harmless and repairs Auth, and until then the blocking function refuses the
- * sign-in of anyone the roster does not seat.
- */
-async function syncSignIn(user: RosterUser): Promise<void> {
-  const allowed = SEATED.includes(user.status ?? "") && !user.removedAt;
-  await setSignInAllowed(user.id, allowed).catch((err: unknown) => {
-    accountSyncFailed({ uid: user.id, step: allowed ? "enable" : "disable" }, err);
-    throw err;
-  });
-}
-
-/**
- * A new sign-in address goes to the account first (Auth keeps addresses unique), then to the
- * roster. The roster is the truth: afterwards, whether the transaction committed or failed, the
- * account gets the address the roster holds, and its sessions end if the address moved.
- */
-async function syncSignInEmail(companyId: string, uid: string, committed?: RosterUser): Promise<void> {
-  const user = committed ?? (await findOnRoster(companyId, uid).catch(() => null));
-  if (user?.email) await setAccountEmail(uid, user.email).catch((err: unknown) => accountSyncFailed({ uid, step: "sync_email" }, err));
 }
 
 const NAME_FIELDS = ["givenName", "familyName", "formattedName"] as const;
