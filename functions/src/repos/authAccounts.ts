@@ -51,3 +51,22 @@ export async function setSignInAllowed(uid: string, allowed: boolean): Promise<v
     if (codeOf(err) !== "auth/user-not-found") throw err;
   }
 }
+
+/** Ends every session of the account (refresh tokens revoked); the blocking function does not run on token refresh. */
+export async function revokeSessions(uid: string): Promise<void> {
+  await auth()
+    .revokeRefreshTokens(uid)
+    .catch((err: unknown) => {
+      if (codeOf(err) !== "auth/user-not-found") throw err;
+    });
+}
+
+/** The uid of the account with this e-mail address, or null. */
+export async function accountWithEmail(email: string): Promise<string | null> {
+  try {
+    return (await auth().getUserByEmail(email)).uid;
+  } catch (err) {
+    if (codeOf(err) === "auth/user-not-found") return null;
+    throw err;
+  }
+}

@@ -1,7 +1,11 @@
 import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
-import { freeForm, nullableNumber, nullableString, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
+import { freeForm, nullableNumber, nullableString, orWhenInvalid, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
+
+export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
+export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
+const attributeSource = orWhenInvalid(z.enum(ATTRIBUTE_SOURCES).nullish().transform((v): AttributeSource => v ?? "app"), "app");
 
 /** `companies/{companyId}`: the fields the APIs act on. */
 export const companyShape = {
@@ -13,6 +17,14 @@ export const companyShape = {
   rateLimits: rateLimitOverride,
   /** IdP role value → app role, set by the operator (see services/roles.ts). */
   provisioningRoleMap: freeForm,
+  /**
+   * The company's e-mail domains for provisioning; null: any domain. A list that cannot be read
+   * refuses every address rather than opening all domains.
+   */
+  provisioningDomains: orWhenInvalid(z.array(z.string()).nullish().transform((v) => v?.map((d) => d.toLowerCase()) ?? null), []),
+  /** Who owns the role and the department of provisioned users (docs/firestore-data.md); anything else reads as `app`. */
+  provisioningRolesSource: attributeSource,
+  provisioningDepartmentSource: attributeSource,
   /** ESRS reporting period (lib/period.ts): an IANA zone and the financial year's first month; invalid reads as the default. */
   reportingTimeZone: z
     .string()

@@ -159,3 +159,18 @@ export async function setRateLimits(companyId: string, prefix: string | undefine
     audit(tx, companyId, actor, { action: "rate_limits.changed", api, projectId: null, target });
   });
 }
+
+/** The operator's provisioning settings of a company (docs/firestore-data.md); a field given as null is removed. */
+export interface ProvisioningChange {
+  provisioningDomains?: string[] | null;
+  provisioningRolesSource?: string;
+  provisioningDepartmentSource?: string;
+}
+
+export async function setProvisioning(companyId: string, change: ProvisioningChange, actor: AuditActor): Promise<void> {
+  await firestore().runTransaction(async (tx) => {
+    await assertCompany(tx, companyId);
+    tx.update(companyRef(companyId), Object.fromEntries(Object.entries(change).map(([k, v]) => [k, v === null ? FieldValue.delete() : v])));
+    audit(tx, companyId, actor, { action: "provisioning_settings.changed", api: "company", projectId: null, target: { type: "company", id: companyId } });
+  });
+}

@@ -1,9 +1,8 @@
-import { Timestamp, type Transaction } from "firebase-admin/firestore";
+import { FieldValue, Timestamp, type QueryDocumentSnapshot, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { documentId } from "./findings";
-import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { flag, nullableString, parseStored, timestamp, type Stored } from "./stored";
 
 /**
@@ -24,6 +23,11 @@ export const rosterShape = {
   status: nullableString,
   departmentId: nullableString,
   externalId: nullableString,
+  /** API-owned: the SCIM userName as written (absent: the e-mail address) and its lower-cased key. */
+  userName: nullableString,
+  userNameKey: nullableString,
+  /** API-owned: a department name an identity provider sent that matches none of the company's. */
+  unmatchedDepartment: nullableString,
   /** API-owned: the SCIM `name` parts (the app knows only `displayName`). */
   givenName: nullableString,
   familyName: nullableString,
@@ -63,40 +67,23 @@ export class EmailOnRosterError extends Error {
   }
 }
 
+export class UserNameTakenError extends Error {
+  constructor() {
+    super("another user of the company has this userName");
+    this.name = "UserNameTakenError";
+  }
+}
+
+/** Deactivating or removing the user would leave the company without an active owner. */
+export class LastOwnerError extends Error {
+  constructor() {
+    super("no other active owner");
+    this.name = "LastOwnerError";
+  }
+}
+
 export const parseUser = (snap: { id: string; ref: { path: string }; data(): unknown }): RosterUser => ({ id: snap.id, ...parseStored(rosterShape, snap.ref.path, snap.data()) });
 export const onRoster = (user: RosterUser | null, companyId: string): user is RosterUser => Boolean(user && user.companyId === companyId && !user.removedAt);
-
-export async function findOnRoster(companyId: string, uid: string): Promise<RosterUser | null> {
-  if (!documentId.safeParse(uid).success) return null;
-  const snap = await usersCollection().doc(uid).get();
-  const user = snap.exists ? parseUser(snap) : null;
-  return onRoster(user, companyId) ? user : null;
-}
-
-/** Whether any user document (any company, removed ones included) has this e-mail address. */
-export async function emailOnAnyRoster(email: string): Promise<boolean> {
-  return !(await usersCollection().where("email", "==", email).limit(1).get()).empty;
-}
-
-/** `companies/{companyId}/departments/{id}`, as far as the APIs use it. */
-export interface Department {
-  id: string;
-  name: string;
-}
-
-export async function departmentsOf(companyId: string): Promise<Department[]> {
-  const snap = await companyRef(companyId).collection("departments").get();
-  return snap.docs.flatMap((d) => (typeof d.get("name") === "string" ? [{ id: d.id, name: d.get("name") as string }] : []));
-}
-
-/** One page of the roster by creation, then id; removed users read as null (they still move the cursor). */
-export async function queryRoster(companyId: string, q: RangeQuery<"email" | "status">): Promise<Array<{ row: RosterUser | null; cursor: Cursor }>> {
-  const query = await rangeQuery(usersCollection(), "createdAt", { ...q, fixed: { companyId } });
-  return streamRows(query, "createdAt", (doc) => {
-    const user = parseUser(doc);
-    return onRoster(user, companyId) ? user : null;
-  });
-}
 
 /** Every invitation of a company contends on its seat counter: room for bursts before giving up. */
 const TX_OPTIONS = { maxAttempts: 30 };
@@ -122,17 +109,17 @@ export async function seatsLookFull(companyId: string): Promise<{ capacity: numb
   return seats.used >= seats.capacity ? seats : null;
 }
 
-export async function userExists(uid: string): Promise<boolean> {
-  return (await usersCollection().doc(uid).get()).exists;
-}
-
 export type ChangeOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target">;
 
-/** What a change does: the fields written, the seat it takes (+1) or frees (-1), its audit action. */
+/**
+ * What a change does: the fields written, the seat it takes (+1) or frees (-1), its audit action;
+ * `needsOtherOwner`: refused (LastOwnerError) unless another active owner of the company remains.
+ */
 export interface RosterChange {
   fields: Record<string, unknown>;
   seats: -1 | 0 | 1;
   action: string;
+  needsOtherOwner?: boolean;
 }
 
 function commit(tx: Transaction, companyId: string, uid: string, change: RosterChange, used: number, origin: ChangeOrigin, now: Timestamp): void {
@@ -140,12 +127,40 @@ function commit(tx: Transaction, companyId: string, uid: string, change: RosterC
   tx.create(auditLogsCollection(companyId).doc(), auditEntry({ ...origin, class: "privileged", action: change.action, target: { type: "user", id: uid } }, now));
 }
 
-/** Writes a new user and takes a seat if it is seated (invited), or refuses (seats, e-mail) with nothing written. */
+const holds = (doc: QueryDocumentSnapshot, uid: string) => doc.id !== uid && !doc.get("removedAt");
+
+/**
+ * The uniqueness rules, read in the transaction: an e-mail address belongs to at most one user
+ * not removed (of any company: it is a sign-in address); a userName to at most one of the
+ * company's users not removed (users from before `userNameKey` hold their e-mail address as it).
+ */
+async function assertFree(tx: Transaction, companyId: string, uid: string, fields: Record<string, unknown>): Promise<void> {
+  if (typeof fields.email === "string") {
+    const same = await tx.get(usersCollection().where("email", "==", fields.email).limit(20));
+    if (same.docs.some((d) => holds(d, uid))) throw new EmailOnRosterError();
+  }
+  if (typeof fields.userNameKey === "string") {
+    const key = fields.userNameKey;
+    const [named, legacy] = await Promise.all([
+      tx.get(usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20)),
+      tx.get(usersCollection().where("email", "==", key).limit(20)),
+    ]);
+    const legacyHolder = (d: QueryDocumentSnapshot) => d.get("companyId") === companyId && typeof d.get("userNameKey") !== "string";
+    if (named.docs.some((d) => holds(d, uid)) || legacy.docs.some((d) => legacyHolder(d) && holds(d, uid))) throw new UserNameTakenError();
+  }
+}
+
+/** Whether an owner other than `uid` is active in the company (read in the transaction, so two owners cannot both leave). */
+async function otherActiveOwner(tx: Transaction, companyId: string, uid: string): Promise<boolean> {
+  const owners = await tx.get(usersCollection().where("companyId", "==", companyId).where("role", "==", "owner").where("status", "==", "active").limit(20));
+  return owners.docs.some((d) => holds(d, uid));
+}
+
+/** Writes a new user and takes a seat if it is seated (invited), or refuses (seats, e-mail, userName) with nothing written. */
 export async function commitInvite(companyId: string, uid: string, user: Record<string, unknown>, origin: ChangeOrigin): Promise<RosterUser> {
   return firestore().runTransaction(async (tx) => {
     const seats = await seatsOf(tx, companyId);
-    const sameEmail = await tx.get(usersCollection().where("email", "==", user.email).limit(1));
-    if (!sameEmail.empty) throw new EmailOnRosterError();
+    await assertFree(tx, companyId, uid, user);
     const seated = SEATED.includes(String(user.status));
     if (seated && seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
     const now = Timestamp.now();
@@ -154,6 +169,13 @@ export async function commitInvite(companyId: string, uid: string, user: Record<
     commit(tx, companyId, uid, { fields: data, seats: seated ? 1 : 0, action: "user.invited" }, seats.used, origin, now);
     return { id: uid, ...parseStored(rosterShape, `users/${uid}`, data) };
   }, TX_OPTIONS);
+}
+
+/** The document after an update (a field deleted by the change is absent). */
+function updated(data: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...data, ...fields };
+  for (const [key, value] of Object.entries(fields)) if (value instanceof FieldValue) delete merged[key];
+  return merged;
 }
 
 /**
@@ -174,17 +196,14 @@ export async function commitChange(
     if (!onRoster(user, companyId)) throw new NotOnRosterError(removed);
     const change = decide(user);
     if (!change) return { user, changed: null };
-    // A new e-mail address is refused in the transaction if any other user has it.
-    if (typeof change.fields.email === "string") {
-      const sameEmail = await tx.get(usersCollection().where("email", "==", change.fields.email).limit(2));
-      if (sameEmail.docs.some((d) => d.id !== uid)) throw new EmailOnRosterError();
-    }
+    await assertFree(tx, companyId, uid, change.fields);
+    if (change.needsOtherOwner && !(await otherActiveOwner(tx, companyId, uid))) throw new LastOwnerError();
     const seats = change.seats ? await seatsOf(tx, companyId, change.seats) : { capacity: 0, used: 0 };
     if (change.seats > 0 && seats.used >= seats.capacity) throw new SeatsExhaustedError(seats.capacity, seats.used);
     const now = Timestamp.now();
     tx.update(snap.ref, { ...change.fields, updatedAt: now });
     commit(tx, companyId, uid, change, seats.used, origin, now);
-    return { user: { ...user, ...parseStored(rosterShape, snap.ref.path, { ...snap.data(), ...change.fields, updatedAt: now }) }, changed: change };
+    return { user: { id: uid, ...parseStored(rosterShape, snap.ref.path, updated({ ...snap.data() }, { ...change.fields, updatedAt: now })) }, changed: change };
   }, TX_OPTIONS);
 }
 

@@ -1,8 +1,9 @@
 import type { Request } from "express";
 import { publicBaseUrl } from "../http/baseUrl";
-import { defineRoute, type AnyRoute, type Method } from "../http/route";
+import { defineRoute, Reply, type AnyRoute, type Method } from "../http/route";
 import { jsonObject, z } from "../http/zod";
-import { ScimError } from "./errors";
+import { ScimError, scimErrorSchema } from "./errors";
+import { FilterSyntaxError, parseFilter } from "./filter";
 import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, scimSuccess, scimUrl } from "./routeKit";
 import { ENTERPRISE_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
 
@@ -37,7 +38,7 @@ const userResourceType = (req: Request) => ({
   id: "User",
   name: "User",
   endpoint: "/Users",
-  description: "The company's users. Groups are not supported: this service provider has no Group resource type.",
+  description: "The company's users. Groups are not supported: there is no Group resource type (a Groups search answers an empty list, a write 501).",
   schema: URN.user,
   schemaExtensions: [{ schema: URN.enterprise, required: false }],
   meta: { resourceType: "ResourceType", location: scimUrl(req, "/ResourceTypes/User") },
@@ -49,6 +50,15 @@ const schemaDocuments = (req: Request) => [
 ].map((s) => ({ schemas: [URN.schema], ...s, meta: { resourceType: "Schema", location: scimUrl(req, `/Schemas/${s.id}`) } }));
 
 const notFound = (what: string) => new ScimError("not_found", `No ${what}.`);
+
+function groupFilter(filter: string): void {
+  try {
+    parseFilter(filter);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError) throw new ScimError("invalid_request", `The filter is not valid: ${err.message}`, "invalidFilter");
+    throw err;
+  }
+}
 
 const discovery = { ...SCIM_ROUTE, errors: SCIM_ERRORS };
 
@@ -109,27 +119,61 @@ export const DISCOVERY_ROUTES: AnyRoute[] = [
   }),
 ];
 
-const GROUP_OPERATIONS: Array<[Method, string]> = [
-  ["get", "/scim/v2/Groups"],
+/**
+ * Groups are not provisioned here. Entra ID's default mapping still searches them
+ * (`GET /Groups?filter=displayName eq "…"`) before it would create one: that search answers an
+ * empty ListResponse, so the cycle goes on; one group is 404, and every write 501 Not
+ * Implemented (RFC 7644 §3.12), all as SCIM errors. ResourceTypes and Schemas list no Group
+ * resource type, which is what is served.
+ */
+const GROUPS_UNSUPPORTED = "Groups are not supported by this service provider (Users only): turn group provisioning off in the identity provider.";
+const notImplemented = () => new Reply({ schemas: [URN.error], status: "501", detail: GROUPS_UNSUPPORTED }, { status: 501 });
+const groupId = z.object({ id: z.string().max(200) });
+
+const GROUP_WRITES: Array<[Method, string]> = [
   ["post", "/scim/v2/Groups"],
-  ["get", "/scim/v2/Groups/{id}"],
   ["put", "/scim/v2/Groups/{id}"],
   ["patch", "/scim/v2/Groups/{id}"],
   ["delete", "/scim/v2/Groups/{id}"],
 ];
 
-/** Groups: every operation answers 404, as ResourceTypes says (turn group provisioning off in the IdP). */
-export const GROUP_ROUTES: AnyRoute[] = GROUP_OPERATIONS.map(([method, path]) =>
+export const GROUP_ROUTES: AnyRoute[] = [
   defineRoute({
     ...discovery,
-    method,
-    path,
-    operationId: `scimGroups${method[0].toUpperCase()}${method.slice(1)}${path.endsWith("}") ? "One" : ""}`,
-    summary: "SCIM: Groups are not supported (always 404)",
-    ...(path.endsWith("}") ? { params: z.object({ id: z.string() }) } : {}),
-    success: scimSuccess("Never: Groups are not supported.", jsonObject()),
-    handler: async () => {
-      throw notFound("Groups: this service provider supports Users only; turn group provisioning off in the identity provider");
+    method: "get",
+    path: "/scim/v2/Groups",
+    operationId: "scimListGroups",
+    summary: "SCIM: search Groups (always an empty ListResponse)",
+    query: z.looseObject({ filter: z.string().max(2000).optional(), startIndex: z.string().optional(), count: z.string().optional() }),
+    success: scimSuccess("An empty ListResponse: no groups are provisioned here.", listResponseSchema(jsonObject(), "ScimGroupList")),
+    handler: async ({ query }) => {
+      // A malformed filter is still answered as one, so a client's mistake is not hidden.
+      if (query.filter !== undefined) groupFilter(query.filter);
+      return listResponse([]);
     },
   }),
-);
+  defineRoute({
+    ...discovery,
+    method: "get",
+    path: "/scim/v2/Groups/{id}",
+    operationId: "scimGetGroup",
+    summary: "SCIM: one Group (always 404)",
+    params: groupId,
+    success: scimSuccess("Never: there are no groups.", jsonObject()),
+    handler: async () => {
+      throw notFound(`such group. ${GROUPS_UNSUPPORTED}`);
+    },
+  }),
+  ...GROUP_WRITES.map(([method, path]) =>
+    defineRoute({
+      ...discovery,
+      method,
+      path,
+      operationId: `scimGroups${method[0].toUpperCase()}${method.slice(1)}`,
+      summary: "SCIM: Group writes are not implemented (501)",
+      ...(path.endsWith("}") ? { params: groupId } : {}),
+      success: scimSuccess("Always 501 Not Implemented, as a SCIM error.", scimErrorSchema, { status: 501 }),
+      handler: async () => notImplemented(),
+    }),
+  ),
+];

@@ -62,7 +62,10 @@ function fromUsersError(err: unknown): unknown {
   if (!(err instanceof UsersError)) return err;
   switch (err.kind) {
     case "conflict":
+    case "username":
       return new ScimError("conflict", err.message, "uniqueness");
+    case "domain":
+      return new ScimError("invalid_request", err.message, "invalidValue");
     case "seats":
       return new ScimError("seat-capacity-exhausted", err.message);
     case "not_found":

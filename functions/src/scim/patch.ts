@@ -15,7 +15,13 @@ import { attributeOf, COMMON_READ_ONLY, subAttributeOf, URN, type AttributeDef }
  * - `add` through a value filter that matches nothing adds a value carrying the filter's
  *   equalities (Entra ID's `emails[type eq "work"].value`); `replace` there is `noTarget`.
  * - `remove` on a multi-valued attribute with a `value` removes the values equal to those given.
+ * - A `roles` value that is itself a JSON object in a string (Entra ID without the
+ *   `aadOptscim062020` flag: `"{\"id\":…,\"value\":\"Manager\",…}"`) is read as that object.
+ * - Work is bounded: at most MAX_OPERATIONS operations and MAX_VALUES values of a multi-valued
+ *   attribute (in a request and as a result), and every match is linear in the values.
  */
+export const MAX_OPERATIONS = 100;
+export const MAX_VALUES = 100;
 export type State = Record<string, unknown>;
 type Item = Record<string, unknown>;
 type Op = "add" | "replace" | "remove";
@@ -37,7 +43,22 @@ function coerce(def: AttributeDef, value: unknown, name: string): unknown {
   return value;
 }
 
+/** Entra ID's app role as a JSON string: `{"id":…,"value":"Manager","displayName":"Manager"}`. */
+function embeddedRole(def: AttributeDef, value: unknown): Record<string, unknown> | null {
+  if (def.name !== "roles" || typeof value !== "string" || !value.trim().startsWith("{")) return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (!isObject(parsed) || typeof propertyOf(parsed, "value") !== "string") return null;
+    const display = propertyOf(parsed, "displayName");
+    return { value: propertyOf(parsed, "value"), ...(typeof display === "string" ? { display } : {}) };
+  } catch {
+    return null;
+  }
+}
+
 function toItem(def: AttributeDef, value: unknown): Item {
+  const embedded = embeddedRole(def, value) ?? (isObject(value) ? embeddedRole(def, propertyOf(value, "value")) : null);
+  if (embedded) return toItem(def, isObject(value) ? { ...value, ...embedded } : embedded);
   if (typeof value === "string") return { value };
   if (!isObject(value)) throw invalidValue(`Each value of "${def.name}" must be an object.`);
   const item: Item = {};
@@ -48,12 +69,17 @@ function toItem(def: AttributeDef, value: unknown): Item {
   return item;
 }
 
+const tooMany = (def: AttributeDef) => invalidValue(`"${def.name}" may hold at most ${MAX_VALUES} values.`);
+
 function toItems(def: AttributeDef, value: unknown): Item[] {
   if (value === null) return [];
-  return (Array.isArray(value) ? value : [value]).map((v) => toItem(def, v));
+  const values = Array.isArray(value) ? value : [value];
+  if (values.length > MAX_VALUES) throw tooMany(def);
+  return values.map((v) => toItem(def, v));
 }
 
-const same = (a: unknown, b: unknown) => (typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b);
+/** A value's key for equality (strings case-insensitively), so matching is one map lookup. */
+const keyOf = (v: unknown) => (typeof v === "string" ? `s:${v.toLowerCase()}` : JSON.stringify(v ?? null));
 
 /** Whether a value of a multi-valued attribute matches a value filter (strings compared case-insensitively). */
 export function matches(filter: Filter, item: Item): boolean {
@@ -108,9 +134,9 @@ function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, val
   const setOn = (item: Item) => (sub ? { ...item, [sub.name]: op === "remove" ? null : coerce(sub, value, label(path)) } : { ...item, ...toItem(def, value) });
   if (path.valueFilter) {
     const filter = path.valueFilter;
-    const matched = items.filter((i) => matches(filter, i));
-    if (op === "remove") items = sub ? items.map((i) => (matched.includes(i) ? setOn(i) : i)) : items.filter((i) => !matched.includes(i));
-    else if (matched.length) items = items.map((i) => (matched.includes(i) ? setOn(i) : i));
+    const matched = new Set(items.filter((i) => matches(filter, i)));
+    if (op === "remove") items = sub ? items.map((i) => (matched.has(i) ? setOn(i) : i)) : items.filter((i) => !matched.has(i));
+    else if (matched.size) items = items.map((i) => (matched.has(i) ? setOn(i) : i));
     else if (op === "add") items.push(setOn(equalitiesOf(filter, def)));
     else throw new ScimError("invalid_request", `No value of "${def.name}" matches the filter of path "${label(path)}[…]".`, "noTarget");
   } else if (sub) {
@@ -118,15 +144,17 @@ function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, val
   } else if (op === "replace") {
     items = toItems(def, value);
   } else if (op === "add") {
+    const at = new Map(items.map((item, index) => [keyOf(item.value), index]));
     for (const added of toItems(def, value)) {
-      const existing = items.findIndex((i) => added.value !== undefined && same(i.value, added.value));
-      if (existing >= 0) items[existing] = { ...items[existing], ...added };
-      else items.push(added);
+      const existing = added.value === undefined ? undefined : at.get(keyOf(added.value));
+      if (existing !== undefined) items[existing] = { ...items[existing], ...added };
+      else at.set(keyOf(added.value), items.push(added) - 1);
     }
   } else {
-    const gone = value === undefined || value === null ? null : toItems(def, value).map((i) => i.value);
-    items = gone ? items.filter((i) => !gone.some((v) => same(v, i.value))) : [];
+    const gone = value === undefined || value === null ? null : new Set(toItems(def, value).map((i) => keyOf(i.value)));
+    items = gone ? items.filter((i) => !gone.has(keyOf(i.value))) : [];
   }
+  if (items.length > MAX_VALUES) throw tooMany(def);
   state[def.name] = onePrimary(items);
 }
 
@@ -202,6 +230,7 @@ export function applyPatch(before: State, body: unknown): State {
   if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp))) throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
   const operations = propertyOf(body, "Operations");
   if (!Array.isArray(operations) || operations.length === 0) throw invalidSyntax('"Operations" must be a non-empty array.');
+  if (operations.length > MAX_OPERATIONS) throw invalidValue(`A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. Send the changes in several requests.`);
   const state = structuredClone(before);
   operations.forEach((operation: unknown, index) => {
     if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);

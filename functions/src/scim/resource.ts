@@ -14,7 +14,7 @@ type Item = Record<string, unknown>;
 
 export function stateOf(user: RosterUser, department: string | null): State {
   return {
-    userName: user.email,
+    userName: user.userName ?? user.email,
     externalId: user.externalId,
     displayName: user.displayName,
     name: { givenName: user.givenName, familyName: user.familyName, formatted: user.formattedName },
@@ -34,7 +34,7 @@ export function toScimUser(user: RosterUser, department: string | null, location
   return {
     schemas: [URN.user, URN.enterprise],
     id: user.id,
-    ...dropNulls({ externalId: user.externalId, userName: user.email, displayName: user.displayName }),
+    ...dropNulls({ externalId: user.externalId, userName: state.userName, displayName: user.displayName }),
     ...(Object.keys(name).length ? { name } : {}),
     emails: state.emails as Item[],
     active: state.active as boolean,
@@ -44,10 +44,13 @@ export function toScimUser(user: RosterUser, department: string | null, location
   };
 }
 
-/** The state a POST or PUT body describes: everything it leaves out is unassigned. */
+/**
+ * The state a POST or PUT body describes: everything it leaves out is unassigned; `roles` and
+ * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
+ */
 export function stateFromBody(body: unknown): State {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidValue("The body must be a User resource (a JSON object).");
-  const state: State = { name: {}, emails: [], roles: [] };
+  const state: State = { name: {}, emails: [] };
   assign(state, "replace", body as Record<string, unknown>);
   return state;
 }
@@ -59,11 +62,22 @@ const primaryValue = (items: unknown) => {
 };
 const lower = (v: string | null) => v?.toLowerCase() ?? null;
 
+
 const emailAddress = z.email().max(320);
-function checkedEmail(value: string): string {
-  const email = value.toLowerCase();
-  if (!emailAddress.safeParse(email).success) throw invalidValue(`"userName" must be an e-mail address (it is the user's sign-in address); got ${JSON.stringify(value.slice(0, 100))}.`);
-  return email;
+const isEmail = (value: string) => emailAddress.safeParse(value.toLowerCase()).success;
+
+/**
+ * The sign-in address a state names: the primary (else work, else first) of `emails`, which
+ * must be an e-mail address; without any, `userName` when it is one; else null.
+ */
+function signInAddress(state: State): string | null {
+  const chosen = primaryValue(state.emails);
+  if (chosen !== null) {
+    if (!isEmail(chosen)) throw invalidValue(`The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`);
+    return chosen.toLowerCase();
+  }
+  const userName = text(state.userName);
+  return userName !== null && isEmail(userName) ? userName.toLowerCase() : null;
 }
 
 /** A value of the request, within its limit (stored values are compared as they are). */
@@ -99,14 +113,15 @@ function changedRole(before: State, after: State): string | null {
   return primaryValue(added) ?? roleOf(after);
 }
 
-/** A POST body as an invitation. */
+/** A POST body as an invitation: the sign-in address from `emails` (or an e-mail `userName`), the userName as written. */
 export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
-  const raw = text(state.userName) ?? primaryValue(state.emails);
-  if (!raw) throw invalidValue('"userName" is required: the user\'s e-mail address.');
-  const email = checkedEmail(raw);
+  const email = signInAddress(state);
+  if (!email) throw invalidValue('The user has no e-mail address: send "emails" with a primary or work address (or an e-mail address as "userName"); it is the sign-in address.');
+  const userName = checkedText(text(state.userName), "userName", 320) ?? email;
   const name = nameOf(state);
   return {
     email,
+    userName,
     displayName: displayNameOf(state, name, email),
     department: departmentOf(state),
     externalId: externalIdOf(state),
@@ -116,27 +131,38 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
   };
 }
 
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
 /**
- * What changed between two states, as the users service's patch. The e-mail address changes
- * through `userName` only (`emails` mirrors it: an identity provider whose mail differs from the
- * user name must not move the sign-in address back and forth); `active` left unassigned keeps
- * the user's state; when roles differ, the primary new value (else the primary) is mapped again.
+ * What changed between two states, as the users service's patch. The sign-in address follows
+ * `emails` (primary, else work); a user whose userName mirrors their address keeps the two
+ * together when only userName changes; a state with no address at all keeps the current one.
+ * `active` left unassigned keeps the user's state. `roles` and `department` left out of a
+ * replace are reported as omitted (the company decides whether that keeps or clears them); a
+ * role value equal to the user's app role changes nothing, else the primary new value is mapped.
  */
 export function patchBetween(before: State, after: State): UserPatch {
   const patch: UserPatch = {};
-  const userName = text(after.userName);
-  const currentEmail = lower(text(before.userName));
-  if (userName !== null && lower(userName) !== currentEmail) patch.email = checkedEmail(userName);
-  else if (userName === null && text(before.userName) !== null) throw invalidValue('"userName" cannot be removed: it is the user\'s e-mail address.');
+  const userName = checkedText(text(after.userName), "userName", 320);
+  const [previousName, currentEmail] = [text(before.userName), lower(primaryValue(before.emails))];
+  if (userName === null && previousName !== null) throw invalidValue('"userName" cannot be removed.');
+  if (userName !== null && userName !== previousName) patch.userName = userName;
+  let email = signInAddress(after);
+  const mirrored = previousName !== null && previousName.toLowerCase() === currentEmail;
+  if (patch.userName && mirrored && sameJson(after.emails, before.emails) && isEmail(patch.userName)) email = patch.userName.toLowerCase();
+  if (email !== null && email !== currentEmail) patch.email = email;
   if (typeof after.active === "boolean" && after.active !== before.active) patch.active = after.active;
-  const email = patch.email ?? currentEmail ?? "";
   const name = nameOf(after);
-  const previousName = nameOf(before, false);
-  if (JSON.stringify(name) !== JSON.stringify(previousName)) patch.name = name;
-  const displayName = displayNameOf(after, name, email);
+  if (JSON.stringify(name) !== JSON.stringify(nameOf(before, false))) patch.name = name;
+  const displayName = displayNameOf(after, name, email ?? currentEmail ?? "");
   if (displayName !== before.displayName) patch.displayName = displayName;
-  if (departmentOf(after) !== departmentOf(before, false)) patch.department = departmentOf(after);
+  if (after.department === undefined) patch.omitted = { department: true };
+  else if (departmentOf(after) !== departmentOf(before, false)) patch.department = departmentOf(after);
   if (externalIdOf(after) !== externalIdOf(before, false)) patch.externalId = externalIdOf(after);
-  if (JSON.stringify(after.roles ?? []) !== JSON.stringify(before.roles ?? [])) patch.idpRole = changedRole(before, after);
+  if (after.roles === undefined) patch.omitted = { ...patch.omitted, roles: true };
+  else if (!sameJson(after.roles, before.roles)) {
+    const asked = changedRole(before, after);
+    if (lower(asked) !== lower(roleOf(before))) patch.idpRole = asked;
+  }
   return patch;
 }

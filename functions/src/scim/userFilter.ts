@@ -7,7 +7,7 @@ import { URN } from "./schema";
  * emails[type eq "work"].value, joined by `and` (what Entra ID and Okta send). Each term is an
  * exact lookup; every other well-formed filter is `invalidFilter` naming what is not supported.
  */
-export type UserKey = "email" | "externalId" | "id";
+export type UserKey = "email" | "userName" | "externalId" | "id";
 export interface UserTerm {
   key: UserKey;
   value: string;
@@ -24,7 +24,7 @@ const isWorkType = (f: Filter | undefined) => f?.kind === "compare" && f.op === 
 function keyOf(path: AttrPath): UserKey | null {
   if (path.uri !== undefined && !is(path.uri, URN.user)) return null;
   if (!path.valueFilter && !path.sub) {
-    if (is(path.attr, "userName")) return "email";
+    if (is(path.attr, "userName")) return "userName";
     if (is(path.attr, "externalId")) return "externalId";
     if (is(path.attr, "id")) return "id";
   }
@@ -43,7 +43,8 @@ function termsOf(filter: Filter): UserTerm[] {
   const key = keyOf(filter.path);
   if (!key) throw invalidFilter(`Filtering on "${name}" is not supported. ${SUPPORTED}`);
   if (typeof filter.value !== "string") throw invalidFilter(`"${name}" is compared with a JSON string, e.g. ${name} eq "value".`);
-  return [{ key, value: key === "email" ? filter.value.trim().toLowerCase() : filter.value }];
+  // userName and e-mail addresses are case-insensitive (RFC 7643 caseExact false); externalId and id are exact.
+  return [{ key, value: key === "email" || key === "userName" ? filter.value.trim().toLowerCase() : filter.value }];
 }
 
 /** The lookups a `filter` parameter asks for (all must hold), or a SCIM `invalidFilter` error. */

@@ -16,31 +16,31 @@ export const scimUserSchema = z
     schemas: z.array(z.string()),
     id: z.string(),
     externalId: z.string().optional(),
-    userName: z.string().optional().openapi({ description: "The e-mail address (lower-cased)." }),
+    userName: z.string().optional().openapi({ description: "As written by the identity provider (the e-mail address for users created otherwise)." }),
     displayName: z.string().optional(),
     name: z.object({ givenName: z.string().optional(), familyName: z.string().optional(), formatted: z.string().optional() }).optional(),
-    emails: z.array(multiValue).openapi({ description: "One work address, equal to userName." }),
-    active: z.boolean().openapi({ description: "false when deactivated." }),
-    roles: z.array(multiValue).openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
-    [URN.enterprise]: z.object({ department: z.string().optional() }),
+    emails: z.array(multiValue).optional().openapi({ description: "One work address: the sign-in address (lower-cased)." }),
+    active: z.boolean().optional().openapi({ description: "false when deactivated." }),
+    roles: z.array(multiValue).optional().openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
+    [URN.enterprise]: z.object({ department: z.string().optional() }).optional(),
     meta: z.object({
       resourceType: z.literal("User"),
       created: z.string().optional(),
       lastModified: z.string().optional(),
       location: z.string().openapi({ format: "uri" }),
-    }),
+    }).optional(),
   })
-  .openapi("ScimUser");
+  .openapi("ScimUser", { description: "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so." });
 export type ScimUser = z.infer<typeof scimUserSchema>;
 
 export const scimUserInput = z
   .looseObject({
     schemas: documented("array", `\`["${URN.user}", "${URN.enterprise}"]\`.`),
-    userName: documented("string", "Required on POST: the e-mail address, unique across the service."),
+    userName: documented("string", "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`)."),
     externalId: documented("string", "The identity provider's id of the user."),
     name: documented("object", "`givenName`, `familyName`, `formatted`."),
     displayName: documented("string", "1–200 characters; derived from the name or e-mail address when absent."),
-    emails: documented("array", "Mirrors userName; on POST without userName, the primary (or work) value is used."),
+    emails: documented("array", "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required."),
     active: documented("boolean", 'true (default) or false; the strings "True"/"False" are accepted.'),
     roles: documented("array", "The primary (else first) value is mapped through the company's role map."),
     [URN.enterprise]: documented("object", "`department`: the name of one of the company's departments."),
@@ -54,6 +54,13 @@ export const patchOpInput = z
   })
   .openapi("ScimPatchOp", { description: "RFC 7644 §3.5.2 PatchOp. Operations apply in order, all or none." });
 
+const projectionParams = {
+  attributes: z.string().max(2000).optional().openapi({ description: "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are returned, with `id` and `schemas`." }),
+  excludedAttributes: z.string().max(2000).optional().openapi({ description: "Comma-separated attribute names left out of the resources (never `id` or `schemas`)." }),
+};
+
+export const getQuery = z.looseObject(projectionParams);
+
 const integer = (description: string) =>
   z
     .string()
@@ -66,6 +73,5 @@ export const listQuery = z.looseObject({
   filter: z.string().optional().openapi({ description: 'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.' }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
-  attributes: z.string().optional().openapi({ description: "Accepted and ignored: resources are always returned whole." }),
-  excludedAttributes: z.string().optional().openapi({ description: "Accepted and ignored: resources are always returned whole." }),
+  ...projectionParams,
 });

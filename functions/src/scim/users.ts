@@ -3,15 +3,16 @@ import { authenticated } from "../http/context";
 import { changeOrigin } from "../http/record";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
-import { departmentsOf, findOnRoster, type Department, type RosterUser } from "../repos/roster";
-import { rosterByEmail, rosterByExternalId, rosterWindow } from "../repos/rosterLookup";
+import type { RosterUser } from "../repos/roster";
+import { departmentsOf, findOnRoster, rosterByEmail, rosterByExternalId, rosterByUserName, rosterWindow, type Department } from "../repos/rosterLookup";
 import { departmentNameOf, inviteUser, removeUser, updateUser, type UserPatch } from "../services/users";
 import { MAX_RESULTS } from "./discovery";
 import { asScim, ScimError } from "./errors";
 import { applyPatch, type State } from "./patch";
+import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
 import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
-import { listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userSchemas";
+import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userSchemas";
 import { userTerms, type UserTerm } from "./userFilter";
 
 /**
@@ -28,14 +29,14 @@ const userNotFound = (id: string) => new ScimError("not_found", `User ${JSON.str
 
 const byCreation = (a: RosterUser, b: RosterUser) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
 
+const LOOKUPS = { email: rosterByEmail, userName: rosterByUserName, externalId: rosterByExternalId };
+const valueOf = (user: RosterUser, key: UserTerm["key"]) => (key === "userName" ? (user.userNameKey ?? user.email) : user[key]);
+
 /** The users every term matches: the first term is looked up, the others checked on its results. */
 async function usersMatching(companyId: string, terms: UserTerm[]): Promise<RosterUser[]> {
   const [first, ...rest] = terms;
-  const found =
-    first.key === "id"
-      ? [await findOnRoster(companyId, first.value)].filter((u): u is RosterUser => u !== null)
-      : await (first.key === "email" ? rosterByEmail : rosterByExternalId)(companyId, first.value);
-  return found.filter((u) => rest.every((t) => u[t.key] === t.value)).sort(byCreation);
+  const found = first.key === "id" ? [await findOnRoster(companyId, first.value)].filter((u): u is RosterUser => u !== null) : await LOOKUPS[first.key](companyId, first.value);
+  return found.filter((u) => rest.every((t) => valueOf(u, t.key) === t.value)).sort(byCreation);
 }
 
 const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) => scimSuccess(description, scimUserSchema, extra);
@@ -61,7 +62,7 @@ const listUsers = defineRoute({
         : rosterWindow(companyId, startIndex - 1, count),
       departmentsOf(companyId),
     ]);
-    return listResponse(page.users.map((u) => resourceOf(req, u, departments)), page.total, startIndex);
+    return listResponse(page.users.map((u) => project(resourceOf(req, u, departments), q.attributes, q.excludedAttributes)), page.total, startIndex);
   },
 });
 
@@ -72,13 +73,14 @@ const getUser = defineRoute({
   operationId: "scimGetUser",
   summary: "SCIM: one user",
   params: userIdParams,
-  success: scimUserResponse("The user."),
+  query: getQuery,
+  success: scimUserResponse("The user (only the attributes asked for, when `attributes` or `excludedAttributes` is given)."),
   errors: SCIM_ERRORS,
-  handler: async ({ params, principal, req }) => {
+  handler: async ({ params, query: q, principal, req }) => {
     const { companyId } = authenticated(principal);
     const [user, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
     if (!user) throw userNotFound(params.id);
-    return resourceOf(req, user, departments);
+    return project(resourceOf(req, user, departments), q.attributes, q.excludedAttributes);
   },
 });
 
@@ -97,7 +99,7 @@ const createUser = defineRoute({
   handler: async ({ body, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);
     const input = newUserOf(stateFromBody(body));
-    const user = await asScim(inviteUser(companyId, { ...input, provisionedBy: "scim" }, changeOrigin(req, ctx)));
+    const user = await asScim(inviteUser(companyId, { ...input, provisionedBy: "scim" }, changeOrigin(req, ctx), "record"));
     const resource = resourceOf(req, user, await departmentsOf(companyId));
     return new Reply(resource, { status: 201, headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) } });
   },
@@ -120,7 +122,7 @@ function changeRoute(method: "put" | "patch", describe: { operationId: string; s
       if (!current) throw userNotFound(params.id);
       const before = stateOf(current, departmentNameOf(current, departments));
       const patch: UserPatch = patchBetween(before, next(before, body));
-      const user = await asScim(updateUser(companyId, params.id, patch, changeOrigin(req, ctx)));
+      const user = await asScim(updateUser(companyId, params.id, patch, changeOrigin(req, ctx), "record"));
       return resourceOf(req, user, departments);
     },
   });
@@ -131,7 +133,9 @@ const replaceUser = changeRoute(
   {
     operationId: "scimReplaceUser",
     summary: "SCIM: replace a user",
-    description: "A full replace: attributes left out are cleared (roles back to `standard`), except read-only ones and `active`, which a PUT without it keeps.",
+    description:
+      "A full replace: attributes left out are cleared, except read-only ones, `active` (kept), and `roles` and the department, which are kept unless " +
+      "the company made the identity provider their source.",
   },
   (_before, body) => stateFromBody(body),
 );
@@ -154,13 +158,16 @@ const deleteUser = defineRoute({
   path: "/scim/v2/Users/{id}",
   operationId: "scimDeleteUser",
   summary: "SCIM: remove a user from the roster (as DELETE /v1/users/{id})",
-  description: "Deactivated if needed, then removed: 404 afterwards, records kept, seat freed. Answers 204, also when repeated.",
+  description:
+    "Deactivated if needed, then removed: the sign-in account is deleted (the address and userName are free for a later POST, which creates a new user), " +
+    "records kept, seat freed. 204; an unknown or already removed id is 404.",
   params: userIdParams,
   success: scimSuccess("Removed.", scimUserSchema, { status: 204 }),
   errors: SCIM_ERRORS,
   handler: async ({ params, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);
-    await asScim(removeUser(companyId, params.id, changeOrigin(req, ctx)));
+    // RFC 7644 §3.6: a deleted resource is 404 to every later request, a repeated DELETE included.
+    if ((await asScim(removeUser(companyId, params.id, changeOrigin(req, ctx)))) === "already") throw userNotFound(params.id);
     return new Reply(null, { status: 204 });
   },
 });

@@ -104,3 +104,20 @@ export function setRateLimits(companyId: string, prefix: string | undefined, lim
   assertMaySwitchAccess(caller);
   return mapped(store.setRateLimits(companyId, prefix, limits, actorOf(caller)));
 }
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/**
+ * The operator's provisioning settings of a company: its e-mail domains (null: any domain again)
+ * and who owns roles and departments (`app` or `identityProvider`). Operator only.
+ */
+export function setProvisioning(companyId: string, change: store.ProvisioningChange, caller: Caller): Promise<void> {
+  assertMaySwitchAccess(caller);
+  const domains = change.provisioningDomains?.map((d) => d.trim().toLowerCase());
+  const bad = domains?.find((d) => !DOMAIN.test(d));
+  if (bad !== undefined) throw new KeyAdminError("invalid-argument", `"${bad.slice(0, 100)}" is not a domain name (e.g. contoso.example).`);
+  for (const source of [change.provisioningRolesSource, change.provisioningDepartmentSource]) {
+    if (source !== undefined && !["app", "identityProvider"].includes(source)) throw new KeyAdminError("invalid-argument", 'A source is "app" or "identityProvider".');
+  }
+  return mapped(store.setProvisioning(companyId, { ...change, ...(domains ? { provisioningDomains: [...new Set(domains)] } : {}) }, actorOf(caller)));
+}

@@ -1,25 +1,12 @@
-import { Timestamp } from "firebase-admin/firestore";
+import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
-import { createAccount, deleteAccount, EmailTakenError, setAccountEmail, setSignInAllowed } from "../repos/authAccounts";
-import { findCompany } from "../repos/companies";
-import {
-  commitChange,
-  commitInvite,
-  departmentsOf,
-  findOnRoster,
-  seatsLookFull,
-  userExists,
-  EmailOnRosterError,
-  emailOnAnyRoster,
-  NotOnRosterError,
-  SEATED,
-  SeatsExhaustedError,
-  type ChangeOrigin,
-  type Department,
-  type RosterChange,
-  type RosterUser,
-} from "../repos/roster";
-import { DEFAULT_ROLE, mapRole } from "./roles";
+import { deleteAccount, EmailTakenError, revokeSessions, setAccountEmail } from "../repos/authAccounts";
+import { commitChange, commitInvite, seatsLookFull, NotOnRosterError, SEATED, SeatsExhaustedError, type ChangeOrigin, type RosterChange, type RosterUser } from "../repos/roster";
+import { emailHeld, findOnRoster, userExists } from "../repos/rosterLookup";
+import { createAccountFor, syncSignIn, syncSignInEmail } from "./signInAccounts";
+import { assertInDomains, chooseDepartment, chooseRole, isProtected, mapped, notFound, protectedAddress, provisioningSettings, UsersError, type UnmatchedDepartment } from "./userRules";
+
+export { departmentNameOf, UsersError } from "./userRules";
 
 /**
  * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,
@@ -28,18 +15,9 @@ import { DEFAULT_ROLE, mapRole } from "./roles";
  *   (none) --invite--> invited --first sign-in--> active
  *   invited|active --deactivate--> deactivated (seat freed, sign-in disabled, records kept)
  *   deactivated --reactivate--> active if the person signed in before, else invited (takes a seat)
- *   any --remove--> removed (deactivated as above if needed; hidden from the roster)
+ *   any --remove--> removed (deactivated as above if needed; sign-in account deleted, so the
+ *                   address and userName are free again; the user document and records stay)
  */
-export class UsersError extends Error {
-  constructor(
-    readonly kind: "conflict" | "seats" | "not_found" | "unknown_department" | "protected",
-    message: string,
-    readonly seats?: { capacity: number; used: number },
-  ) {
-    super(message);
-    this.name = "UsersError";
-  }
-}
 
 /** The SCIM `name` parts, kept beside `displayName`. */
 export interface PersonName {
@@ -50,6 +28,8 @@ export interface PersonName {
 
 export interface NewUser {
   email: string;
+  /** The SCIM userName (default: the e-mail address); unique within the company, case-insensitively. */
+  userName?: string;
   displayName: string;
   department?: string | null;
   externalId?: string | null;
@@ -66,33 +46,18 @@ export interface UserPatch {
   displayName?: string;
   /** A department name; null clears it. */
   department?: string | null;
-  /** A new e-mail address (sign-in address too); unique across all companies. */
+  /** A new sign-in address; unique across all companies, within the company's domains. */
   email?: string;
+  userName?: string;
   externalId?: string | null;
   name?: PersonName;
   /** An identity provider's role value (null: none, so `standard`). */
   idpRole?: string | null;
+  /** A full replace (PUT) that did not carry these: kept, or reset if the company made the identity provider their source. */
+  omitted?: { roles?: boolean; department?: boolean };
 }
 
-const notFound = () => new UsersError("not_found", "No such user in this company.");
-
-function mapped(err: unknown): unknown {
-  if (err instanceof SeatsExhaustedError) {
-    return new UsersError("seats", `Seat capacity exhausted: all ${err.capacity} seats of the company are taken (${err.used} in use). Deactivate a user or add seats in the app first.`, { capacity: err.capacity, used: err.used });
-  }
-  if (err instanceof EmailOnRosterError || err instanceof EmailTakenError) return new UsersError("conflict", "A user with this e-mail address already exists.");
-  if (err instanceof NotOnRosterError) return notFound();
-  return err;
-}
-
-/** The department's id by name (trimmed, case-insensitive); undefined: not given; null: cleared. */
-async function departmentId(companyId: string, name: string | null | undefined): Promise<string | null | undefined> {
-  if (name === undefined || name === null) return name;
-  const wanted = name.trim().toLowerCase();
-  const match = (await departmentsOf(companyId)).find((d) => d.name.trim().toLowerCase() === wanted);
-  if (!match) throw new UsersError("unknown_department", `No department named "${name.trim().slice(0, 200)}" in this company.`);
-  return match.id;
-}
+const lower = (v: string) => v.trim().toLowerCase();
 
 /**
  * A silent invite. The Auth account comes first (Auth keeps e-mail addresses unique across
@@ -102,26 +67,32 @@ async function departmentId(companyId: string, name: string | null | undefined):
  * roster entry; telling such an account from a real one safely needs a marker, so none is
  * deleted automatically: see the README.)
  */
-export async function inviteUser(companyId: string, input: NewUser, origin: ChangeOrigin): Promise<RosterUser> {
-  const email = input.email.trim().toLowerCase();
+export async function inviteUser(companyId: string, input: NewUser, origin: ChangeOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<RosterUser> {
+  const email = lower(input.email);
+  const settings = await provisioningSettings(companyId);
+  assertInDomains(settings, email);
   const active = input.active !== false;
-  const [department, role] = await Promise.all([departmentId(companyId, input.department), roleFor(companyId, input.idpRole)]);
-  if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
+  const department = await chooseDepartment(companyId, input.department, unmatched, { creating: true, source: settings.departmentSource });
+  const userName = input.userName?.trim() || email;
+  if (await emailHeld(email)) throw mapped(new EmailTakenError());
   // Refused early when plainly full, so a refused invitation never creates an account at all.
   const full = active ? await seatsLookFull(companyId) : null;
   if (full) throw mapped(new SeatsExhaustedError(full.capacity, full.used));
-  const uid = await createAccount(email, input.displayName, !active).catch((err: unknown) => Promise.reject(mapped(err)));
+  const uid = await createAccountFor(email, input.displayName, !active).catch((err: unknown) => Promise.reject(mapped(err)));
   try {
     return await commitInvite(
       companyId,
       uid,
       {
         email,
+        userName,
+        userNameKey: userName.toLowerCase(),
         displayName: input.displayName,
-        role,
+        role: chooseRole(settings, input.idpRole ?? null),
         status: active ? "invited" : "deactivated",
         deactivatedAt: active ? null : Timestamp.now(),
-        departmentId: department ?? null,
+        departmentId: department.id ?? null,
+        ...(department.unmatched ? { unmatchedDepartment: department.unmatched } : {}),
         provisionedBy: input.provisionedBy,
         ...(input.externalId ? { externalId: input.externalId } : {}),
         ...(input.name ?? {}),
@@ -136,118 +107,114 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Chan
   }
 }
 
-/**
- * Keeps Firebase Auth in step with the roster as committed. A failure fails the request (logged):
- * repeating it is harmless and repairs Auth, and until then the blocking function refuses the
- * sign-in of anyone the roster does not seat.
- */
-async function syncSignIn(user: RosterUser): Promise<void> {
-  const allowed = SEATED.includes(user.status ?? "") && !user.removedAt;
-  await setSignInAllowed(user.id, allowed).catch((err: unknown) => {
-    accountSyncFailed({ uid: user.id, step: allowed ? "enable" : "disable" }, err);
-    throw err;
-  });
-}
-
-/** Provisioning never touches the company's owner or a Key User: that is the app's to do. */
-function assertProvisionable(user: RosterUser): void {
-  if (user.role === "owner" || user.keyUser) {
-    throw new UsersError("protected", "This user is the company's owner or holds the Key User role; change them in the app, not through provisioning.");
-  }
-}
-
-/** The app role of an IdP role value (`standard` for none). */
-async function roleFor(companyId: string, idpRole: string | null | undefined): Promise<string> {
-  if (!idpRole) return DEFAULT_ROLE;
-  return mapRole((await findCompany(companyId))?.provisioningRoleMap ?? {}, idpRole);
-}
-
-/**
- * A new e-mail address goes to the sign-in account first (Auth keeps addresses unique), then to
- * the roster. The roster is the truth: afterwards, whether the transaction committed or failed,
- * the account gets the address the roster holds (so concurrent changes cannot leave them apart).
- */
-async function moveSignInEmail(user: RosterUser, email: string): Promise<boolean> {
-  if (email === user.email) return false;
-  assertProvisionable(user);
-  if (await emailOnAnyRoster(email)) throw mapped(new EmailOnRosterError());
-  await setAccountEmail(user.id, email).catch((err: unknown) => Promise.reject(mapped(err)));
-  return true;
-}
-
-async function syncSignInEmail(companyId: string, uid: string, committed?: RosterUser): Promise<void> {
-  const user = committed ?? (await findOnRoster(companyId, uid).catch(() => null));
-  if (user?.email) await setAccountEmail(uid, user.email).catch((err: unknown) => accountSyncFailed({ uid, step: "sync_email" }, err));
-}
-
 const NAME_FIELDS = ["givenName", "familyName", "formattedName"] as const;
 
-export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin): Promise<RosterUser> {
-  const email = patch.email?.trim().toLowerCase();
-  // An unknown user is 404 before anything about the request's department or e-mail.
-  const current = patch.department !== undefined || email !== undefined ? await findOnRoster(companyId, uid) : undefined;
-  if (current === null) throw notFound();
-  const [department, role] = await Promise.all([
-    departmentId(companyId, patch.department),
-    patch.idpRole === undefined ? undefined : roleFor(companyId, patch.idpRole),
-  ]);
-  const moved = current && email !== undefined ? await moveSignInEmail(current, email) : false;
+async function applyUpdate(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin, unmatched: UnmatchedDepartment): Promise<RosterUser> {
+  const [current, settings] = await Promise.all([findOnRoster(companyId, uid), provisioningSettings(companyId)]);
+  if (!current) throw notFound();
+  const email = patch.email === undefined ? undefined : lower(patch.email);
+  const movesEmail = email !== undefined && email !== current.email;
+  if (movesEmail) {
+    assertInDomains(settings, email);
+    if (isProtected(current)) throw protectedAddress();
+    if (await emailHeld(email)) throw mapped(new EmailTakenError());
+    await setAccountEmail(uid, email).catch((err: unknown) => Promise.reject(mapped(err)));
+  }
+  const department = await chooseDepartment(companyId, patch.department, unmatched, { creating: false, omittedFromReplace: patch.omitted?.department, source: settings.departmentSource });
+  const role = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
   const decide = (user: RosterUser): RosterChange | null => {
     const fields: Record<string, unknown> = {};
-    let seats: RosterChange["seats"] = 0;
-    let action = "user.updated";
+    let [seats, action, needsOtherOwner]: [RosterChange["seats"], string, boolean] = [0, "user.updated", false];
     const seated = SEATED.includes(user.status ?? "");
     if (patch.active === false && user.status !== "deactivated") {
       // `active` is only reached by signing in: remember it for a later reactivation. A status
       // outside the contract holds no seat and frees none.
       Object.assign(fields, { status: "deactivated", deactivatedAt: Timestamp.now(), ...(user.status === "active" ? { signedInBefore: true } : {}) });
-      [seats, action] = [seated ? -1 : 0, "user.deactivated"];
+      [seats, action, needsOtherOwner] = [seated ? -1 : 0, "user.deactivated", isProtected(user)];
     } else if (patch.active === true && !seated) {
       Object.assign(fields, { status: user.signedInBefore ? "active" : "invited", deactivatedAt: null });
       [seats, action] = [1, "user.reactivated"];
     }
     if (patch.displayName !== undefined && patch.displayName !== user.displayName) fields.displayName = patch.displayName;
-    if (department !== undefined && department !== user.departmentId) fields.departmentId = department;
-    if (email !== undefined && email !== user.email) fields.email = email;
+    if (department.id !== undefined && department.id !== user.departmentId) fields.departmentId = department.id;
+    if (department.unmatched !== undefined && department.unmatched !== user.unmatchedDepartment) fields.unmatchedDepartment = department.unmatched;
+    if (email !== undefined && email !== user.email) {
+      if (isProtected(user)) throw protectedAddress();
+      fields.email = email;
+      // A user from before `userName` was kept was named by their address: the name stays.
+      if (user.userName === null && patch.userName === undefined && user.email) Object.assign(fields, { userName: user.email, userNameKey: user.email });
+    }
+    if (patch.userName !== undefined && patch.userName !== (user.userName ?? user.email)) {
+      Object.assign(fields, { userName: patch.userName, ...(lower(patch.userName) !== user.userNameKey ? { userNameKey: lower(patch.userName) } : {}) });
+    }
     if (patch.externalId !== undefined && patch.externalId !== user.externalId) fields.externalId = patch.externalId;
-    if (role !== undefined && role !== user.role) fields.role = role;
+    // The role of the owner and of Key Users is the app's alone: a value sent for them is not applied.
+    if (role !== undefined && role !== user.role && !isProtected(user)) fields.role = role;
     for (const field of NAME_FIELDS) if (patch.name && patch.name[field] !== user[field]) fields[field] = patch.name[field];
-    if (!Object.keys(fields).length) return null;
-    // Refused only when something would change: an identity provider re-sending an owner's state is harmless.
-    assertProvisionable(user);
-    return { fields, seats, action };
+    return Object.keys(fields).length ? { fields, seats, action, needsOtherOwner } : null;
   };
   const { user } = await commitChange(companyId, uid, decide, origin).catch(async (err: unknown) => {
-    if (moved) await syncSignInEmail(companyId, uid);
+    if (movesEmail) await syncSignInEmail(companyId, uid);
     throw mapped(err);
   });
-  if (moved) await syncSignInEmail(companyId, uid, user);
+  if (movesEmail) {
+    await syncSignInEmail(companyId, uid, user);
+    await revokeSessions(uid);
+  }
   // From the committed state, also when nothing changed: repeating a request repairs Auth.
   if (patch.active !== undefined) await syncSignIn(user);
   return user;
 }
 
-/** Removes the person from the roster; repeating it is harmless. Their records stay. */
-export async function removeUser(companyId: string, uid: string, origin: ChangeOrigin): Promise<void> {
+/**
+ * Applies a change all or nothing, except that a deactivation is never lost: when the rest of
+ * the request is refused (a taken address or userName, a protected user's address, an unknown
+ * department for /v1), the deactivation alone is applied and the refusal is still answered.
+ */
+export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<RosterUser> {
+  try {
+    return await applyUpdate(companyId, uid, patch, origin, unmatched);
+  } catch (err) {
+    const deactivates = patch.active === false && Object.keys(patch).length > 1;
+    if (!deactivates || !(err instanceof UsersError) || !["conflict", "username", "protected", "domain", "unknown_department"].includes(err.kind)) throw err;
+    await applyUpdate(companyId, uid, { active: false }, origin, unmatched);
+    throw err;
+  }
+}
+
+/**
+ * Removes the person from the roster: deactivated if needed (an owner or Key User only while
+ * another active owner stays), `createdAt` moved aside, and the sign-in account deleted, which
+ * ends every session and frees the address for a later invitation. Records stay.
+ * `already`: they were removed before (the account is deleted again, repairing a failed delete).
+ */
+export async function removeUser(companyId: string, uid: string, origin: ChangeOrigin): Promise<"removed" | "already"> {
   const decide = (user: RosterUser): RosterChange => {
-    assertProvisionable(user);
     const seated = SEATED.includes(user.status ?? "");
     const now = Timestamp.now();
     return {
-      fields: { removedAt: now, status: "deactivated", ...(user.status !== "deactivated" ? { deactivatedAt: now } : {}) },
+      fields: {
+        removedAt: now,
+        status: "deactivated",
+        ...(user.status !== "deactivated" ? { deactivatedAt: now } : {}),
+        createdAt: FieldValue.delete(),
+        removedCreatedAt: user.createdAt,
+      },
       seats: seated ? -1 : 0,
       action: "user.removed",
+      needsOtherOwner: isProtected(user) && user.status !== "deactivated",
     };
   };
-  let user: RosterUser;
+  let outcome: "removed" | "already" = "removed";
   try {
-    ({ user } = await commitChange(companyId, uid, decide, origin));
+    await commitChange(companyId, uid, decide, origin);
   } catch (err) {
-    if (err instanceof NotOnRosterError && err.removed) return;
-    throw mapped(err);
+    if (!(err instanceof NotOnRosterError && err.removed)) throw mapped(err);
+    outcome = "already";
   }
-  await syncSignIn(user);
+  await deleteAccount(uid).catch((err: unknown) => {
+    accountSyncFailed({ uid, step: "delete_removed" }, err);
+    throw err;
+  });
+  return outcome;
 }
-
-/** The name of the user's department, or null. */
-export const departmentNameOf = (user: RosterUser, departments: readonly Department[]) => departments.find((d) => d.id === user.departmentId)?.name ?? null;

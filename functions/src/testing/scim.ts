@@ -25,9 +25,9 @@ export const scimApi = client(asInFunctionsRuntime(createCompanyApp()));
 export const scim = (method: "get" | "post" | "put" | "patch" | "delete", path: string, key: string, body?: unknown) =>
   scimApi.send(method, `/scim/v2${path}`, key, body, "application/scim+json");
 
-/** A company with the company API on, departments Deck and Engine, a role map, and a provisioning key. */
-export async function scimCompany(seats: { seatCapacity: number; seatsUsed: number } = { seatCapacity: 10, seatsUsed: 0 }) {
-  const companyId = await seedCompany({ ...seats, provisioningRoleMap: { Inspector: "inspector", "Fleet Manager": "manager", Owner: "owner" } });
+/** A company with the company API on, departments Deck and Engine, a role map, and a provisioning key; `extra`: more company fields. */
+export async function scimCompany(seats: { seatCapacity: number; seatsUsed: number } = { seatCapacity: 10, seatsUsed: 0 }, extra: Record<string, unknown> = {}) {
+  const companyId = await seedCompany({ ...seats, provisioningRoleMap: { Inspector: "inspector", "Fleet Manager": "manager", Manager: "manager", Owner: "owner" }, ...extra });
   await Promise.all([
     firestore().doc(`companies/${companyId}/departments/dep-deck`).set({ name: "Deck", parentId: null }),
     firestore().doc(`companies/${companyId}/departments/dep-engine`).set({ name: "Engine", parentId: null }),
@@ -35,3 +35,6 @@ export async function scimCompany(seats: { seatCapacity: number; seatsUsed: numb
   const key = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 10_000 } })).key;
   return { companyId, key };
 }
+
+/** A PatchOp body of these operations. */
+export const patchOp = (...Operations: unknown[]) => ({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations });

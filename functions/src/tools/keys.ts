@@ -2,7 +2,7 @@ import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput, setApiAccessInput, setRateLimitsInput } from "../console/schemas";
 import { keyView } from "../console/keyView";
-import { createKey, listKeys, revokeKey, setAccess, setRateLimits, type Caller } from "../services/keyAdmin";
+import { createKey, listKeys, revokeKey, setAccess, setProvisioning, setRateLimits, type Caller } from "../services/keyAdmin";
 
 /**
  * The operator command: key management for support staff. Same validation, rules and audit
@@ -19,6 +19,8 @@ const USAGE = `usage: npm --prefix functions run --silent keys -- <command> [opt
   revoke --company ID --prefix PREFIX
   access --company ID --api findings|company --on|--off
   limits --company ID [--prefix PREFIX] (--per-minute N [--per-day N] | --per-day N | --clear)
+  provisioning --company ID [--domains a.example,b.example | --any-domain]
+               [--roles-source app|identityProvider] [--department-source app|identityProvider]
 options:
   --project-id GCP_PROJECT   a real project, with Application Default Credentials
                              (default: the local stack's Firestore emulator, 127.0.0.1:8080)
@@ -67,6 +69,10 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
         "per-minute": { type: "string" },
         "per-day": { type: "string" },
         clear: { type: "boolean" },
+        domains: { type: "string" },
+        "any-domain": { type: "boolean" },
+        "roles-source": { type: "string" },
+        "department-source": { type: "string" },
         "project-id": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -77,7 +83,7 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
   const { positionals, values } = parsed;
   const command = positionals[0];
   if (values.help || command === "help") return USAGE;
-  if (!["create", "list", "revoke", "access", "limits"].includes(command ?? "")) throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  if (!["create", "list", "revoke", "access", "limits", "provisioning"].includes(command ?? "")) throw new UsageError(command ? `unknown command "${command}"` : "no command given");
 
   log(`keys: ${await chooseTarget(values["project-id"])}`);
   const operator = userInfo().username;
@@ -109,6 +115,19 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
       const input = parse(setApiAccessInput, { companyId: values.company, api: values.api, enabled: Boolean(values.on) });
       await setAccess(input.companyId, input.api, input.enabled, caller);
       return input;
+    }
+    case "provisioning": {
+      if (!values.company) throw new UsageError("provisioning needs --company");
+      if (values.domains !== undefined && values["any-domain"]) throw new UsageError("give --domains or --any-domain, not both");
+      const change = {
+        ...(values.domains !== undefined ? { provisioningDomains: values.domains.split(",").map((d) => d.trim()).filter(Boolean) } : {}),
+        ...(values["any-domain"] ? { provisioningDomains: null } : {}),
+        ...(values["roles-source"] !== undefined ? { provisioningRolesSource: values["roles-source"] } : {}),
+        ...(values["department-source"] !== undefined ? { provisioningDepartmentSource: values["department-source"] } : {}),
+      };
+      if (!Object.keys(change).length) throw new UsageError("provisioning needs at least one setting");
+      await setProvisioning(values.company, change, caller).catch((err: unknown) => Promise.reject(err instanceof Error && err.name === "KeyAdminError" ? new UsageError(err.message) : err));
+      return { companyId: values.company, ...change };
     }
     default: {
       const input = parse(setRateLimitsInput, {

@@ -70,3 +70,24 @@ describe("npm run keys -- limits", () => {
     expect(await lastChange(companyId)).toBeUndefined();
   });
 });
+
+describe("npm run keys -- provisioning", () => {
+  it("sets the company's e-mail domains and attribute sources, audited; --any-domain removes the list", async () => {
+    const companyId = await seedCompany();
+    expect(await run(["provisioning", "--company", companyId, "--domains", "Contoso.example, fabrikam.example", "--roles-source", "identityProvider"], quiet)).toMatchObject({ companyId });
+    expect((await firestore().doc(`companies/${companyId}`).get()).data()).toMatchObject({ provisioningDomains: ["contoso.example", "fabrikam.example"], provisioningRolesSource: "identityProvider" });
+    expect(await lastChange(companyId)).toMatchObject({ class: "privileged", action: "provisioning_settings.changed", target: { type: "company", id: companyId }, actor: { type: "system" } });
+    await run(["provisioning", "--company", companyId, "--any-domain", "--department-source", "app"], quiet);
+    const after = (await firestore().doc(`companies/${companyId}`).get()).data();
+    expect(after?.provisioningDomains).toBeUndefined();
+    expect(after?.provisioningDepartmentSource).toBe("app");
+  });
+
+  it.each([
+    [["provisioning", "--company", "c1"], "at least one setting"],
+    [["provisioning", "--company", "c1", "--domains", "not a domain"], "is not a domain name"],
+    [["provisioning", "--company", "c1", "--roles-source", "okta"], '"app" or "identityProvider"'],
+  ])("refuses %j", async (argv, message) => {
+    await expect(run(argv, quiet)).rejects.toThrow(message);
+  });
+});

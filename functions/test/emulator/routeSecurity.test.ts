@@ -76,7 +76,8 @@ describe("the route table of both APIs", () => {
 
   it.each(table.map((entry) => [name(entry), entry] as const))("%s: a request id and no-store with the right key too", async (_, { api, route }) => {
     const res = await send(api, route, keys[api]);
-    expect(res.status).toBeLessThan(500);
+    // Never a server error, except a status the route documents as its answer (Group writes: 501).
+    if (res.status !== route.success.status) expect(res.status).toBeLessThan(500);
     expectCommonHeaders(res);
   });
 });

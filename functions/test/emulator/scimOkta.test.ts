@@ -93,7 +93,7 @@ describe("SCIM with Okta", () => {
     expect(reactivate.body.detail).toMatch(/seat/);
   });
 
-  it("serves ServiceProviderConfig, ResourceTypes and Schemas; Groups are 404", async () => {
+  it("serves ServiceProviderConfig, ResourceTypes and Schemas; a Groups search is empty, one group 404, a Group write 501", async () => {
     const { key } = await scimCompany();
     const config = await scim("get", "/ServiceProviderConfig", key);
     expect(config.body).toMatchObject({
@@ -111,11 +111,23 @@ describe("SCIM with Okta", () => {
     const schemas = await scim("get", "/Schemas", key);
     expect(schemas.body.Resources.map((s: { id: string }) => s.id)).toEqual([URN.user, URN.enterprise]);
     expect((await scim("get", `/Schemas/${URN.enterprise}`, key)).body.attributes).toEqual([expect.objectContaining({ name: "department" })]);
-    for (const [method, path] of [["get", "/Groups"], ["post", "/Groups"], ["patch", "/Groups/g1"]] as const) {
-      const res = await scim(method, path, key, method === "get" ? undefined : { displayName: "Crew" });
-      expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ schemas: [URN.error], status: "404", detail: expect.stringContaining("Groups") });
+    // Entra ID's default mapping searches groups by displayName before anything else.
+    for (const query of ["", `?filter=${encodeURIComponent('displayName eq "Crew"')}`, "?startIndex=1&count=100"]) {
+      const list = await scim("get", `/Groups${query}`, key);
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual({ schemas: [URN.listResponse], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
     }
+    const malformed = await scim("get", `/Groups?filter=${encodeURIComponent('displayName eq "Crew')}`, key);
+    expect(malformed.body).toMatchObject({ schemas: [URN.error], status: "400", scimType: "invalidFilter" });
+    const one = await scim("get", "/Groups/g1", key);
+    expect(one.body).toMatchObject({ schemas: [URN.error], status: "404", detail: expect.stringContaining("Groups") });
+    for (const [method, path] of [["post", "/Groups"], ["put", "/Groups/g1"], ["patch", "/Groups/g1"], ["delete", "/Groups/g1"]] as const) {
+      const res = await scim(method, path, key, method === "delete" ? undefined : { schemas: [URN.patchOp], displayName: "Crew", Operations: [] });
+      expect(res.status).toBe(501);
+      expect(res.headers["content-type"]).toMatch(/^application\/scim\+json/);
+      expect(res.body).toEqual({ schemas: [URN.error], status: "501", detail: expect.stringContaining("Groups are not supported") });
+    }
+    expect((await scim("get", "/ResourceTypes", key)).body.Resources.map((r: { id: string }) => r.id)).toEqual(["User"]);
   });
 
   it("takes exactly the free seats when reactivations race", async () => {

@@ -177,13 +177,13 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     expect((await send("delete", `/v1/users/${theirs}`, prov)).status).toBe(404);
   });
 
-  it("DELETE removes from the roster (seat freed, sign-in disabled, 404 afterwards), and answers 204 again", async () => {
+  it("DELETE removes from the roster (seat freed, sign-in account deleted, 404 afterwards), and answers 204 again", async () => {
     const { companyId: c, prov: key } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
     const id = (await send("post", "/v1/users", key, { email: email(), display_name: "Leaver" })).body.data.id;
     const res = await send("delete", `/v1/users/${id}`, key);
     expect(res.status).toBe(204);
     expect(await seatsUsed(c)).toBe(0);
-    expect((await auth().getUser(id)).disabled).toBe(true);
+    await expect(auth().getUser(id)).rejects.toMatchObject({ code: "auth/user-not-found" });
     expect((await company.get(`/v1/users/${id}`, key)).status).toBe(404);
     expect((await company.get("/v1/users", key)).body.data.map((u: { id: string }) => u.id)).not.toContain(id);
     expect((await send("delete", `/v1/users/${id}`, key)).status).toBe(204);
@@ -192,16 +192,22 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
 });
 
 describe("odd rosters and protected people", () => {
-  it("the company's owner and Key Users cannot be changed or removed through provisioning (403)", async () => {
+  it("the company's only active owner cannot be deactivated or removed (403 naming why); a Key User can while an owner remains", async () => {
     const { companyId, prov } = await provisioningCompany({ seatCapacity: 5, seatsUsed: 2 });
     const [owner, keyUser] = [randomId("u"), randomId("u")];
     await seedUser(owner, { companyId, role: "owner", status: "active" });
     await seedUser(keyUser, { companyId, role: "manager", keyUser: true, status: "active" });
-    for (const id of [owner, keyUser]) {
-      expect((await send("patch", `/v1/users/${id}`, prov, { active: false })).status).toBe(403);
-      expect((await send("delete", `/v1/users/${id}`, prov)).status).toBe(403);
-    }
+    const refused = await send("patch", `/v1/users/${owner}`, prov, { active: false });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain("only active owner");
+    expect((await send("delete", `/v1/users/${owner}`, prov)).status).toBe(403);
     expect(await seatsUsed(companyId)).toBe(2);
+    // Renaming changes nothing protected.
+    expect((await send("patch", `/v1/users/${owner}`, prov, { display_name: "The Owner" })).status).toBe(200);
+    const ku = await send("patch", `/v1/users/${keyUser}`, prov, { active: false });
+    expect(ku.status).toBe(200);
+    expect(ku.body.data).toMatchObject({ status: "deactivated", role: "manager" });
+    expect(await seatsUsed(companyId)).toBe(1);
   });
 
   it("a status outside the contract holds no seat: deactivating frees none, reactivating takes one", async () => {

@@ -26,8 +26,8 @@ const listQueries: Array<IndexNeed | null> = [
   indexNeed("users", "createdAt", "companyId"),
   indexNeed("users", "createdAt", ["companyId", "email"]),
   indexNeed("users", "createdAt", ["companyId", "status"]),
-  // SCIM paging: the removed users of a company (`removedAt != null`).
-  indexNeed("users", "removedAt", "companyId"),
+  // SCIM paging: removed users that still have a `createdAt` (removed before it was moved aside), moved out of the ordered roster.
+  { collectionGroup: "users", fields: [{ fieldPath: "companyId", order: "ASCENDING" }, { fieldPath: "removedAt", order: "ASCENDING" }, { fieldPath: "createdAt", order: "ASCENDING" }] },
 ];
 const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsAggregations())];
 const label = (need: IndexNeed) => `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;

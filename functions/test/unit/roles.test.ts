@@ -10,15 +10,17 @@ describe("mapRole (provisioningRoleMap)", () => {
     ["KeyUsers", "standard"],
     ["Odd", "standard"],
     ["Unmapped", "standard"],
-    ["Manager", "manager"],
+    ["Manager", "standard"],
+    ["inspector", "inspector"],
     ["", "standard"],
     [null, "standard"],
-  ])("maps %j to %s, app role names standing for themselves, never granting elevated roles", (value, role) => {
+  ])("maps %j to %s: only the map grants a role, never an elevated one", (value, role) => {
     expect(mapRole(map, value)).toBe(role);
   });
-  it("without a map, gives standard except for an app role's own name", () => {
+  it("without a map, gives standard, also for a value equal to an app role's name", () => {
     expect(mapRole({}, "Fleet")).toBe("standard");
-    expect(mapRole({}, "Inspector")).toBe("inspector");
+    expect(mapRole({}, "Inspector")).toBe("standard");
+    expect(mapRole({}, "manager")).toBe("standard");
     expect(mapRole({}, "owner")).toBe("standard");
   });
 });

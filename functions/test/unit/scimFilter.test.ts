@@ -97,11 +97,11 @@ describe("parsePath", () => {
 
 describe("userTerms", () => {
   it("turns the filters Entra ID and Okta send into exact lookups", () => {
-    expect(userTerms('userName eq "Nina.Holm@Example.com"')).toEqual([{ key: "email", value: "nina.holm@example.com" }]);
+    expect(userTerms('userName eq "Nina.Holm@Example.com"')).toEqual([{ key: "userName", value: "nina.holm@example.com" }]);
     expect(userTerms('externalId eq "A-1"')).toEqual([{ key: "externalId", value: "A-1" }]);
     expect(userTerms('emails[type eq "work"].value eq "x@y.z"')).toEqual([{ key: "email", value: "x@y.z" }]);
     expect(userTerms('USERNAME Eq "x@y.z" AND id eq "u1"')).toEqual([
-      { key: "email", value: "x@y.z" },
+      { key: "userName", value: "x@y.z" },
       { key: "id", value: "u1" },
     ]);
     expect(userTerms('emails.value eq "x@y.z"')).toEqual([{ key: "email", value: "x@y.z" }]);

@@ -21,6 +21,9 @@ const stored: RosterUser = {
   status: "active",
   departmentId: "d1",
   externalId: "ext-1",
+  userName: null,
+  userNameKey: null,
+  unmatchedDepartment: null,
   provisionedBy: "scim",
   createdAt: Timestamp.fromMillis(Date.UTC(2026, 0, 2)),
   updatedAt: Timestamp.fromMillis(Date.UTC(2026, 0, 3)),
@@ -70,6 +73,7 @@ describe("the User resource", () => {
     };
     expect(newUserOf(stateFromBody(body))).toEqual({
       email: "ola.berg@example.com",
+      userName: "Ola.Berg@Example.com",
       displayName: "Ola Berg",
       department: "Engine",
       externalId: "0a1b",
@@ -86,15 +90,33 @@ describe("the User resource", () => {
     expect(scimError(() => stateFromBody({ userName: "a@b.co", active: "maybe" }))).toMatchObject({ scimType: "invalidValue", message: expect.stringContaining("active") });
   });
 
-  it("a PUT is a full replace: left-out attributes cleared, active kept when absent", () => {
+  it("a PUT is a full replace: left-out attributes cleared, active kept, roles and department reported as omitted", () => {
     const after = stateFromBody({ userName: "nina.holm@example.com", name: { givenName: "Nina" } });
     expect(patchBetween(before(), after)).toEqual({
       name: { givenName: "Nina", familyName: null, formattedName: null },
       displayName: "Nina",
-      department: null,
       externalId: null,
-      idpRole: null,
+      omitted: { department: true, roles: true },
     });
+    const sent = stateFromBody({ userName: "nina.holm@example.com", roles: [], [ENTERPRISE]: { department: null } });
+    expect(patchBetween(before(), sent)).toMatchObject({ department: null, idpRole: null });
+  });
+
+  it("a non-e-mail userName: the sign-in address comes from emails, and a user needs one", () => {
+    expect(newUserOf(stateFromBody({ userName: "jdoe", emails: [{ value: "home@x.co", type: "home" }, { value: "J.Doe@Example.com", type: "work" }] }))).toMatchObject({
+      userName: "jdoe",
+      email: "j.doe@example.com",
+    });
+    expect(scimError(() => newUserOf(stateFromBody({ userName: "jdoe" })))).toMatchObject({ status: 400, scimType: "invalidValue", message: expect.stringContaining("no e-mail address") });
+    expect(scimError(() => newUserOf(stateFromBody({ userName: "jdoe", emails: [{ value: "jdoe", primary: true }] })))).toMatchObject({ scimType: "invalidValue" });
+    // Renaming jdoe keeps the address; a userName mirroring the address moves it along when emails are untouched.
+    expect(patchBetween(stateOf({ ...stored, userName: "jdoe" }, null), applyPatch(stateOf({ ...stored, userName: "jdoe" }, null), patchOf({ op: "replace", path: "userName", value: "jdoe2" })))).toEqual({ userName: "jdoe2" });
+    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "replace", path: "userName", value: "N.Holm@Example.com" })))).toEqual({ userName: "N.Holm@Example.com", email: "n.holm@example.com" });
+  });
+
+  it("a role value equal to the user's app role changes nothing (a client re-sending what it read)", () => {
+    const withRole = stateOf({ ...stored, role: "inspector" }, "Deck");
+    expect(patchBetween(withRole, stateFromBody({ userName: "nina.holm@example.com", roles: [{ value: "Inspector" }], [ENTERPRISE]: { department: "Deck" } }))).not.toHaveProperty("idpRole");
   });
 });
 
@@ -115,9 +137,10 @@ describe("applyPatch", () => {
         { op: "Replace", value: { displayName: "Nora Holm" } },
       ),
     );
-    // The work e-mail mirrors userName: it alone does not move the sign-in address.
+    // The work e-mail is the sign-in address: it moves.
     expect(after.emails).toEqual([{ value: "nora.holm@example.com", type: "work", primary: true }]);
     expect(patchBetween(before(), after)).toEqual({
+      email: "nora.holm@example.com",
       active: false,
       name: { givenName: "Nora", familyName: "Holm", formattedName: null },
       displayName: "Nora Holm",
@@ -129,12 +152,12 @@ describe("applyPatch", () => {
     expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "replace", value: { active: false } })))).toEqual({ active: false });
   });
 
-  it("userName wins over the e-mail in one request; the enterprise URN may hold an object", () => {
+  it("the primary e-mail, not userName, is the sign-in address; the enterprise URN may hold an object", () => {
     const after = applyPatch(
       before(),
       patchOf({ op: "replace", value: { userName: "a@b.co", emails: [{ value: "c@d.co", primary: true }], [ENTERPRISE]: { department: "Deck 2" } } }),
     );
-    expect(patchBetween(before(), after)).toMatchObject({ email: "a@b.co", department: "Deck 2" });
+    expect(patchBetween(before(), after)).toMatchObject({ userName: "a@b.co", email: "c@d.co", department: "Deck 2" });
   });
 
   it("roles: add, remove by value, and remove all (RFC 7644 and Entra ID forms)", () => {
@@ -170,7 +193,7 @@ describe("applyPatch", () => {
     expect(patchBetween(before(), added)).toEqual({}); // the primary address is unchanged
     const replaced = applyPatch(before(), patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: "x@example.com" }));
     expect(replaced.emails).toEqual([{ value: "x@example.com", type: "work", primary: true }]);
-    expect(patchBetween(before(), applyPatch(replaced, patchOf({ op: "replace", path: "userName", value: "x@example.com" })))).toEqual({ email: "x@example.com" });
+    expect(patchBetween(before(), applyPatch(replaced, patchOf({ op: "replace", path: "userName", value: "x@example.com" })))).toEqual({ email: "x@example.com", userName: "x@example.com" });
     const removed = applyPatch(added, patchOf({ op: "remove", path: 'emails[type eq "home" and value ew "jensen.org"]' }));
     expect(removed.emails).toHaveLength(1);
   });

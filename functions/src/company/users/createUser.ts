@@ -3,7 +3,7 @@ import { authenticated } from "../../http/context";
 import { changeOrigin } from "../../http/record";
 import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/roster";
+import { departmentsOf } from "../../repos/rosterLookup";
 import { inviteUser } from "../../services/users";
 import { asHttp, toUser, userSchema } from "./schemas";
 

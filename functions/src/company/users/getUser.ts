@@ -2,7 +2,7 @@ import { authenticated } from "../../http/context";
 import { notFound } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf, findOnRoster } from "../../repos/roster";
+import { departmentsOf, findOnRoster } from "../../repos/rosterLookup";
 import { toUser, userIdParams, userSchema } from "./schemas";
 
 export const getUser = defineRoute({

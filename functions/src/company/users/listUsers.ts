@@ -2,7 +2,7 @@ import { authenticated } from "../../http/context";
 import { limitParam, pageOf, paged, pageTokenParam } from "../../http/paging";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf, queryRoster } from "../../repos/roster";
+import { departmentsOf, queryRoster } from "../../repos/rosterLookup";
 import { toUser, USER_STATUSES, userSchema } from "./schemas";
 
 const query = z

@@ -2,7 +2,8 @@ import { ApiError, invalidRequest, notFound } from "../../http/errors";
 import { z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
 import { toIso } from "../../repos/stored";
-import type { Department, RosterUser } from "../../repos/roster";
+import type { RosterUser } from "../../repos/roster";
+import type { Department } from "../../repos/rosterLookup";
 import { departmentNameOf, UsersError } from "../../services/users";
 import { isoTimestamp } from "../../http/zod";
 
@@ -51,7 +52,10 @@ export function toApiError(err: unknown): unknown {
   if (!(err instanceof UsersError)) return err;
   switch (err.kind) {
     case "conflict":
+    case "username":
       return new ApiError("conflict", err.message);
+    case "domain":
+      return invalidRequest(`Invalid body parameter "email": ${err.message}`);
     case "seats":
       return new ApiError("seat-capacity-exhausted", err.message, {}, { seat_capacity: err.seats?.capacity ?? 0, seats_used: err.seats?.used ?? 0 });
     case "not_found":

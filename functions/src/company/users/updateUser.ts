@@ -2,7 +2,7 @@ import { authenticated } from "../../http/context";
 import { changeOrigin } from "../../http/record";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/roster";
+import { departmentsOf } from "../../repos/rosterLookup";
 import { updateUser as update } from "../../services/users";
 import { asHttp, toUser, userIdParams, userSchema } from "./schemas";
 
