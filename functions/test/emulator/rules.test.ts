@@ -109,6 +109,8 @@ describe("firestore.rules", () => {
       ["seatCapacity", 500],
       ["seatsUsed", 0],
       ["provisioningRoleMap", { Everyone: "owner" }],
+      ["provisioningDomains", ["attacker.example"]],
+      ["provisioningRolesSource", "identityProvider"],
     ];
     /** A field, and a value that differs from sam's and from alice's own. */
     const USER_FIELDS: Array<[string, unknown, unknown]> = [
@@ -117,6 +119,8 @@ describe("firestore.rules", () => {
       ["keyUser", true, false],
       ["status", "invited", "deactivated"],
       ["removedAt", null, null],
+      ["userNameKey", "ceo@acme.example", "ceo@acme.example"],
+      ["unmatchedDepartment", "Board", "Board"],
     ];
 
     it("the owner edits the company's own fields, an Admin too", async () => {
