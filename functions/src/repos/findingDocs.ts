@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  anyValue,
   flag,
   geoPoint,
   hiddenFlag,
@@ -33,7 +34,7 @@ const lastComment = storedMap({
 });
 
 export const locationImage = storedMap({
-  storageRef: z.unknown(),
+  storageRef: anyValue,
   fileName: nullableString,
   blurHash: nullableString,
   capturedAt: timestamp,
@@ -83,7 +84,7 @@ export const findingShape = {
   checklist: storedList(checklistItem),
   lastComment,
   locationDetailsImage: locationImage,
-  markers: storedList(z.unknown()),
+  markers: storedList(anyValue),
   hidden: hiddenFlag,
 };
 export type FindingDoc = Stored<typeof findingShape> & { id: string };
@@ -91,7 +92,7 @@ export type FindingDoc = Stored<typeof findingShape> & { id: string };
 const mediaItem = storedMap({
   // An unknown kind is offered as a plain file rather than dropped.
   kind: contentKind.nullish().transform((v) => v ?? "file"),
-  storageRef: z.unknown(),
+  storageRef: anyValue,
   fileName: nullableString,
   blurHash: nullableString,
   capturedAt: timestamp,
@@ -123,7 +124,7 @@ export const fileShape = {
   uploadedBy: nullableString,
   uploadedByName: nullableString,
   uploadedByCompanyName: nullableString,
-  storageRef: z.unknown(),
+  storageRef: anyValue,
   // Like `hidden`: a `deleted` that is not a boolean excludes; never offer what may be gone.
   deleted: hiddenFlag,
 };

@@ -43,6 +43,32 @@ function noteInvalid(): void {
 
 const fallbacks = new WeakMap<z.ZodType, unknown>();
 
+/**
+ * The hot path. Most stored values fit their schema, and a zod parse per field (some 75 per
+ * finding) cost more than reading the document itself. So the common field schemas carry a
+ * plain reader that returns the value when it fits, or MISFIT; only a misfit goes through zod
+ * (which then decides the fallback and logs). Each reader must accept exactly what its zod
+ * schema accepts, with the same output (test/unit/storedFast.test.ts checks them side by side).
+ */
+const MISFIT: unique symbol = Symbol("misfit");
+type FastReader = (value: unknown, key: string | number) => unknown;
+const fastReaders = new WeakMap<z.ZodType, FastReader>();
+
+function withFastReader<S extends z.ZodType>(schema: S, reader: FastReader): S {
+  fastReaders.set(schema, reader);
+  return schema;
+}
+
+/** Runs `read` with `key` on the path being read, so a nested misfit is logged with its full path. */
+function at<T>(key: string | number, read: () => T): T {
+  reading?.at.push(key);
+  try {
+    return read();
+  } finally {
+    reading?.at.pop();
+  }
+}
+
 /** Declares the value an invalid stored value is read as, where "absent" would be unsafe. */
 export function orWhenInvalid<S extends z.ZodType>(schema: S, value: z.output<S>): S {
   fallbacks.set(schema, value);
@@ -50,6 +76,16 @@ export function orWhenInvalid<S extends z.ZodType>(schema: S, value: z.output<S>
 }
 
 function readField<S extends z.ZodType>(schema: S, value: unknown, key: string | number): z.output<S> {
+  const fast = fastReaders.get(schema);
+  if (fast) {
+    const read = fast(value, key);
+    if (read !== MISFIT) return read as z.output<S>;
+  }
+  return readByZod(schema, value, key);
+}
+
+/** A field read by its zod schema alone: the reference every fast reader must agree with. */
+export function readByZod<S extends z.ZodType>(schema: S, value: unknown, key: string | number = "field"): z.output<S> {
   reading?.at.push(key);
   try {
     const parsed = schema.safeParse(value);
@@ -79,7 +115,7 @@ function readShape<S extends Shape>(shape: S, input: Record<string, unknown>): S
 
 /** A nested map field (e.g. `lastComment`): null when absent or not a map. */
 export function storedMap<S extends Shape>(shape: S) {
-  return z.unknown().transform((input): Stored<S> | null => {
+  const schema = z.unknown().transform((input): Stored<S> | null => {
     if (input === undefined || input === null) return null;
     if (!isMap(input)) {
       noteInvalid();
@@ -87,28 +123,37 @@ export function storedMap<S extends Shape>(shape: S) {
     }
     return readShape(shape, input);
   });
+  return withFastReader(schema, (input, key) => (input === undefined || input === null ? null : isMap(input) ? at(key, () => readShape(shape, input)) : MISFIT));
+}
+
+/** One list element: its value when it fits (and is not null), else null (logged). */
+function readElement<S extends z.ZodType>(element: S, item: unknown, index: number): z.output<S> | null {
+  const fast = item === null || item === undefined ? undefined : fastReaders.get(element);
+  if (fast) {
+    const read = fast(item, index);
+    if (read !== MISFIT && read !== null) return read as z.output<S>;
+  }
+  return at(index, () => {
+    const parsed = item === null || item === undefined ? null : element.safeParse(item);
+    if (parsed?.success && parsed.data !== null) return parsed.data;
+    noteInvalid();
+    return null;
+  });
 }
 
 /** A list field: `[]` when absent or not a list; an element that does not fit becomes null. */
 export function storedList<S extends z.ZodType>(element: S) {
-  return z.unknown().transform((input): Array<z.output<S> | null> => {
+  const schema = z.unknown().transform((input): Array<z.output<S> | null> => {
     if (input === undefined || input === null) return [];
     if (!Array.isArray(input)) {
       noteInvalid();
       return [];
     }
-    return input.map((item, index) => {
-      reading?.at.push(index);
-      try {
-        const parsed = item === null || item === undefined ? null : element.safeParse(item);
-        if (parsed?.success && parsed.data !== null) return parsed.data;
-        noteInvalid();
-        return null;
-      } finally {
-        reading?.at.pop();
-      }
-    });
+    return input.map((item, index) => readElement(element, item, index));
   });
+  return withFastReader(schema, (input, key) =>
+    input === undefined || input === null ? [] : Array.isArray(input) ? at(key, () => input.map((item, index) => readElement(element, item, index))) : MISFIT,
+  );
 }
 
 /** Reads a stored document (see the module comment). Throws StoredDataError only when unusable. */
@@ -135,29 +180,40 @@ export function parseStoredOrNull<S extends Shape>(shape: S, document: string, d
   }
 }
 
-export const timestamp = z.instanceof(Timestamp).nullish().transform((v) => v ?? null);
-export const nullableString = z.string().nullish().transform((v) => v ?? null);
-export const nullableNumber = z.number().nullish().transform((v) => v ?? null);
-export const nullableInteger = z.number().int().nullish().transform((v) => v ?? null);
-export const text = z.string().nullish().transform((v) => v ?? "");
-export const flag = z.boolean().nullish().transform((v) => v ?? false);
+const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
+
+export const timestamp = withFastReader(z.instanceof(Timestamp).nullish().transform((v) => v ?? null), (v) => (v instanceof Timestamp ? v : isNullish(v) ? null : MISFIT));
+export const nullableString = withFastReader(z.string().nullish().transform((v) => v ?? null), (v) => (typeof v === "string" ? v : isNullish(v) ? null : MISFIT));
+export const nullableNumber = withFastReader(z.number().nullish().transform((v) => v ?? null), (v) => (typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : MISFIT));
+export const nullableInteger = withFastReader(z.number().int().nullish().transform((v) => v ?? null), (v) => (Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : MISFIT));
+export const text = withFastReader(z.string().nullish().transform((v) => v ?? ""), (v) => (typeof v === "string" ? v : isNullish(v) ? "" : MISFIT));
+export const flag = withFastReader(z.boolean().nullish().transform((v) => v ?? false), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
 export const freeForm = z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {});
-export const stringList = storedList(z.string()).transform((items) => items.filter((v): v is string => v !== null));
+const anyString = withFastReader(z.string(), (v) => (typeof v === "string" ? v : MISFIT));
+export const stringList = withFastReader(
+  storedList(anyString).transform((items) => items.filter((v): v is string => v !== null)),
+  (v) => (isNullish(v) ? [] : Array.isArray(v) && v.every((item) => typeof item === "string") ? [...(v as string[])] : MISFIT),
+);
+/** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
+export const anyValue = withFastReader(z.unknown(), (v) => v);
 
 /** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
-export const hiddenFlag = orWhenInvalid(z.boolean().nullish().transform((v) => v ?? false), true);
+export const hiddenFlag = withFastReader(orWhenInvalid(z.boolean().nullish().transform((v) => v ?? false), true), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
 
 /**
  * A GeoPoint. A plain `{ latitude, longitude }` map of numbers in range (written by an older
  * app generation) is the same location and is read as one.
  */
-export const geoPoint = z
-  .union([
-    z.instanceof(GeoPoint),
-    z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
-  ])
-  .nullish()
-  .transform((v) => (v ? { latitude: v.latitude, longitude: v.longitude } : null));
+export const geoPoint = withFastReader(
+  z
+    .union([
+      z.instanceof(GeoPoint),
+      z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
+    ])
+    .nullish()
+    .transform((v) => (v ? { latitude: v.latitude, longitude: v.longitude } : null)),
+  (v) => (v instanceof GeoPoint ? { latitude: v.latitude, longitude: v.longitude } : isNullish(v) ? null : MISFIT),
+);
 
 /** Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies). */
 export const rateLimitOverride = z

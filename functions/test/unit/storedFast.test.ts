@@ -1,0 +1,45 @@
+import { GeoPoint, Timestamp } from "firebase-admin/firestore";
+import { z } from "zod";
+import {
+  anyValue,
+  flag,
+  geoPoint,
+  hiddenFlag,
+  nullableInteger,
+  nullableNumber,
+  nullableString,
+  parseStored,
+  readByZod,
+  storedList,
+  storedMap,
+  stringList,
+  text,
+  timestamp,
+} from "../../src/repos/stored";
+
+/**
+ * The fast readers of repos/stored.ts must read every stored value exactly as the zod schema
+ * they shortcut: same value, same fallback. Each schema against values of every stored type.
+ */
+const VALUES: unknown[] = [
+  undefined, null, "", "x", " 2026 ", 0, -0, 1, 1.5, -7, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 60, true, false,
+  Timestamp.fromMillis(1_700_000_000_000), new GeoPoint(59.9, 10.7), { latitude: 59.9, longitude: 10.7 }, { latitude: 91, longitude: 0 },
+  {}, { a: 1 }, [], ["a"], ["a", 1], [null], [{ title: "t" }], [{ title: 5, done: "yes" }, null], new Date(0), Buffer.from("x"),
+];
+
+const SCHEMAS: Record<string, z.ZodType> = {
+  timestamp, nullableString, nullableNumber, nullableInteger, text, flag, hiddenFlag, stringList, geoPoint, anyValue,
+  map: storedMap({ title: text, when: timestamp }),
+  list: storedList(storedMap({ title: text, done: flag })),
+  listOfStrings: storedList(nullableString),
+};
+
+describe("fast readers of stored fields", () => {
+  it.each(Object.entries(SCHEMAS))("%s reads every value as its zod schema does", (_name, schema) => {
+    for (const value of VALUES) {
+      const fast = parseStored({ f: schema }, "test/doc", { f: value }).f;
+      const zod = parseStored({ f: z.unknown().transform((v) => readByZod(schema, v, "f")) }, "test/doc", { f: value }).f;
+      expect([value, fast]).toEqual([value, zod]);
+    }
+  });
+});
