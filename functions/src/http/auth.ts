@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { DEFAULT_RATE_LIMITS } from "../config/constants";
-import { hashKey, KEY_PREFIX, parseKey } from "../lib/apiKeyFormat";
+import { hashKey, KEY_PREFIX, parseKey, type KeyApi } from "../lib/apiKeyFormat";
 import { findApiKey, type ApiKeyDoc } from "../repos/apiKeys";
 import { prefetchUsage } from "../repos/apiKeyUsage";
 import { findCompany } from "../repos/companies";
@@ -36,6 +36,30 @@ function subjectOf(doc: ApiKeyDoc): AuditSubject {
 }
 
 /**
+ * Where a key belongs never changes (`companyId`, `projectId` are written once, at creation), so
+ * an instance remembers it: the key, company and project documents are then read together, in
+ * one round trip, and still fresh on every request (revocation and access switches apply to the
+ * next request). Unknown to this instance: the key first, then the other two.
+ */
+const owners = new Map<string, { companyId: string; projectId: string | null }>();
+const MAX_OWNERS = 10_000;
+
+async function readFresh(keyHash: string, api: KeyApi) {
+  const projectOf = (owner: { projectId: string | null }) => (api === "findings" && owner.projectId ? findProject(owner.projectId) : Promise.resolve(null));
+  const known = owners.get(keyHash);
+  if (known) {
+    const [doc, company, project] = await Promise.all([findApiKey(keyHash), findCompany(known.companyId), projectOf(known)]);
+    if (!doc || (doc.companyId === known.companyId && doc.projectId === known.projectId)) return { doc, company, project };
+  }
+  const doc = await findApiKey(keyHash);
+  if (!doc) return { doc, company: null, project: null };
+  if (owners.size >= MAX_OWNERS) owners.delete(owners.keys().next().value as string);
+  owners.set(keyHash, { companyId: doc.companyId, projectId: doc.projectId });
+  const [company, project] = await Promise.all([findCompany(doc.companyId), projectOf(doc)]);
+  return { doc, company, project };
+}
+
+/**
  * Authenticates the request's key and checks the company's (and project's) access, reading
  * every document fresh. Sets the audit subject as soon as the key's company is known, so
  * refusals of a real key (revoked, access off) land in that company's audit trail.
@@ -51,19 +75,18 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     if (wait) {
       throw new ApiError("rate_limited", `Too many failed authentications from this address; retry after ${wait} s.`, { "Retry-After": String(wait) });
     }
-    const doc = await findApiKey(keyHash);
+    // The key's usage counter, read alongside (a key this instance knows) or right after the key.
+    const early = owners.has(keyHash) ? prefetchUsage(keyHash) : null;
+    early?.catch(() => undefined);
+    const { doc, company, project } = await readFresh(keyHash, ctx.api);
     if (doc && doc.api === ctx.api) {
       ctx.auditSubject = subjectOf(doc);
       // Anything done with a provisioning key is privileged, refusals and reads included (kept 2 years).
       ctx.privileged = doc.scopes.includes("provisioning");
     }
     assertKeyUsable(doc, ctx.api);
-    const usage = prefetchUsage(keyHash);
+    const usage = early ?? prefetchUsage(keyHash);
     usage.catch(() => undefined); // awaited by the rate limiter; never an unhandled rejection
-    const [company, project] = await Promise.all([
-      findCompany(doc.companyId),
-      ctx.api === "findings" && doc.projectId ? findProject(doc.projectId) : Promise.resolve(null),
-    ]);
     if (ctx.api === "findings") assertFindingsAccess(doc, company, project);
     else assertCompanyAccess(company);
     ctx.principal = {
