@@ -154,6 +154,9 @@ async function startServer() {
 async function peakRss(heavy, n) {
   const { worker, base } = await startServer();
   const rss = () => new Promise((r) => { worker.once("message", r); worker.send("rss"); });
+  // Idle means warm: one small request first loads the code and opens the Firestore channel, as
+  // any instance has done before its first heavy page.
+  await fetch(`${base}/v1/findings?limit=1`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then((res) => res.arrayBuffer());
   const idle = await rss();
   const responses = await Promise.all(
     Array.from({ length: n }, () => fetch(`${base}/v1/findings?limit=500`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }))),
