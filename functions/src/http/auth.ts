@@ -44,14 +44,22 @@ function subjectOf(doc: ApiKeyDoc): AuditSubject {
 const owners = new Map<string, { companyId: string; projectId: string | null }>();
 const MAX_OWNERS = 10_000;
 
-async function readFresh(keyHash: string, api: KeyApi) {
+async function readFresh(keyHash: string, api: KeyApi, onKey: (doc: ApiKeyDoc | null) => void) {
   const projectOf = (owner: { projectId: string | null }) => (api === "findings" && owner.projectId ? findProject(owner.projectId) : Promise.resolve(null));
   const known = owners.get(keyHash);
   if (known) {
-    const [doc, company, project] = await Promise.all([findApiKey(keyHash), findCompany(known.companyId), projectOf(known)]);
-    if (!doc || (doc.companyId === known.companyId && doc.projectId === known.projectId)) return { doc, company, project };
+    // Settled together, so a failed company or project read still finds the key's audit subject set.
+    const [doc, company, project] = await Promise.allSettled([findApiKey(keyHash), findCompany(known.companyId), projectOf(known)]);
+    if (doc.status === "rejected") throw doc.reason;
+    onKey(doc.value);
+    if (company.status === "rejected") throw company.reason;
+    if (project.status === "rejected") throw project.reason;
+    if (!doc.value || (doc.value.companyId === known.companyId && doc.value.projectId === known.projectId)) {
+      return { doc: doc.value, company: company.value, project: project.value };
+    }
   }
   const doc = await findApiKey(keyHash);
+  onKey(doc);
   if (!doc) return { doc, company: null, project: null };
   if (owners.size >= MAX_OWNERS) owners.delete(owners.keys().next().value as string);
   owners.set(keyHash, { companyId: doc.companyId, projectId: doc.projectId });
@@ -78,12 +86,13 @@ export async function authenticate(req: Request, res: Response, next: NextFuncti
     // The key's usage counter, read alongside (a key this instance knows) or right after the key.
     const early = owners.has(keyHash) ? prefetchUsage(keyHash) : null;
     early?.catch(() => undefined);
-    const { doc, company, project } = await readFresh(keyHash, ctx.api);
-    if (doc && doc.api === ctx.api) {
-      ctx.auditSubject = subjectOf(doc);
-      // Anything done with a provisioning key is privileged, refusals and reads included (kept 2 years).
-      ctx.privileged = doc.scopes.includes("provisioning");
-    }
+    const { doc, company, project } = await readFresh(keyHash, ctx.api, (found) => {
+      if (found && found.api === ctx.api) {
+        ctx.auditSubject = subjectOf(found);
+        // Anything done with a provisioning key is privileged, refusals and reads included (kept 2 years).
+        ctx.privileged = found.scopes.includes("provisioning");
+      }
+    });
     assertKeyUsable(doc, ctx.api);
     const usage = early ?? prefetchUsage(keyHash);
     usage.catch(() => undefined); // awaited by the rate limiter; never an unhandled rejection

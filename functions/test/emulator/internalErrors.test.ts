@@ -27,6 +27,23 @@ describe("failures that are not the caller's", () => {
     error.mockRestore();
   });
 
+  it("is audited too when the instance already knows the key (key, company and project read in one round)", async () => {
+    const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
+    const companyId = await seedCompany();
+    const projectId = await seedProject(companyId);
+    const key = await seedKey({ api: "findings", companyId, projectId });
+    expect((await findings.get("/v1/project", key.key)).status).toBe(200);
+    const read = jest.spyOn(projects, "findProject").mockRejectedValueOnce(Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
+    try {
+      const rid = `warm-${companyId}`;
+      expect((await findings.get("/v1/project", key.key, { "X-Request-Id": rid })).status).toBe(500);
+      expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 500 })]);
+    } finally {
+      read.mockRestore();
+      error.mockRestore();
+    }
+  });
+
   it("a body in an unsupported charset → 415 unsupported_media_type", async () => {
     const companyId = await seedCompany();
     const projectId = await seedProject(companyId);
