@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
-const BASE = "http://127.0.0.1:5001/demo-safety-apis/europe-west1";
+// FUNCTIONS_EMULATOR_PORT: the port firebase.json gives the Functions emulator (default 5001).
+const BASE = `http://127.0.0.1:${process.env.FUNCTIONS_EMULATOR_PORT ?? 5001}/demo-safety-apis/europe-west1`;
 
 /** An Auth-emulator ID token for an existing demo user (created in the Auth emulator on first use). */
 async function idTokenFor(uid) {

@@ -27,5 +27,5 @@ echo "== emulator tests (Firestore emulator from the harness, Auth emulator thro
 node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --only auth --project demo-safety-apis \
   "npx jest --selectProjects emulator --silent --forceExit --json --outputFile=$results/emulator.json"
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
-FIRESTORE_PORT=8080 SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
 node scripts/summarize.mjs "$results"/*.json
