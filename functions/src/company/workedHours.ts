@@ -9,6 +9,7 @@ import { toIso } from "../repos/stored";
 import { hoursBetween, setApiHours } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import { isoTimestamp } from "../http/zod";
+import { WORKED_HOURS_INPUT_EXAMPLE, WORKED_HOURS_RECORD_EXAMPLE, WORKED_HOURS_YEAR_EXAMPLE } from "./examples";
 import { yearParam } from "./schemas";
 
 /**
@@ -16,6 +17,8 @@ import { yearParam } from "./schemas";
  * The cap only catches typos: a billion hours is a month of several million full-time people.
  */
 const MAX_HOURS = 1_000_000_000;
+/** `YYYY-MM` from 1900-01 (isPastOrCurrentMonth also refuses months that have not begun). */
+const MONTH_PATTERN = "^(19|[2-9]\\d)\\d{2}-(0[1-9]|1[0-2])$";
 
 const recordSchema = z
   .object({
@@ -31,7 +34,7 @@ const body = z
     month: z
       .string({ message: "is required" })
       .refine((m) => isPastOrCurrentMonth(m), { message: "must be a month YYYY-MM (01 to 12) that is not in the future (UTC)" })
-      .openapi({ example: "2026-10", description: "The month, `YYYY-MM`; not in the future (UTC)." }),
+      .openapi({ pattern: MONTH_PATTERN, example: "2026-10", description: "The month, `YYYY-MM` (year 1900 or later); not in the future (UTC): the current month at the latest." }),
     hours: z
       .number({ message: "must be a number" })
       .finite()
@@ -53,11 +56,13 @@ export const postWorkedHours = defineRoute({
   tags: ["Provisioning"],
   scope: "provisioning",
   body,
+  bodyExample: WORKED_HOURS_INPUT_EXAMPLE,
   success: {
     status: 201,
     description: "The month's API value, stored for the first time.",
     otherStatuses: { 200: "The month's API value, replacing the earlier one." },
     schema: z.object({ data: recordSchema }),
+    example: WORKED_HOURS_RECORD_EXAMPLE,
   },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
   handler: async ({ body: input, principal, req, ctx }) => {
@@ -89,7 +94,7 @@ export const getWorkedHours = defineRoute({
   tags: ["Provisioning"],
   scope: "read",
   query: z.object({ year: yearParam("The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.") }).strict(),
-  success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }) },
+  success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }), example: WORKED_HOURS_YEAR_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query, principal }) => {
     const { companyId } = authenticated(principal);
