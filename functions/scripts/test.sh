@@ -9,6 +9,8 @@ trap 'rm -rf "$results"' EXIT
 echo "== build and typecheck"
 npm run build
 npm run typecheck
+echo "== typed clients: openapi-typescript over both served documents, the smoke test's calls type-checked against them"
+node scripts/generateClients.mjs
 echo "== lint"
 npm run lint
 node scripts/checkLayering.mjs
