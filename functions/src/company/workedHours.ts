@@ -2,7 +2,7 @@ import { authenticated } from "../http/context";
 import { changeOrigin } from "../http/record";
 import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
-import { isPastOrCurrentMonth } from "../lib/months";
+import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
 import { toIso } from "../repos/stored";
@@ -17,8 +17,6 @@ import { yearParam } from "./schemas";
  * The cap only catches typos: a billion hours is a month of several million full-time people.
  */
 const MAX_HOURS = 1_000_000_000;
-/** `YYYY-MM` from 1900-01 (isPastOrCurrentMonth also refuses months that have not begun). */
-const MONTH_PATTERN = "^(19|[2-9]\\d)\\d{2}-(0[1-9]|1[0-2])$";
 
 const recordSchema = z
   .object({
