@@ -46,11 +46,11 @@ const layering = Object.entries(ABOVE).map(([folder, forbidden]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ["lib/**", "node_modules/**", "coverage/**"] },
+  { ignores: ["lib/**", "node_modules/**", "coverage/**", "generated/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.mts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],

@@ -18,6 +18,9 @@ const EXPORT_NAME = "firestore_export";
 const SEED = join(DATA_DIR, EXPORT_NAME, `${EXPORT_NAME}.overall_export_metadata`);
 const FIREBASE_BIN = join(FUNCTIONS_DIR, "node_modules", ".bin", "firebase");
 const REGION = "europe-west1";
+// The ports firebase.json gives the Functions and Auth emulators (override both together with it).
+const FUNCTIONS_PORT = Number(process.env.FUNCTIONS_EMULATOR_PORT ?? 5001);
+const AUTH_HOST = `127.0.0.1:${Number(process.env.AUTH_EMULATOR_PORT ?? 9099)}`;
 
 const cleanups = [];
 async function cleanup() {
@@ -109,18 +112,18 @@ async function start() {
     cwd: ROOT,
     env: env(host),
   });
-  const base = `http://127.0.0.1:5001/${PROJECT_ID}/${REGION}`;
+  const base = `http://127.0.0.1:${FUNCTIONS_PORT}/${PROJECT_ID}/${REGION}`;
   const ready = await waitFor(`${base}/findingsApi/v1`, 180, () => firebase.child.exitCode === null);
   if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
   const authSeed = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemoAuth.js")], {
-    env: { ...env(host), FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" },
+    env: { ...env(host), FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST },
     detached: false,
   }).done;
   if (authSeed !== 0) throw new Error("creating the demo console users in the Auth emulator failed");
   const { DEMO_KEYS } = await import(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
   console.log(`
 ==============================================================================
- Local stack ready (project ${PROJECT_ID}; Firestore ${host}; Auth 127.0.0.1:9099)
+ Local stack ready (project ${PROJECT_ID}; Firestore ${host}; Auth ${AUTH_HOST})
    findingsApi  ${base}/findingsApi/v1
    companyApi   ${base}/companyApi/v1
  Demo keys (demo data only, never valid anywhere else):

@@ -4,15 +4,16 @@
 //   node scripts/smoke.mjs          orchestrates (seed, then emulators:exec running the checks)
 //   node scripts/smoke.mjs checks   the checks themselves (run inside emulators:exec)
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
-const BASE = "http://127.0.0.1:5001/demo-safety-apis/europe-west1";
+// FUNCTIONS_EMULATOR_PORT: the port firebase.json gives the Functions emulator (default 5001).
+const BASE = `http://127.0.0.1:${process.env.FUNCTIONS_EMULATOR_PORT ?? 5001}/demo-safety-apis/europe-west1`;
 
 /** An Auth-emulator ID token for an existing demo user (created in the Auth emulator on first use). */
 async function idTokenFor(uid) {
@@ -94,20 +95,22 @@ async function checks() {
   else failures.push(`ESRS CSV: ${csv.status} ${csv.headers.get("content-type")} ${csvText.slice(0, 200)}`);
   // The README's incremental-sync example returns findings on the demo data.
   await check("README incremental sync example", "/findingsApi/v1/findings?updated_since=2026-08-01T00:00:00Z", vesselA, 200, (b) => b.data.length > 0);
-  // A full export of the demo vessel through the emulated function: 320 findings, 20 hidden.
-  const exported = [];
-  let token = null;
-  let requests = 0;
-  do {
-    const res = await fetch(`${BASE}/findingsApi/v1/findings?limit=120${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, { headers: { Authorization: `Bearer ${vesselA.key}` } });
-    const body = await res.json();
-    requests++;
-    if (res.status !== 200) break;
-    exported.push(...body.data.map((f) => f.id));
-    token = body.next_page_token;
-  } while (token && requests < 20);
-  if (exported.length === 300 && new Set(exported).size === 300) passed++;
-  else failures.push(`full export: ${exported.length} findings (${new Set(exported).size} distinct) in ${requests} requests, expected 300`);
+  // Every operation of both APIs through the typed clients generated from the served documents
+  // (scripts/generateClients.mjs), the README's full export of the demo vessel included (320
+  // findings, 20 hidden: 300 exported).
+  const typedModule = join(FUNCTIONS_DIR, "generated", "smoke", "scripts", "smoke", "typedCalls.mjs");
+  if (!existsSync(typedModule)) failures.push("typed clients not generated: run node scripts/generateClients.mjs after the build");
+  else {
+    const typed = await import(pathToFileURL(typedModule).href);
+    const provisioningKey = DEMO_KEYS.find((k) => k.scopes.includes("provisioning")).key;
+    const context = {
+      base: BASE,
+      keys: { vessel: vesselA.key, read: companyRead.key, provisioning: provisioningKey },
+      check: (name, ok, detail) => (ok ? passed++ : failures.push(`${name}: ${JSON.stringify(detail)?.slice(0, 300)}`)),
+    };
+    await typed.findingsCalls(FUNCTIONS_DIR, context);
+    await typed.companyCalls(FUNCTIONS_DIR, context);
+  }
   // Attachments of a finding with a location image: a real V4 link from the emulator's ephemeral signer.
   const withImage = await fetch(`${BASE}/findingsApi/v1/findings?limit=50`, { headers: { Authorization: `Bearer ${vesselA.key}` } })
     .then((r) => r.json())

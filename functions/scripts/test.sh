@@ -9,6 +9,8 @@ trap 'rm -rf "$results"' EXIT
 echo "== build and typecheck"
 npm run build
 npm run typecheck
+echo "== typed clients: openapi-typescript over both served documents, the smoke test's calls type-checked against them"
+node scripts/generateClients.mjs
 echo "== lint"
 npm run lint
 node scripts/checkLayering.mjs
@@ -27,5 +29,5 @@ echo "== emulator tests (Firestore emulator from the harness, Auth emulator thro
 node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --only auth --project demo-safety-apis \
   "npx jest --selectProjects emulator --silent --forceExit --json --outputFile=$results/emulator.json"
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
-FIRESTORE_PORT=8080 SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
 node scripts/summarize.mjs "$results"/*.json

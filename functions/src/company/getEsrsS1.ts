@@ -5,6 +5,7 @@ import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { UNITS } from "../services/esrs/datapoints";
 import { esrsReport } from "../services/esrs/cache";
 import { isoTimestamp } from "../http/zod";
+import { ESRS_EXAMPLE } from "./examples";
 import { yearParam } from "./schemas";
 
 const FORMATS = ["json", "csv"] as const;
@@ -74,12 +75,14 @@ const reportSchema = z
 const responseSchema = z.object({ data: reportSchema });
 export type GetEsrsS1Response = z.infer<typeof responseSchema>;
 
+const CSV_EXAMPLE = `${CSV_COLUMNS.join(",")}\r\nS1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,Deaths of employees and non-employees …\r\n`;
+
 const csvSchema = z.string().openapi({
   description:
     `UTF-8 CSV (RFC 4180, CRLF line ends, no BOM) with the header row \`${CSV_COLUMNS.join(",")}\` and one row per datapoint, the same ` +
     "values as the JSON, breakdown rows included (null as an empty cell). Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
     'Sent with `Content-Disposition: attachment; filename="esrs-s1-14-<company_id>-<year>.csv"`.',
-  example: `${CSV_COLUMNS.join(",")}\r\nS1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,Deaths of employees and non-employees …\r\n`,
+  example: CSV_EXAMPLE,
 });
 
 export const getEsrsS1 = defineRoute({
@@ -96,7 +99,7 @@ export const getEsrsS1 = defineRoute({
   tags: ["Safety data"],
   scope: "read",
   query,
-  success: { description: "The year's datapoints, as JSON or (with `format=csv`) as a CSV file.", schema: responseSchema, alternatives: { "text/csv": csvSchema } },
+  success: { description: "The year's datapoints, as JSON or (with `format=csv`) as a CSV file.", schema: responseSchema, example: ESRS_EXAMPLE, alternatives: { "text/csv": { schema: csvSchema, example: CSV_EXAMPLE } } },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);

@@ -5,11 +5,13 @@ import { z } from "../http/zod";
 import { findRollup } from "../repos/kpiRollups";
 import { MONTHS } from "../services/kpiRollup";
 import { isoTimestamp } from "../http/zod";
+import { KPIS_EXAMPLE } from "./examples";
 
 const counts = (description: string) => z.record(z.string(), z.number()).openapi({ description });
 const byMonth = counts(`The ${MONTHS} most recent UTC months up to and including the month of \`generated_at\`, oldest first, zero-filled: \`"YYYY-MM": number\`.`);
 
-const area = (name: string, extra: Record<string, z.ZodType> = {}) =>
+// Generic in its extra fields, so that the response type knows `by_type` of the incidents area.
+const area = <E extends z.ZodRawShape>(name: string, extra: E = {} as E) =>
   z
     .object({
       total: z.number().int().openapi({ description: "All records of the area, of any date." }),
@@ -56,7 +58,7 @@ export const getKpis = defineRoute({
   tags: ["Safety data"],
   scope: "read",
   query: z.object({}).strict(),
-  success: { description: "The latest rollup.", schema: responseSchema },
+  success: { description: "The latest rollup.", schema: responseSchema, example: KPIS_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
   handler: async ({ principal }) => {
     const NOT_YET = "The KPI rollup has not been generated yet for this company; it is computed daily, or on demand from the app.";

@@ -1,11 +1,12 @@
 import { authenticated } from "../http/context";
-import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
+import { instantKey, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
 import { isoTimestamp, z } from "../http/zod";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
 import { toIso } from "../repos/stored";
+import { AUDIT_PAGE_EXAMPLE } from "./examples";
 
 const CLASSES = ["privileged", "operational"] as const;
 
@@ -82,7 +83,8 @@ export const listAuditLogs = defineRoute({
   tags: ["Safety data"],
   scope: "read",
   query,
-  success: { description: "One page of audit entries.", schema: responseSchema },
+  rules: [WINDOW_RULE],
+  success: { description: "One page of audit entries.", schema: responseSchema, example: AUDIT_PAGE_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);

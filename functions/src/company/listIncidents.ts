@@ -1,10 +1,11 @@
 import { authenticated } from "../http/context";
-import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
+import { instantKey, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { oneOf } from "../lib/oneOf";
 import { z } from "../http/zod";
 import { queryIncidents, type IncidentDoc } from "../repos/incidents";
 import { toIso } from "../repos/stored";
+import { INCIDENT_PAGE_EXAMPLE } from "./examples";
 import { INCIDENT_STATUSES, INCIDENT_TYPES, incidentSchema, PERSON_TYPES, type Incident } from "./schemas";
 
 
@@ -59,7 +60,8 @@ export const listIncidents = defineRoute({
   tags: ["Safety data"],
   scope: "read",
   query,
-  success: { description: "One page of incidents.", schema: responseSchema },
+  rules: [WINDOW_RULE],
+  success: { description: "One page of incidents.", schema: responseSchema, example: INCIDENT_PAGE_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);

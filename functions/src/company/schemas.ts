@@ -33,6 +33,13 @@ export const incidentSchema = z
 export type Incident = z.infer<typeof incidentSchema>;
 
 /**
+ * The year this instance (and so the document it serves, built once per instance) started in:
+ * the document's `maximum` for `year`. The code checks against the year of each request, so a
+ * document served across New Year is one year stricter than the code, never looser.
+ */
+const DOCUMENT_YEAR = new Date().getUTCFullYear();
+
+/**
  * `year`: four digits, not in the future (checked per request: it moves with the clock). Absent
  * reads as `undefined`: the handler defaults to the company's reporting period in progress,
  * which depends on its settings (lib/period.ts).
@@ -51,4 +58,10 @@ export const yearParam = (description: string) =>
       }
       return year;
     })
-    .openapi({ type: "integer", minimum: MIN_YEAR, description, example: 2025 });
+    .openapi({
+      type: "integer",
+      minimum: MIN_YEAR,
+      maximum: DOCUMENT_YEAR,
+      description: `${description} The \`maximum\` is the current UTC year when this document was generated (it is regenerated at every deploy and instance start); the API checks against the current UTC year of each request.`,
+      example: DOCUMENT_YEAR - 1,
+    });

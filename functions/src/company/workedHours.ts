@@ -2,13 +2,14 @@ import { authenticated } from "../http/context";
 import { changeOrigin } from "../http/record";
 import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
-import { isPastOrCurrentMonth } from "../lib/months";
+import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
 import { toIso } from "../repos/stored";
 import { hoursBetween, setApiHours } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import { isoTimestamp } from "../http/zod";
+import { WORKED_HOURS_INPUT_EXAMPLE, WORKED_HOURS_RECORD_EXAMPLE, WORKED_HOURS_YEAR_EXAMPLE } from "./examples";
 import { yearParam } from "./schemas";
 
 /**
@@ -31,7 +32,7 @@ const body = z
     month: z
       .string({ message: "is required" })
       .refine((m) => isPastOrCurrentMonth(m), { message: "must be a month YYYY-MM (01 to 12) that is not in the future (UTC)" })
-      .openapi({ example: "2026-10", description: "The month, `YYYY-MM`; not in the future (UTC)." }),
+      .openapi({ pattern: MONTH_PATTERN, example: "2026-10", description: "The month, `YYYY-MM` (year 1900 or later); not in the future (UTC): the current month at the latest." }),
     hours: z
       .number({ message: "must be a number" })
       .finite()
@@ -53,11 +54,13 @@ export const postWorkedHours = defineRoute({
   tags: ["Provisioning"],
   scope: "provisioning",
   body,
+  bodyExample: WORKED_HOURS_INPUT_EXAMPLE,
   success: {
     status: 201,
     description: "The month's API value, stored for the first time.",
     otherStatuses: { 200: "The month's API value, replacing the earlier one." },
     schema: z.object({ data: recordSchema }),
+    example: WORKED_HOURS_RECORD_EXAMPLE,
   },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
   handler: async ({ body: input, principal, req, ctx }) => {
@@ -89,7 +92,7 @@ export const getWorkedHours = defineRoute({
   tags: ["Provisioning"],
   scope: "read",
   query: z.object({ year: yearParam("The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.") }).strict(),
-  success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }) },
+  success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }), example: WORKED_HOURS_YEAR_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query, principal }) => {
     const { companyId } = authenticated(principal);

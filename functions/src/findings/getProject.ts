@@ -3,6 +3,7 @@ import { z } from "../http/zod";
 import { toPlainJson } from "../lib/plainJson";
 import type { ProjectDoc } from "../repos/projects";
 import { toIso } from "../repos/stored";
+import { PROJECT_EXAMPLE } from "./examples";
 import { projectSchema, type Project } from "./schemas";
 
 const responseSchema = z.object({ data: projectSchema });
@@ -42,7 +43,7 @@ export const getProject = defineRoute({
   summary: "The key's project (vessel)",
   tags: ["Project"],
   query: z.object({}).strict(),
-  success: { description: "The project the key is bound to.", schema: responseSchema },
+  success: { description: "The project the key is bound to.", schema: responseSchema, example: PROJECT_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ principal }) => {
     // Authentication read the project fresh for this request and proved it is the key's.

@@ -9,6 +9,7 @@ import { attachmentItems, type AttachmentItem } from "../services/attachments";
 import { noteSigningFailure, signReadUrl } from "../services/signing";
 import { limitParam } from "../http/paging";
 import { attachmentRow } from "./attachmentRows";
+import { ATTACHMENT_LIST_EXAMPLE } from "./examples";
 import { attachmentSchema, FINDING_NOT_FOUND, findingIdParams, type Attachment } from "./schemas";
 
 /** Signing calls in flight at once (IAM signBlob in production takes tens of milliseconds each). */
@@ -55,7 +56,7 @@ export const listAttachments = defineRoute({
   tags: ["Findings"],
   params: findingIdParams,
   query: z.object({ limit: limitParam.openapi({ description: "Cap on the total rows across all sources, 1 to 500 (default 100)." }) }).strict(),
-  success: { description: "The finding's attachments.", schema: responseSchema },
+  success: { description: "The finding's attachments.", schema: responseSchema, example: ATTACHMENT_LIST_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
   handler: async ({ params, query, principal }) => {
     const projectId = keyProjectId(principal);

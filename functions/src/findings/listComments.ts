@@ -4,7 +4,8 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, pageOf, paged, windowedListQuery } from "../http/paging";
+import { instantKey, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { COMMENT_PAGE_EXAMPLE } from "./examples";
 import { commentSchema, FINDING_NOT_FOUND, findingIdParams } from "./schemas";
 
 const query = windowedListQuery(
@@ -29,7 +30,8 @@ export const listComments = defineRoute({
   tags: ["Findings"],
   params: findingIdParams,
   query,
-  success: { description: "One page of comments.", schema: responseSchema },
+  rules: [WINDOW_RULE],
+  success: { description: "One page of comments.", schema: responseSchema, example: COMMENT_PAGE_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
   handler: async ({ params, query: q, principal }) => {
     const projectId = keyProjectId(principal);

@@ -3,7 +3,8 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, pageOf, paged, windowedListQuery } from "../http/paging";
+import { instantKey, instantParam, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { FINDING_PAGE_EXAMPLE } from "./examples";
 import { findingSchema, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
@@ -44,7 +45,8 @@ export const listFindings = defineRoute({
     "`next_page_token`; page until it is null. A `page_token` is bound to the key's project, the mode and every filter.",
   tags: ["Findings"],
   query: listFindingsQuery,
-  success: { description: "One page of findings.", schema: responseSchema },
+  rules: [WINDOW_RULE, "`updated_since` cannot be combined with `from` or `to`.", "At most one of `status`, `system` and `priority`."],
+  success: { description: "One page of findings.", schema: responseSchema, example: FINDING_PAGE_EXAMPLE },
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const projectId = keyProjectId(principal);

@@ -44,7 +44,19 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
       tags: ["Service"],
       public: true,
       query: z.object({}).strict(),
-      success: { description: "Name and version of the service, and where its description is.", schema: serviceMetadata },
+      success: {
+        description: "Name and version of the service, and where its description is.",
+        schema: serviceMetadata,
+        example: {
+          data: {
+            name: config.title,
+            api_version: "v1",
+            document_version: config.version,
+            openapi_version: config.openapi,
+            links: { openapi: `${config.defaultBaseUrl}/v1/openapi.json`, docs: `${config.defaultBaseUrl}/v1/docs` },
+          },
+        } satisfies z.infer<typeof serviceMetadata>,
+      },
       errors: ["invalid_request"],
       handler: async ({ req }) => ({
         data: {
@@ -64,7 +76,11 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
       tags: ["Service"],
       public: true,
       query: z.object({}).strict(),
-      success: { description: "The OpenAPI document.", schema: jsonObject() },
+      success: {
+        description: "The OpenAPI document.",
+        schema: jsonObject(),
+        example: { openapi: config.openapi, info: { title: config.title, version: config.version }, servers: [{ url: "{base_url}" }], paths: {}, components: {} },
+      },
       errors: ["invalid_request"],
       handler: async () => document(),
     }),

@@ -177,6 +177,8 @@ export function docsPage(api: KeyApi, dir = BUILT_DOCS): AnyRoute {
       description: "The reference page.",
       contentType: "text/html",
       schema: z.string(),
+      example: "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>API reference</title>…</head><body>…</body></html>",
+      otherStatuses: { 304: "Not modified: `If-None-Match` holds the page's current `ETag`. No body." },
       headers: {
         "Cache-Control": `\`${DOCS_CACHE_CONTROL}\`: the page is the same for everyone.`,
         ETag: "Strong validator of the page's content (and coding); send it back in `If-None-Match`.",

@@ -1,5 +1,5 @@
 import { pageTokenSecrets } from "../config/params";
-import { compareInstants, parseInstant, type Instant } from "../lib/dates";
+import { compareInstants, INSTANT_PATTERN, parseInstant, type Instant } from "../lib/dates";
 import { decodeToken, encodeToken, scopeDigest } from "../lib/pageToken";
 import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
@@ -28,7 +28,14 @@ export const pageTokenParam = z
   .min(1)
   .max(MAX_TOKEN_LENGTH)
   .optional()
-  .openapi({ description: "Opaque cursor copied from the previous response's `next_page_token`; do not parse or build it." });
+  .openapi({
+    description:
+      "Opaque cursor copied from the previous response's `next_page_token`; do not parse or build it. One the API did not issue, or issued for " +
+      "other filters, another mode or another key's project or company, is refused (400).",
+  });
+
+/** The rule every `from`/`to` window states on its operation. */
+export const WINDOW_RULE = "`to`, when given with `from`, must be after `from`.";
 
 export const instantParam = (description: string) =>
   z
@@ -43,7 +50,14 @@ export const instantParam = (description: string) =>
       return instant;
     })
     .optional()
-    .openapi({ type: "string", format: "date-time", description, example: "2026-03-01T00:00:00Z" });
+    // No `format: date-time`: a calendar date is accepted too, and offsets other than Z are not.
+    .openapi({
+      type: "string",
+      pattern: INSTANT_PATTERN,
+      maxLength: 40,
+      description: `${description} A real calendar date (\`2026-03-01\`, midnight UTC) or a UTC date-time with \`Z\` (\`2026-03-01T08:30:00Z\`, fractions allowed).`,
+      example: "2026-03-01T00:00:00Z",
+    });
 
 /** Refinement of a query with `from`/`to`: an empty or inverted window is a 400 on `to`. */
 function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx): void {

@@ -48,12 +48,22 @@ export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | unde
   query?: Q;
   params?: P;
   body?: B;
+  /** An example of the body, shown in the document (the OpenAPI tests check it against `body`). */
+  bodyExample?: unknown;
+  /**
+   * Rules between parameters that OpenAPI cannot express (`to` after `from`, one filter at a
+   * time): listed in the operation's description. Breaking one is a 400 `invalid_request`.
+   */
+  rules?: string[];
   success: {
     status?: number;
     description: string;
     schema: z.ZodType;
+    /** An example of the success body (checked against `schema` by the OpenAPI tests); none for a 204. */
+    example?: unknown;
     contentType?: string;
-    alternatives?: Record<string, z.ZodType>;
+    /** Other media types of the same response (e.g. `text/csv`), each with its schema and example. */
+    alternatives?: Record<string, { schema: z.ZodType; example: unknown }>;
     /** Further success statuses with the same body, each with its own description (e.g. 200 for a replace after a 201). */
     otherStatuses?: Record<number, string>;
     /** Headers of the success response worth documenting (name → description), e.g. `Location`. */

@@ -6,6 +6,9 @@
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?Z$/;
 
+/** The shape of both forms, for the OpenAPI documents (the calendar check is parseInstant's). */
+export const INSTANT_PATTERN = "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?Z)?$";
+
 export interface Instant {
   seconds: number;
   nanos: number;

@@ -27,6 +27,9 @@ export const monthsOfYear = (year: number): MonthWindow[] => Array.from({ length
 export const MIN_YEAR = 1900;
 export const isReportableYear = (year: number, now = new Date()) => Number.isInteger(year) && year >= MIN_YEAR && year <= now.getUTCFullYear();
 
+/** `YYYY-MM` from 1900-01, for the OpenAPI documents (isPastOrCurrentMonth also refuses months that have not begun). */
+export const MONTH_PATTERN = "^(19|[2-9]\\d)\\d{2}-(0[1-9]|1[0-2])$";
+
 /** A `YYYY-MM` key of a real month (01–12) that has begun by `now` (UTC). */
 export function isPastOrCurrentMonth(key: string, now = new Date()): boolean {
   const m = /^(\d{4})-(\d{2})$/.exec(key);

@@ -10,7 +10,7 @@ export const SCIM_ROUTE = { tags: ["SCIM 2.0"], scope: "provisioning" };
 export const SCIM_ERRORS: ErrorCode[] = ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"];
 export const SCIM_WRITE_ERRORS: ErrorCode[] = [...SCIM_ERRORS, "conflict", "payload_too_large", "unsupported_media_type"];
 
-export const scimSuccess = (description: string, schema: z.ZodType, extra: { status?: number; headers?: Record<string, string> } = {}) => ({
+export const scimSuccess = (description: string, schema: z.ZodType, extra: { status?: number; headers?: Record<string, string>; example?: unknown } = {}) => ({
   description,
   schema,
   contentType: SCIM_CONTENT_TYPE,
@@ -35,5 +35,10 @@ export const listResponseSchema = (item: z.ZodType, name: string) =>
     })
     .openapi(name);
 
-/** A request body field documented with its SCIM type; validated by the SCIM core, not here. */
-export const documented = (type: "string" | "boolean" | "object" | "array", description: string) => z.unknown().optional().openapi({ type, description });
+/**
+ * A request body field documented with its SCIM type and limits; validated by the SCIM core, not
+ * here, and leniently as RFC 7643 asks (attribute names in any case, "True"/"False" strings for
+ * booleans, values of another type ignored). The limits are enforced: a longer value is a 400.
+ */
+export const documented = (type: "string" | "boolean" | "object" | "array", description: string, limits: Record<string, unknown> = {}) =>
+  z.unknown().optional().openapi({ type, description, ...limits });

@@ -1,5 +1,7 @@
 import { z } from "../http/zod";
 import { MAX_RESULTS } from "./discovery";
+import { MAX_FILTER_LENGTH } from "./filter";
+import { MAX_OPERATIONS } from "./patch";
 import { documented } from "./routeKit";
 import { URN } from "./schema";
 
@@ -36,21 +38,28 @@ export type ScimUser = z.infer<typeof scimUserSchema>;
 export const scimUserInput = z
   .looseObject({
     schemas: documented("array", `\`["${URN.user}", "${URN.enterprise}"]\`.`),
-    userName: documented("string", "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`)."),
-    externalId: documented("string", "The identity provider's id of the user."),
-    name: documented("object", "`givenName`, `familyName`, `formatted`."),
-    displayName: documented("string", "1–200 characters; derived from the name or e-mail address when absent."),
+    userName: documented("string", "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`). At most 320 characters (after trimming).", { maxLength: 320 }),
+    externalId: documented("string", "The identity provider's id of the user; at most 256 characters (after trimming).", { maxLength: 256 }),
+    name: documented("object", "`givenName`, `familyName`, `formatted`: at most 200 characters each (after trimming).", {
+      properties: { givenName: { type: "string", maxLength: 200 }, familyName: { type: "string", maxLength: 200 }, formatted: { type: "string", maxLength: 200 } },
+    }),
+    displayName: documented("string", "1–200 characters (after trimming); derived from the name or e-mail address when absent.", { maxLength: 200 }),
     emails: documented("array", "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required."),
     active: documented("boolean", 'true (default) or false; the strings "True"/"False" are accepted.'),
     roles: documented("array", "The primary (else first) value is mapped through the company's role map."),
-    [URN.enterprise]: documented("object", "`department`: the name of one of the company's departments."),
+    [URN.enterprise]: documented("object", "`department`: the name of one of the company's departments (at most 200 characters).", {
+      properties: { department: { type: "string", maxLength: 200 } },
+    }),
   })
   .openapi("ScimUserInput", { description: "A SCIM User. Attribute names are case-insensitive; attributes this service does not define are ignored." });
 
 export const patchOpInput = z
   .looseObject({
     schemas: documented("array", `\`["${URN.patchOp}"]\`.`),
-    Operations: documented("array", '`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]`; `op` is case-insensitive.'),
+    Operations: documented("array", `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is case-insensitive. 1 to ${MAX_OPERATIONS} operations.`, {
+      minItems: 1,
+      maxItems: MAX_OPERATIONS,
+    }),
   })
   .openapi("ScimPatchOp", { description: "RFC 7644 §3.5.2 PatchOp. Operations apply in order, all or none." });
 
@@ -67,10 +76,12 @@ const integer = (description: string) =>
     .regex(/^[+-]?\d{1,9}$/, "must be an integer")
     .transform(Number)
     .optional()
-    .openapi({ type: "integer", description });
+    .openapi({ type: "integer", minimum: -999_999_999, maximum: 999_999_999, description: `${description} At most nine digits.` });
 
 export const listQuery = z.looseObject({
-  filter: z.string().optional().openapi({ description: 'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.' }),
+  // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
+  filter: z.string().optional().openapi({
+    maxLength: MAX_FILTER_LENGTH, description: 'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.' }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
   ...projectionParams,

@@ -12,6 +12,7 @@ import { applyPatch, type State } from "./patch";
 import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
 import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
+import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE, SCIM_USER_LIST_EXAMPLE } from "./examples";
 import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userSchemas";
 import { userTerms, type UserTerm } from "./userFilter";
 
@@ -39,7 +40,7 @@ async function usersMatching(companyId: string, terms: UserTerm[]): Promise<Rost
   return found.filter((u) => rest.every((t) => valueOf(u, t.key) === t.value)).sort(byCreation);
 }
 
-const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) => scimSuccess(description, scimUserSchema, extra);
+const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) => scimSuccess(description, scimUserSchema, { example: SCIM_USER_EXAMPLE, ...extra });
 
 const listUsers = defineRoute({
   ...SCIM_ROUTE,
@@ -49,7 +50,7 @@ const listUsers = defineRoute({
   summary: "SCIM: search or page the company's users",
   description: "Removed users never appear. An unmatched filter answers 200 with an empty ListResponse.",
   query: listQuery,
-  success: scimSuccess("A ListResponse of users, ordered by creation.", listResponseSchema(scimUserSchema, "ScimUserList")),
+  success: scimSuccess("A ListResponse of users, ordered by creation.", listResponseSchema(scimUserSchema, "ScimUserList"), { example: SCIM_USER_LIST_EXAMPLE }),
   errors: SCIM_ERRORS,
   handler: async ({ query: q, principal, req }) => {
     const { companyId } = authenticated(principal);
@@ -94,6 +95,7 @@ const createUser = defineRoute({
     "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, `provisioned_by: scim`. An e-mail address any user " +
     "already has is 409 `uniqueness`; no free seat is 409 naming the capacity, and nothing is created.",
   body: scimUserInput,
+  bodyExample: SCIM_USER_INPUT_EXAMPLE,
   success: scimUserResponse("The provisioned user.", { status: 201, headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." } }),
   errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
   handler: async ({ body, principal, req, ctx }) => {
@@ -114,6 +116,7 @@ function changeRoute(method: "put" | "patch", describe: { operationId: string; s
     path: "/scim/v2/Users/{id}",
     params: userIdParams,
     body: method === "put" ? scimUserInput : patchOpInput,
+    bodyExample: method === "put" ? SCIM_USER_INPUT_EXAMPLE : SCIM_PATCH_EXAMPLE,
     success: scimUserResponse("The user as it is now."),
     errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
     handler: async ({ params, body, principal, req, ctx }) => {

@@ -23,10 +23,12 @@ const USAGE = `usage: npm --prefix functions run --silent keys -- <command> [opt
                [--roles-source app|identityProvider] [--department-source app|identityProvider]
 options:
   --project-id GCP_PROJECT   a real project, with Application Default Credentials
-                             (default: the local stack's Firestore emulator, 127.0.0.1:8080)
+                             (default: the local stack's Firestore emulator, 127.0.0.1:8080,
+                             or the port in FIRESTORE_PORT)
   --help                     this text`;
 
-const LOCAL = { host: "127.0.0.1:8080", project: "demo-safety-apis" };
+// FIRESTORE_PORT: the local stack's Firestore port when it is not the default (start.sh and the smoke test take it too).
+const LOCAL = { host: `127.0.0.1:${process.env.FIRESTORE_PORT ?? 8080}`, project: "demo-safety-apis" };
 
 class UsageError extends Error {}
 

@@ -3,6 +3,7 @@ import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import { METHOD_NOT_ALLOWED } from "../../src/http/createApp";
 import { client } from "../../src/testing/http";
+import { exampleProblems } from "../../src/testing/openapiValidator";
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean>; stack: Array<{ handle: object }> };
@@ -54,10 +55,32 @@ describe.each([
     for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>(doc.paths)) {
       for (const op of Object.values(ops)) {
         for (const [status, response] of Object.entries(op.responses)) {
-          if (Number(status) >= 400 && path.startsWith("/scim/")) expect(response.content?.["application/scim+json"].schema.$ref).toBe("#/components/schemas/ScimError");
+          // 431 is the runtime's own answer, before the API: documented without a body.
+          if (status === "431") expect(response.content).toBeUndefined();
+          else if (Number(status) >= 400 && path.startsWith("/scim/")) expect(response.content?.["application/scim+json"].schema.$ref).toBe("#/components/schemas/ScimError");
           else if (Number(status) >= 400) expect(response.content?.["application/json"].schema.$ref).toBe("#/components/schemas/Error");
         }
         if (op.security.length) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429"]));
+        expect(Object.keys(op.responses)).toContain("431");
+      }
+    }
+  });
+
+  it("carries an example for every request and response body, and each matches its schema", async () => {
+    const doc = (await api.get("/v1/openapi.json")).body;
+    expect(exampleProblems(doc)).toEqual([]);
+  });
+
+  it("documents every JSON body outside SCIM as closed, and says what unknown query parameters get", async () => {
+    const doc = (await api.get("/v1/openapi.json")).body;
+    const schemas = doc.components.schemas as Record<string, { additionalProperties?: unknown }>;
+    for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; "x-unknown-query-parameters": string }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(["refused", "ignored"]).toContain(op["x-unknown-query-parameters"]);
+        if (method === "get" && !path.startsWith("/scim/")) expect(op["x-unknown-query-parameters"]).toBe("refused");
+        if (!op.requestBody || path.startsWith("/scim/")) continue;
+        const ref = op.requestBody.content["application/json"].schema.$ref ?? "";
+        expect({ path, additionalProperties: schemas[ref.split("/").pop() ?? ""]?.additionalProperties }).toEqual({ path, additionalProperties: false });
       }
     }
   });

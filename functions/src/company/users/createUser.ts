@@ -5,18 +5,23 @@ import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/rosterLookup";
 import { inviteUser } from "../../services/users";
+import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
 import { asHttp, toUser, userSchema } from "./schemas";
 
 const body = z
   .object({
-    email: z.email({ message: "must be a valid e-mail address" }).max(320).openapi({ example: "new.hire@example.com", description: "Stored and compared lower-cased." }),
+    email: z
+      .email({ message: "must be a valid e-mail address" })
+      .max(320)
+      // zod's own address pattern, stricter than RFC 5321 (no quoted local parts, no `!#$%`): the document states it.
+      .openapi({ pattern: z.regexes.email.source, example: "new.hire@example.com", description: "Stored and compared lower-cased." }),
     display_name: z
       .string({ message: "is required" })
       .trim()
       .min(1, "must be 1 to 200 characters")
       .max(200, "must be 1 to 200 characters")
-      .openapi({ example: "Nina Holm" }),
-    department: z.string().trim().min(1).max(200).optional().openapi({ description: "A department's name, matched case-insensitively after trimming." }),
+      .openapi({ pattern: "\\S", example: "Nina Holm", description: "1 to 200 characters after trimming." }),
+    department: z.string().trim().min(1).max(200).optional().openapi({ pattern: "\\S", description: "A department's name, matched case-insensitively after trimming (unknown: 400)." }),
   })
   .strict()
   .openapi("NewUser");
@@ -33,7 +38,8 @@ export const createUser = defineRoute({
   tags: ["Provisioning"],
   scope: "provisioning",
   body,
-  success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }), headers: { Location: "The new user's address: `…/v1/users/{id}`." } },
+  bodyExample: NEW_USER_EXAMPLE,
+  success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }), example: { data: USER_EXAMPLE }, headers: { Location: "The new user's address: `…/v1/users/{id}`." } },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "conflict", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
   handler: async ({ body: input, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);

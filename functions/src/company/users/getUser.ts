@@ -3,6 +3,7 @@ import { notFound } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf, findOnRoster } from "../../repos/rosterLookup";
+import { USER_EXAMPLE } from "../examples";
 import { toUser, userIdParams, userSchema } from "./schemas";
 
 export const getUser = defineRoute({
@@ -15,7 +16,7 @@ export const getUser = defineRoute({
   scope: "provisioning",
   params: userIdParams,
   query: z.object({}).strict(),
-  success: { description: "The user.", schema: z.object({ data: userSchema }) },
+  success: { description: "The user.", schema: z.object({ data: userSchema }), example: { data: { ...USER_EXAMPLE, status: "active" } } },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"],
   handler: async ({ params, principal }) => {
     const { companyId } = authenticated(principal);

@@ -3,6 +3,7 @@ import { limitParam, pageOf, paged, pageTokenParam } from "../../http/paging";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf, queryRoster } from "../../repos/rosterLookup";
+import { USER_EXAMPLE } from "../examples";
 import { toUser, USER_STATUSES, userSchema } from "./schemas";
 
 const query = z
@@ -25,7 +26,7 @@ export const listUsers = defineRoute({
   tags: ["Provisioning"],
   scope: "provisioning",
   query,
-  success: { description: "One page of users.", schema: responseSchema },
+  success: { description: "One page of users.", schema: responseSchema, example: { data: [USER_EXAMPLE], next_page_token: null } },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);

@@ -4,15 +4,18 @@ import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/rosterLookup";
 import { updateUser as update } from "../../services/users";
+import { USER_EXAMPLE, USER_UPDATE_EXAMPLE } from "../examples";
 import { asHttp, toUser, userIdParams, userSchema } from "./schemas";
 
 const FIXED = ["email", "role", "status"];
+/** Values are trimmed first: a blank one is refused as empty. */
+const NOT_BLANK = "\\S";
 
 const body = z
   .object({
     active: z.boolean({ message: "must be true or false" }).optional().openapi({ description: "`false` deactivates (sign-in disabled, seat freed, records kept); `true` reactivates (takes a seat)." }),
-    display_name: z.string().trim().min(1, "must be 1 to 200 characters").max(200, "must be 1 to 200 characters").optional(),
-    department: z.string().trim().min(1).max(200).nullable().optional().openapi({ description: "A department's name; null clears it." }),
+    display_name: z.string().trim().min(1, "must be 1 to 200 characters").max(200, "must be 1 to 200 characters").optional().openapi({ pattern: NOT_BLANK, description: "1 to 200 characters after trimming." }),
+    department: z.string().trim().min(1).max(200).nullable().optional().openapi({ pattern: NOT_BLANK, description: "A department's name (matched after trimming, case-insensitively; unknown: 400); null clears it." }),
   })
   .passthrough()
   .superRefine((input, ctx) => {
@@ -21,7 +24,8 @@ const body = z
       ctx.addIssue({ code: "custom", path: [key], message: FIXED.includes(key) ? "cannot be changed through this endpoint" : "is not a field of this endpoint" });
     }
   })
-  .openapi("UserUpdate");
+  // Closed, as the refinement above makes it (passthrough only so that it can name the fixed fields).
+  .openapi("UserUpdate", { additionalProperties: false });
 
 export const updateUser = defineRoute({
   method: "patch",
@@ -36,7 +40,8 @@ export const updateUser = defineRoute({
   scope: "provisioning",
   params: userIdParams,
   body,
-  success: { description: "The user as it is now.", schema: z.object({ data: userSchema }) },
+  bodyExample: USER_UPDATE_EXAMPLE,
+  success: { description: "The user as it is now.", schema: z.object({ data: userSchema }), example: { data: { ...USER_EXAMPLE, status: "deactivated", deactivated_at: "2026-11-21T08:00:00.000Z" } } },
   errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
   handler: async ({ params, body: input, principal, req, ctx }) => {
     const { companyId } = authenticated(principal);

@@ -1,0 +1,143 @@
+import type { GetEsrsS1Response } from "./getEsrsS1";
+import type { GetKpisResponse } from "./getKpis";
+import type { ListAuditLogsResponse } from "./listAuditLogs";
+import type { ListIncidentsResponse } from "./listIncidents";
+import type { User } from "./users/schemas";
+
+/**
+ * The examples of the company API's OpenAPI document, typed by the wire shapes so that tsc
+ * keeps them in step with the schemas (and the OpenAPI tests check them against the document).
+ */
+const PAGE_TOKEN = "v3.Q2hhbmdlTWU.9sKq2mV0aLp3xN7bY1cR5dT8eW4fZ6gH2iJ0kL1mN3oP5qR7sT9uV";
+
+export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
+  data: [
+    {
+      id: "inc-0042",
+      reference: "INC-2026-0042",
+      title: "Slip on wet deck",
+      description: "Crew member slipped while mooring; sprained ankle.",
+      event_date: "2026-03-14T06:40:00.000Z",
+      reported_at: "2026-03-14T09:05:12.000Z",
+      status: "closed",
+      type: "injury",
+      work_related: true,
+      recordable: true,
+      fatality: false,
+      person_type: "employee",
+      days_lost: 3,
+      location_id: "loc-vessel-a",
+      department_id: "dep-deck",
+      reported_by: "u-mgr1",
+      reported_by_name: "Kari Nilsen",
+    },
+  ],
+  next_page_token: PAGE_TOKEN,
+};
+
+const MONTHS = Array.from({ length: 24 }, (_, i) => `${2024 + Math.floor((11 + i) / 12)}-${String(((11 + i) % 12) + 1).padStart(2, "0")}`);
+const byMonth = (perMonth: number) => Object.fromEntries(MONTHS.map((m, i) => [m, (perMonth * (i + 3)) % 7]));
+const area = (total: number, byStatus: Record<string, number>) => ({ total, by_month: byMonth(total % 5), by_status: byStatus });
+
+export const KPIS_EXAMPLE: GetKpisResponse = {
+  data: {
+    generated_at: "2026-11-20T02:30:04.118Z",
+    months: MONTHS,
+    areas: {
+      incidents: { ...area(61, { closed: 40, reported: 12, under_investigation: 6, action_required: 3 }), by_type: { injury: 25, near_miss: 30, ill_health: 6 } },
+      findings: area(320, { Open: 110, Closed: 190, "To be reviewed": 20 }),
+      inspections: area(48, { completed: 44, planned: 4 }),
+      assets: area(212, { active: 200, retired: 12 }),
+      risk_assessments: area(37, { approved: 30, draft: 7 }),
+      locations: area(9, {}),
+      worked_hours: { total: 299_520, by_month: Object.fromEntries(MONTHS.map((m) => [m, 12_480])), by_source: { app: 274_560, api: 24_960 } },
+    },
+  },
+};
+
+export const ESRS_EXAMPLE: GetEsrsS1Response = {
+  data: {
+    company_id: "demo-nordic-shipping",
+    year: 2025,
+    period: {
+      start: "2025-01-01T00:00:00.000Z",
+      end: "2026-01-01T00:00:00.000Z",
+      time_zone: "UTC",
+      first_month: 1,
+      months: Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, "0")}`),
+      complete: true,
+      in_progress: false,
+      months_without_hours: [],
+    },
+    worked_hours: { total: 149_760, app: 137_280, api: 12_480 },
+    generated_at: "2026-11-20T10:12:45.301Z",
+    datapoints: [
+      {
+        datapoint_id: "S1-14_05",
+        esrs_paragraph: "ESRS S1 88 (c)",
+        name: "rate_of_recordable_work_related_accidents",
+        value: 33.39,
+        unit: "per_million_hours",
+        note: "Recordable work-related accidents per 1,000,000 hours worked, 2025-01-01 to 2025-12-31 (UTC).",
+        breakdown: null,
+      },
+      {
+        datapoint_id: "S1-14_02.employee",
+        esrs_paragraph: "ESRS S1 88 (b)",
+        name: "work_related_fatalities",
+        value: 0,
+        unit: "count",
+        note: "Deaths of employees as a result of work-related injuries and ill health.",
+        breakdown: { of: "S1-14_02", by: "person_type", member: "employee" },
+      },
+    ],
+  },
+};
+
+export const AUDIT_PAGE_EXAMPLE: ListAuditLogsResponse = {
+  data: [
+    {
+      id: "al-7f3c",
+      at: "2026-11-20T10:12:45.301Z",
+      class: "operational",
+      action: "api.request",
+      actor: { type: "api_key", id: "csa_DemoComp", name: "BI export" },
+      api: "company",
+      method: "GET",
+      path: "/v1/incidents",
+      status: 200,
+      request_id: "req_6f1c2a9be04d4d0f9a3c81e5b7d20c44",
+      client_request_id: null,
+      count: 1,
+      project_id: null,
+      target: null,
+    },
+  ],
+  next_page_token: null,
+};
+
+export const USER_EXAMPLE: User = {
+  id: "Xq3b9TtM2hV0sLkP7wZr",
+  email: "nina.holm@example.com",
+  display_name: "Nina Holm",
+  department: "HSE",
+  department_id: "dep-hse",
+  role: "standard",
+  status: "invited",
+  external_id: null,
+  provisioned_by: "api",
+  created_at: "2026-11-20T10:12:45.301Z",
+  updated_at: "2026-11-20T10:12:45.301Z",
+  deactivated_at: null,
+};
+
+export const NEW_USER_EXAMPLE = { email: "nina.holm@example.com", display_name: "Nina Holm", department: "HSE" };
+export const USER_UPDATE_EXAMPLE = { active: false };
+export const WORKED_HOURS_INPUT_EXAMPLE = { month: "2026-10", hours: 12480.5 };
+export const WORKED_HOURS_RECORD_EXAMPLE = { data: { month: "2026-10", hours: 12480.5, source: "api" as const, updated_at: "2026-11-02T07:00:00.000Z" } };
+export const WORKED_HOURS_YEAR_EXAMPLE = {
+  data: {
+    year: 2025,
+    months: Array.from({ length: 12 }, (_, i) => ({ month: `2025-${String(i + 1).padStart(2, "0")}`, app_hours: 11_440, api_hours: 1_040, total_hours: 12_480 })),
+  },
+};
