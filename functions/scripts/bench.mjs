@@ -15,6 +15,8 @@ const { firestore } = require("../lib/config/firebase.js");
 const { seedCompany, seedKey, seedProject } = require("../lib/testing/builders.js");
 const { findingData } = require("../lib/testing/findingBuilders.js");
 const { createFindingsApp } = require("../lib/findings/app.js");
+const { createCompanyApp } = require("../lib/company/app.js");
+const { auditEntry } = require("../lib/repos/auditLogs.js");
 const { FieldPath, Timestamp } = require("firebase-admin/firestore");
 
 const TOTAL = 10_000;
@@ -135,7 +137,7 @@ function countRoundTrips() {
 /** Child: serves the app and reports its peak RSS after one big page, or its round trips. */
 async function child() {
   const roundTrips = countRoundTrips();
-  const { base } = await serve(createFindingsApp());
+  const { base } = await serve(process.argv[3] === "company" ? createCompanyApp() : createFindingsApp());
   process.send({ base });
   process.on("message", (m) => {
     if (m === "exit") process.exit(0);
@@ -144,29 +146,50 @@ async function child() {
   });
 }
 
-async function startServer() {
-  const worker = fork(fileURLToPath(import.meta.url), ["child"], { env: process.env });
+async function startServer(api = "findings") {
+  const worker = fork(fileURLToPath(import.meta.url), ["child", api], { env: process.env });
   const { base } = await new Promise((r) => worker.once("message", r));
   return { worker, base };
 }
 
-/** Peak RSS of a fresh server process answering `n` pages of 500 x 50 at once. */
-async function peakRss(heavy, n) {
-  const { worker, base } = await startServer();
+/** 500 incidents and 500 audit entries of about 1 KB each, in a company with a read key. */
+async function seedCompanyPages() {
+  const companyId = await seedCompany();
+  const key = await seedKey({ api: "company", companyId, rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 } });
+  const writer = firestore().bulkWriter();
+  const at = Timestamp.fromMillis(Date.parse("2025-06-01T00:00:00Z"));
+  for (let i = 0; i < 500; i++) {
+    writer.set(firestore().doc(`companies/${companyId}/incidents/i${String(i).padStart(4, "0")}`), {
+      reference: `INC-2025-${i}`, title: `Incident ${i}`, description: "Slipped on the wet deck near the forward mooring winch. ".repeat(16),
+      eventDate: Timestamp.fromMillis(at.toMillis() + i * 60_000), reportedAt: at, status: "closed", type: "injury", workRelated: true,
+      recordable: true, fatality: false, personType: "employee", daysLost: 2, locationId: "loc-1", departmentId: "dep-1", reportedBy: "u1", reportedByName: "Reporter",
+    });
+    writer.set(firestore().doc(`companies/${companyId}/auditLogs/a${String(i).padStart(4, "0")}`), auditEntry({
+      class: "operational", action: "api.request", actor: { type: "api_key", id: key.prefix, name: "bench key" }, api: "company", method: "GET",
+      path: `/v1/incidents/${"x".repeat(900)}`, status: 200, requestId: `req_${String(i).padStart(32, "0")}`, projectId: null,
+    }));
+  }
+  await writer.close();
+  return { key: key.key };
+}
+
+/** Peak RSS of a fresh server process answering `n` pages at once (default: findings, 500 x 50). */
+async function peakRss(heavy, n, api = "findings", path = "/v1/findings?limit=500", label = "500 x 50") {
+  const { worker, base } = await startServer(api);
   const rss = () => new Promise((r) => { worker.once("message", r); worker.send("rss"); });
   // Idle means warm: one small request first loads the code and opens the Firestore channel, as
   // any instance has done before its first heavy page.
-  await fetch(`${base}/v1/findings?limit=1`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then((res) => res.arrayBuffer());
+  await fetch(`${base}${path.replace("limit=500", "limit=1")}`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then((res) => res.arrayBuffer());
   const idle = await rss();
   const responses = await Promise.all(
-    Array.from({ length: n }, () => fetch(`${base}/v1/findings?limit=500`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }))),
+    Array.from({ length: n }, () => fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }))),
   );
   const peak = await rss();
   worker.kill();
   const ok = responses.every((r) => r.status === 200);
   const size = responses[0].bytes / 1048576;
   const target = n === 1 ? `; target <= idle + 5 x response = ${(idle.maxRssMiB + 5 * size).toFixed(0)} MiB: ${peak.maxRssMiB <= idle.maxRssMiB + 5 * size ? "ok" : "MISSED"}` : "";
-  return `peak RSS, ${String(n).padStart(2)} x (500 x 50)  ${peak.maxRssMiB.toFixed(0)} MiB (idle server ${idle.maxRssMiB.toFixed(0)} MiB, ${size.toFixed(1)} MiB per response${ok ? "" : ", SOME FAILED"}${target})`;
+  return `peak RSS, ${String(n).padStart(2)} x (${label})  ${peak.maxRssMiB.toFixed(0)} MiB (idle server ${idle.maxRssMiB.toFixed(0)} MiB, ${size.toFixed(1)} MiB per response${ok ? "" : ", SOME FAILED"}${target})`;
 }
 
 async function memoryFigures() {
@@ -174,6 +197,12 @@ async function memoryFigures() {
   const heavy = await seedVessel(500, 50, 0);
   const lines = [];
   for (const n of CONCURRENT) lines.push(await peakRss(heavy, n));
+  console.log("Seeding 500 incidents and 500 audit entries…");
+  const company = await seedCompanyPages();
+  for (const n of [1, 16]) {
+    lines.push(await peakRss(company, n, "company", "/v1/incidents?limit=500", "incidents 500"));
+    lines.push(await peakRss(company, n, "company", "/v1/audit-logs?limit=500", "audit 500"));
+  }
   return lines;
 }
 
