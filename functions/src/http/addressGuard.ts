@@ -1,4 +1,5 @@
 import type { Request } from "express";
+import { setBounded } from "../lib/bounded";
 
 /**
  * A per-instance limit on failed authentications per client address, checked before any
@@ -19,12 +20,6 @@ const MAX_ENTRIES = 20_000;
 
 const failures = new Map<string, { minute: number; count: number }>();
 const trustedKeys = new Map<string, number>();
-
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value as string);
-  map.set(key, value);
-}
 
 /**
  * The client's address. Behind Google's front end (Cloud Functions, Cloud Run, an HTTPS load
@@ -49,9 +44,9 @@ export function blockedFor(address: string, keyHash: string | null, now = Date.n
 export function noteFailure(address: string, now = Date.now()): void {
   const minute = Math.floor(now / MINUTE_MS);
   const seen = failures.get(address);
-  remember(failures, address, { minute, count: seen?.minute === minute ? seen.count + 1 : 1 });
+  setBounded(failures, address, { minute, count: seen?.minute === minute ? seen.count + 1 : 1 }, MAX_ENTRIES);
 }
 
 export function noteSuccess(keyHash: string, now = Date.now()): void {
-  remember(trustedKeys, keyHash, now + TRUSTED_KEY_MS);
+  setBounded(trustedKeys, keyHash, now + TRUSTED_KEY_MS, MAX_ENTRIES);
 }

@@ -10,6 +10,7 @@ import { effectiveLimits } from "../services/rateLimit";
 import { contextOf, type AuditSubject } from "./context";
 import { clientAddress, blockedFor, noteFailure, noteSuccess } from "./addressGuard";
 import { ApiError, forbidden, unauthorized } from "./errors";
+import { setBounded } from "../lib/bounded";
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 
@@ -61,8 +62,7 @@ async function readFresh(keyHash: string, api: KeyApi, onKey: (doc: ApiKeyDoc | 
   const doc = await findApiKey(keyHash);
   onKey(doc);
   if (!doc) return { doc, company: null, project: null };
-  if (owners.size >= MAX_OWNERS) owners.delete(owners.keys().next().value as string);
-  owners.set(keyHash, { companyId: doc.companyId, projectId: doc.projectId });
+  setBounded(owners, keyHash, { companyId: doc.companyId, projectId: doc.projectId }, MAX_OWNERS);
   const [company, project] = await Promise.all([findCompany(doc.companyId), projectOf(doc)]);
   return { doc, company, project };
 }

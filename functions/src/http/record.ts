@@ -17,10 +17,9 @@ export async function recordRequest(req: Request, res: Response, status: number)
   if (ctx.recorded) return;
   ctx.recorded = true;
   const subject = ctx.auditSubject;
+  const failed = (companyId: string) => (err: unknown) => auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), companyId }, err);
   if (subject && REFUSED_STATUSES.has(status)) {
-    await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch((err: unknown) =>
-      auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), companyId: subject.companyId }, err),
-    );
+    await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch(failed(subject.companyId));
   } else if (subject) {
     await appendAuditEntry(
       subject.companyId,
@@ -36,7 +35,7 @@ export async function recordRequest(req: Request, res: Response, status: number)
         clientRequestId: ctx.clientRequestId,
         projectId: subject.projectId,
       }),
-    ).catch((err: unknown) => auditWriteFailed({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), companyId: subject.companyId }, err));
+    ).catch(failed(subject.companyId));
   } else if (ctx.rejection) {
     unattributedRequest({
       api: ctx.api,

@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { addRefusals, auditEntry } from "../repos/auditLogs";
 import type { RequestContext } from "./context";
+import { setBounded } from "../lib/bounded";
 
 /**
  * Refused requests (401, 403, 429) of a known key are audited as one `api.refused` entry per
@@ -64,10 +65,8 @@ export async function noteRefusal(ctx: RequestContext, subject: Subject, refusal
   let bucket = previous;
   if (!bucket || bucket.minute !== minute) {
     if (previous) writes.push(flush(previous, now));
-    else if (series.size >= MAX_SERIES) series.delete(series.keys().next().value as string);
     bucket = { companyId: subject.companyId, entryId: `refused_${subject.actor.id}_${minute}_${refusal.status}`, minute, pending: 0, flushedAt: Number.NEGATIVE_INFINITY, entry: null };
-    series.delete(seriesKey);
-    series.set(seriesKey, bucket);
+    setBounded(series, seriesKey, bucket, MAX_SERIES);
   }
   bucket.pending++;
   bucket.entry = auditEntry(

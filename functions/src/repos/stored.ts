@@ -1,6 +1,7 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
+import { firstTimeFilter } from "../lib/bounded";
 
 /**
  * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
@@ -28,17 +29,13 @@ export class StoredDataError extends Error {
 /** The document being read and where in it. zod parses synchronously, so one slot suffices. */
 let reading: { document: string; at: Array<string | number> } | null = null;
 
-const WARNED_LIMIT = 5000;
-const warned = new Set<string>();
+/** Fields already logged by this instance: one line per document and field. */
+const firstWarning = firstTimeFilter(5000);
 
 function noteInvalid(): void {
   if (!reading) return;
   const field = reading.at.join(".");
-  const id = `${reading.document}\u0000${field}`;
-  if (warned.has(id)) return;
-  if (warned.size >= WARNED_LIMIT) warned.clear();
-  warned.add(id);
-  storedFieldInvalid({ document: reading.document, field });
+  if (firstWarning(`${reading.document}\u0000${field}`)) storedFieldInvalid({ document: reading.document, field });
 }
 
 const fallbacks = new WeakMap<z.ZodType, unknown>();

@@ -2,6 +2,7 @@ import type { Timestamp } from "firebase-admin/firestore";
 import { parseStorageRef } from "../lib/storageRef";
 import { storageRefOutsideProject } from "../logs";
 import type { CommentDoc, FileDoc, FindingDoc } from "../repos/findingDocs";
+import { firstTimeFilter } from "../lib/bounded";
 
 /**
  * A finding's attachments in the spec's order: the location image, then the finding's files
@@ -53,13 +54,10 @@ export function classify(storageRef: unknown, buckets: Buckets, projectId: strin
 }
 
 /** Projects whose references outside their folder this instance has logged already. */
-const loggedProjects = new Set<string>();
+const firstOutsideProject = firstTimeFilter(1000);
 
 function noteOutsideProject(projectId: string): void {
-  if (loggedProjects.has(projectId)) return;
-  if (loggedProjects.size >= 1000) loggedProjects.clear();
-  loggedProjects.add(projectId);
-  storageRefOutsideProject({ projectId });
+  if (firstOutsideProject(projectId)) storageRefOutsideProject({ projectId });
 }
 
 type Buckets = { defaultBucket: string; own: Set<string> };

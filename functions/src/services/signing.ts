@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { Storage } from "@google-cloud/storage";
 import { onEmulator, projectId } from "../config/params";
 import { signingFailed } from "../logs";
+import { firstTimeFilter } from "../lib/bounded";
 
 /**
  * V4 signed read URLs for attachments (valid 15 minutes).
@@ -56,7 +57,7 @@ export async function signReadUrl(bucket: string, path: string, now = Date.now()
 }
 
 /** Causes already logged by this instance: one line per bucket and error, not one per row. */
-const loggedFailures = new Set<string>();
+const firstFailure = firstTimeFilter(1000);
 
 /**
  * Logs a signing failure once per cause, so a missing IAM role (signBlob denied) shows up in
@@ -64,9 +65,5 @@ const loggedFailures = new Set<string>();
  */
 export function noteSigningFailure(bucket: string, err: unknown): void {
   const error = err instanceof Error ? err.message : String(err);
-  const cause = `${bucket}\u0000${error}`;
-  if (loggedFailures.has(cause)) return;
-  if (loggedFailures.size >= 1000) loggedFailures.clear();
-  loggedFailures.add(cause);
-  signingFailed({ bucket, error });
+  if (firstFailure(`${bucket}\u0000${error}`)) signingFailed({ bucket, error });
 }

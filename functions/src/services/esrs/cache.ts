@@ -1,4 +1,5 @@
 import { computeEsrsReport, type EsrsReport } from "./report";
+import { setBounded } from "../../lib/bounded";
 
 /**
  * The ESRS report of a company and year, computed at most once per CACHE_MS per instance: one
@@ -19,16 +20,15 @@ export function esrsReport(companyId: string, year: number | undefined, now = Da
   if (hit && now - hit.at < CACHE_MS) return hit.report;
   const report = computeEsrsReport(companyId, year, undefined, new Date(now));
   const stored = { at: now, report };
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   report.then(
     (done) => {
-      cache.set(`${companyId}\u0000${done.year}`, stored);
+      setBounded(cache, `${companyId}\u0000${done.year}`, stored, MAX_ENTRIES);
     },
     () => {
       // A failure is not cached: the next request computes again.
       if (key && cache.get(key) === stored) cache.delete(key);
     },
   );
-  if (key) cache.set(key, stored);
+  if (key) setBounded(cache, key, stored, MAX_ENTRIES);
   return report;
 }
