@@ -34,6 +34,8 @@ export interface RequestContext {
   privileged?: boolean;
   /** Why an unattributable request failed, for the function log. */
   rejection?: string;
+  /** Admitted provisionally (a read-only request): counted with its audit entry when recorded. */
+  uncounted?: boolean;
   /** The response was audited (or logged) already; never twice. */
   recorded?: boolean;
 }

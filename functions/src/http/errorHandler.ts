@@ -66,7 +66,11 @@ export function errorHandler(dialects: readonly ErrorDialect[] = []) {
       requestFailed(where, err);
       error = new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
     }
-    await recordRequest(req, res, error.status);
+    const instead = await recordRequest(req, res, error.status);
+    if (instead) {
+      error = instead;
+      await recordRequest(req, res, error.status);
+    }
     if (res.headersSent) {
       res.end();
       return;

@@ -1,32 +1,48 @@
 import type { NextFunction, Request, Response } from "express";
 import { UsageContentionError } from "../repos/apiKeyUsage";
-import { consume, policyHeader, remainingHeader } from "../services/rateLimit";
-import { principalOf } from "./context";
+import { consume, policyHeader, preview, remainingHeader, type RateLimitDecision } from "../services/rateLimit";
+import { contextOf, principalOf } from "./context";
 import { ApiError } from "./errors";
 
-/** Admits the request against the key's minute and day windows; 429 with `Retry-After` otherwise. */
-export async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
+/** Methods whose handlers never write: their count can wait until the answer is known. */
+const READ_ONLY = new Set(["GET", "HEAD"]);
+
+/** Sets the rate-limit headers of a decision; the 429 to answer when it refuses. */
+export function applyDecision(res: Response, decision: RateLimitDecision): ApiError | null {
+  res.set("RateLimit-Policy", policyHeader(decision));
+  res.set("RateLimit", remainingHeader(decision));
+  if (decision.allowed) return null;
+  const what = decision.limitedBy === "day" ? "daily quota" : "requests per minute";
+  return new ApiError("rate_limited", `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`, {
+    "Retry-After": String(decision.retryAfterSeconds),
+  });
+}
+
+/**
+ * Extreme concurrency on one key from many instances: ask the caller to slow down rather
+ * than admit a request we could not count.
+ */
+export function contentionError(err: unknown): unknown {
+  return err instanceof UsageContentionError ? new ApiError("rate_limited", "Too many concurrent requests with this key; retry after 1 s.", { "Retry-After": "1" }) : err;
+}
+
+/**
+ * Admits the request against the key's minute and day windows; 429 with `Retry-After` otherwise.
+ *
+ * A read-only request is admitted on the counter read during authentication and counted after
+ * its handler, in one batch with its audit entry (record.ts): one round trip less, and the
+ * count and the entry can never disagree. If the count then finds the window full (requests
+ * of the same key on other instances came first), the answer is that 429 instead of the data.
+ * Any other request is counted here, before its handler can change anything.
+ */
+export async function rateLimit(req: Request, res: Response, next: NextFunction): Promise<void> {
   try {
     const principal = principalOf(res);
-    const decision = await consume(principal.keyHash, principal.limits, principal.usage);
-    res.set("RateLimit-Policy", policyHeader(decision));
-    res.set("RateLimit", remainingHeader(decision));
-    if (!decision.allowed) {
-      const what = decision.limitedBy === "day" ? "daily quota" : "requests per minute";
-      throw new ApiError(
-        "rate_limited",
-        `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`,
-        { "Retry-After": String(decision.retryAfterSeconds) },
-      );
-    }
-    next();
+    const provisional = READ_ONLY.has(req.method) && principal.usage ? await preview(principal.limits, principal.usage) : null;
+    if (provisional?.allowed) contextOf(res).uncounted = true;
+    const refused = applyDecision(res, provisional ?? (await consume(principal.keyHash, principal.limits, principal.usage)));
+    next(refused ?? undefined);
   } catch (err) {
-    if (err instanceof UsageContentionError) {
-      // Extreme concurrency on one key from many instances: ask the caller to slow down
-      // rather than admit a request we could not count.
-      next(new ApiError("rate_limited", "Too many concurrent requests with this key; retry after 1 s.", { "Retry-After": "1" }));
-      return;
-    }
-    next(err);
+    next(contentionError(err));
   }
 }

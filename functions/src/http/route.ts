@@ -138,7 +138,8 @@ export function handlerOf(route: AnyRoute) {
       const result = await route.handler(input);
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? route.success.status ?? 200;
-      await recordRequest(req, res, status);
+      const instead = await recordRequest(req, res, status);
+      if (instead) throw instead;
       res.status(status).set(reply.options.headers ?? {});
       const contentType = reply.options.contentType ?? route.success.contentType;
       if (status === 204) res.end();

@@ -13,7 +13,11 @@ export class Coalescer<A, T> {
   private readonly queues = new Map<string, Array<Waiter<A, T>>>();
   private readonly running = new Set<string>();
 
-  constructor(private readonly run: (key: string, args: A[]) => Promise<T[]>) {}
+  /** `maxBatch`: at most this many calls per run (the rest wait for the next run). */
+  constructor(
+    private readonly run: (key: string, args: A[]) => Promise<T[]>,
+    private readonly maxBatch = Number.POSITIVE_INFINITY,
+  ) {}
 
   submit(key: string, arg: A): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -41,8 +45,9 @@ export class Coalescer<A, T> {
   }
 
   private take(key: string) {
-    const batch = this.queues.get(key) ?? [];
-    this.queues.delete(key);
+    const queue = this.queues.get(key) ?? [];
+    const batch = queue.splice(0, this.maxBatch);
+    if (!queue.length) this.queues.delete(key);
     return batch;
   }
 }

@@ -1,7 +1,8 @@
-import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
+import { Timestamp, type DocumentSnapshot, type WriteBatch } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { apiKeysCollection } from "./apiKeys";
+import { readDoc } from "./readBatch";
 
 /**
  * `apiKeyUsage/{keyHash}`: API-owned window counters, one document per key, kept apart from
@@ -70,14 +71,25 @@ const lastWrite = new Map<string, Timestamp>();
  * overlap the company and project reads of authentication.
  */
 export function prefetchUsage(keyHash: string): Promise<DocumentSnapshot> {
-  return usageRef(keyHash).get();
+  return readDoc(usageRef(keyHash));
 }
+
+/** The counter a snapshot holds; a missing or malformed document counts as unused. */
+export function storedUsage(snap: DocumentSnapshot): UsageState | undefined {
+  const parsed = usageDoc.safeParse(snap.data());
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Further writes of admitted request `index`, committed in the counter's batch (an audit entry). */
+export type AlsoWrite = (batch: WriteBatch, index: number) => void;
 
 /**
  * Decides `count` requests of the key and stores the outcome with a compare-and-swap, retried
  * on conflict (see the module comment). Callers in one instance are coalesced by the service.
+ * `also` adds each admitted request's own writes to the same batch: they commit exactly when
+ * the request is counted.
  */
-export async function consumeMany<D extends UsageDecision>(keyHash: string, count: number, decide: DecideBatch<D>, prefetched?: DocumentSnapshot): Promise<D[]> {
+export async function consumeMany<D extends UsageDecision>(keyHash: string, count: number, decide: DecideBatch<D>, prefetched?: DocumentSnapshot, also?: AlsoWrite): Promise<D[]> {
   const ref = usageRef(keyHash);
   const written = lastWrite.get(keyHash);
   let first = prefetched && (!written || prefetched.readTime >= written) ? prefetched : undefined;
@@ -85,9 +97,8 @@ export async function consumeMany<D extends UsageDecision>(keyHash: string, coun
     // A stale snapshot is harmless (its swap fails and the loop reads again), only slower.
     const snap = first ?? (await ref.get());
     first = undefined;
-    const parsed = usageDoc.safeParse(snap.data());
     const now = Timestamp.now();
-    const decisions = decide(parsed.success ? parsed.data : undefined, now.toMillis(), count);
+    const decisions = decide(storedUsage(snap), now.toMillis(), count);
     const admitted = decisions.filter((d) => d.allowed);
     // A refusal needs no write: counts only grow within a window, so a stale read can only
     // under-count, never refuse wrongly.
@@ -97,6 +108,7 @@ export async function consumeMany<D extends UsageDecision>(keyHash: string, coun
     if (snap.exists) batch.update(ref, data, { lastUpdateTime: snap.updateTime! });
     else batch.create(ref, data);
     if (admitted.some((d) => d.firstInMinute)) batch.update(apiKeysCollection().doc(keyHash), { lastUsedAt: now });
+    if (also) decisions.forEach((d, i) => d.allowed && also(batch, i));
     try {
       const [result] = await batch.commit();
       lastWrite.set(keyHash, result.writeTime);

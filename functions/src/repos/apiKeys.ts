@@ -3,6 +3,7 @@ import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { nullableString, parseStoredOrNull, rateLimitOverride, stringList, text, timestamp, type Stored } from "./stored";
+import { readDoc } from "./readBatch";
 
 /**
  * `apiKeys/{keyHash}`: API-owned, written only by key management. `api`, `companyId` and
@@ -27,7 +28,7 @@ export type ApiKeyDoc = Stored<typeof apiKeyShape>;
 export const apiKeysCollection = () => firestore().collection("apiKeys");
 
 export async function findApiKey(keyHash: string): Promise<ApiKeyDoc | null> {
-  const snap = await apiKeysCollection().doc(keyHash).get();
+  const snap = await readDoc(apiKeysCollection().doc(keyHash));
   return snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null;
 }
 

@@ -1,4 +1,4 @@
-import { FieldValue, Timestamp } from "firebase-admin/firestore";
+import { FieldValue, Timestamp, type WriteBatch } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { Instant } from "../lib/dates";
@@ -49,6 +49,11 @@ export const auditLogsCollection = (companyId: string) => firestore().collection
 
 export async function appendAuditEntry(companyId: string, entry: AuditEntry): Promise<void> {
   await auditLogsCollection(companyId).add(entry);
+}
+
+/** The same entry as one write of a caller's batch (committed with the change it records). */
+export function stageAuditEntry(batch: WriteBatch, companyId: string, entry: AuditEntry): void {
+  batch.create(auditLogsCollection(companyId).doc(), entry);
 }
 
 /**

@@ -2,6 +2,7 @@ import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
 import { freeForm, nullableNumber, nullableString, orWhenInvalid, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
+import { readDoc } from "./readBatch";
 
 export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
@@ -45,7 +46,7 @@ export const companiesCollection = () => firestore().collection("companies");
 export const companyRef = (companyId: string) => companiesCollection().doc(companyId);
 
 export async function findCompany(companyId: string): Promise<CompanyDoc | null> {
-  const snap = await companyRef(companyId).get();
+  const snap = await readDoc(companyRef(companyId));
   return snap.exists ? parseStored(companyShape, snap.ref.path, snap.data()) : null;
 }
 

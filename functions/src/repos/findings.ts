@@ -5,6 +5,7 @@ import { commentShape, fileShape, findingShape, type CommentDoc, type FileDoc, t
 import { projectRef } from "./projects";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseStored } from "./stored";
+import { readDoc } from "./readBatch";
 
 /** Reads of one project's findings and their comments and files. */
 export type EqualityField = "status" | "system" | "priority";
@@ -34,7 +35,7 @@ export const documentId = z
 /** A visible finding of the project, or null (unknown, hidden, or not a valid id). */
 export async function findVisibleFinding(projectId: string, findingId: string): Promise<FindingDoc | null> {
   if (!documentId.safeParse(findingId).success) return null;
-  const snap = await findingsOf(projectId).doc(findingId).get();
+  const snap = await readDoc(findingsOf(projectId).doc(findingId));
   if (!snap.exists) return null;
   const finding = parseFinding(snap);
   return finding.hidden ? null : finding;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { firestore } from "../config/firebase";
 import { companiesCollection, companyRef } from "./companies";
 import { parseStoredOrNull, stringList, timestamp } from "./stored";
+import { readDoc } from "./readBatch";
 
 /** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */
 const rollupRef = (companyId: string) => companyRef(companyId).collection("kpiRollups").doc("latest");
@@ -32,7 +33,7 @@ export async function saveRollup(companyId: string, rollup: RollupToStore, gener
 
 /** The latest rollup, or null when none was generated (or the stored one is unusable). */
 export async function findRollup(companyId: string): Promise<StoredRollup | null> {
-  const snap = await rollupRef(companyId).get();
+  const snap = await readDoc(rollupRef(companyId));
   if (!snap.exists) return null;
   const doc = parseStoredOrNull(rollupShape, snap.ref.path, snap.data());
   if (!doc?.generatedAt) return null;

@@ -1,5 +1,6 @@
 import { firestore } from "../config/firebase";
 import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, parseStored, timestamp, type Stored } from "./stored";
+import { readDoc } from "./readBatch";
 
 /**
  * `projects/{projectId}`. Only the allow-listed fields are parsed at all: budget, hours,
@@ -32,7 +33,7 @@ export type ProjectDoc = Stored<typeof projectShape> & { id: string };
 export const projectRef = (projectId: string) => firestore().collection("projects").doc(projectId);
 
 export async function findProject(projectId: string): Promise<ProjectDoc | null> {
-  const snap = await projectRef(projectId).get();
+  const snap = await readDoc(projectRef(projectId));
   if (!snap.exists) return null;
   return { id: snap.id, ...parseStored(projectShape, snap.ref.path, snap.data()) };
 }

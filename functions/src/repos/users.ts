@@ -1,5 +1,6 @@
 import { firestore } from "../config/firebase";
 import { flag, nullableString, parseStored, type Stored } from "./stored";
+import { readDoc } from "./readBatch";
 
 /** `users/{uid}`: the fields key management decides on (never e-mail or avatar). */
 export const userShape = {
@@ -12,6 +13,6 @@ export const userShape = {
 export type UserDoc = Stored<typeof userShape>;
 
 export async function findUser(uid: string): Promise<UserDoc | null> {
-  const snap = await firestore().collection("users").doc(uid).get();
+  const snap = await readDoc(firestore().collection("users").doc(uid));
   return snap.exists ? parseStored(userShape, snap.ref.path, snap.data()) : null;
 }

@@ -1,6 +1,7 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { Coalescer } from "../lib/coalesce";
-import { consumeMany, type Limits, type UsageState } from "../repos/apiKeyUsage";
+import { consumeMany, storedUsage, type Limits, type UsageState } from "../repos/apiKeyUsage";
+import { stageAuditEntry, type AuditEntry } from "../repos/auditLogs";
 
 export type { Limits } from "../repos/apiKeyUsage";
 
@@ -107,20 +108,47 @@ export function effectiveLimits(
   };
 }
 
+/** An admitted request's audit entry, committed in the batch that counts it. */
+export interface CountedEntry {
+  companyId: string;
+  entry: AuditEntry;
+}
+
 interface Consumption {
   limits: Limits;
   prefetched?: Promise<DocumentSnapshot>;
+  entry?: CountedEntry;
 }
+
+/** Firestore takes 500 writes a batch: the counter, `lastUsedAt` and one entry per request. */
+const MAX_BATCH = 400;
 
 // Group commit per key inside this instance. Limits are read fresh by every request; a batch
 // applies the latest of its requests' reads, and starts from the latest prefetched counter.
 const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
   const last = args[args.length - 1];
   const prefetched = await last.prefetched?.catch(() => undefined);
-  return consumeMany(keyHash, args.length, (stored, nowMs, count) => decideMany(stored, nowMs, last.limits, count), prefetched);
-});
+  const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) => decideMany(stored, nowMs, last.limits, count);
+  return consumeMany(keyHash, args.length, decideBatch, prefetched, (batch, i) => {
+    const counted = args[i].entry;
+    if (counted) stageAuditEntry(batch, counted.companyId, counted.entry);
+  });
+}, MAX_BATCH);
 
-/** Admits or refuses one request of the key (see repos/apiKeyUsage for the guarantees). */
-export function consume(keyHash: string, limits: Limits, prefetched?: Promise<DocumentSnapshot>): Promise<RateLimitDecision> {
-  return coalescer.submit(keyHash, { limits, prefetched });
+/**
+ * Admits or refuses one request of the key (see repos/apiKeyUsage for the guarantees). With an
+ * `entry`, the request's audit entry commits in the same batch as its count, or not at all.
+ */
+export function consume(keyHash: string, limits: Limits, prefetched?: Promise<DocumentSnapshot>, entry?: CountedEntry): Promise<RateLimitDecision> {
+  return coalescer.submit(keyHash, { limits, prefetched, entry });
+}
+
+/**
+ * The decision the counter read during authentication gives, without counting anything: a
+ * refusal is final (counts only grow within a window, so an older read can only under-count),
+ * an admission is provisional until `consume` confirms it. Null when that read failed.
+ */
+export async function preview(limits: Limits, prefetched: Promise<DocumentSnapshot>): Promise<RateLimitDecision | null> {
+  const snap = await prefetched.catch(() => null);
+  return snap && decide(storedUsage(snap), Date.now(), limits);
 }

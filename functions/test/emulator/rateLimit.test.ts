@@ -1,5 +1,6 @@
 import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
+import * as projects from "../../src/repos/projects";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditEntriesFor, client } from "../../src/testing/http";
 
@@ -34,6 +35,47 @@ describe("rate limit and daily quota", () => {
     }
     const usage = (await firestore().doc(`apiKeyUsage/${key.hash}`).get()).data();
     expect(usage).toMatchObject({ minuteCount: 60, dayCount: 60 });
+  });
+
+  it("a read's count and its audit entry commit together: 100 at once, 60 answered, 60 entries", async () => {
+    const { companyId, key } = await setup();
+    await awayFromMinuteEdge(20);
+    const rid = `burst-${companyId}`;
+    const responses = await Promise.all(Array.from({ length: 100 }, () => findings.get("/v1/project", key.key, { "X-Request-Id": rid })));
+    const answered = responses.filter((r) => r.status === 200);
+    expect(answered).toHaveLength(60);
+    const entries = await auditEntriesFor(companyId, rid);
+    const served = entries.filter((e) => e.action === "api.request");
+    expect(served).toHaveLength(60);
+    expect(served.every((e) => e.status === 200)).toBe(true);
+    expect(new Set(served.map((e) => e.requestId))).toEqual(new Set(answered.map((r) => r.headers["x-request-id"])));
+    // The 40 refusals: counted per minute in aggregated entries, never one entry each.
+    const refused = entries.filter((e) => e.action === "api.refused");
+    expect(refused.reduce((sum, e) => sum + e.count, 0)).toBeLessThanOrEqual(40);
+    expect(refused.length).toBeLessThanOrEqual(2);
+  });
+
+  it("a read admitted on the counter read but counted after another instance filled the window → 429, no data, nothing counted", async () => {
+    const { companyId, key } = await setup({ key: { perMinute: 5 } });
+    await awayFromMinuteEdge();
+    expect((await findings.get("/v1/project", key.key)).status).toBe(200); // this instance now knows the key
+    const original = projects.findProject;
+    const read = jest.spyOn(projects, "findProject").mockImplementationOnce(async (projectId) => {
+      // The key's other instances use up the minute while this request is being answered.
+      const minute = Math.floor(Date.now() / 60_000);
+      const day = Math.floor(Date.now() / 86_400_000);
+      await firestore().doc(`apiKeyUsage/${key.hash}`).set({ minuteWindow: minute, minuteCount: 5, dayWindow: day, dayCount: 5 });
+      return original(projectId);
+    });
+    const rid = `late-${companyId}`;
+    const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
+    read.mockRestore();
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe("rate_limited");
+    expect(res.body.data).toBeUndefined();
+    expect(res.headers.ratelimit).toMatch(/^"minute";r=0;t=\d+$/);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.refused", status: 429 })]);
+    expect((await firestore().doc(`apiKeyUsage/${key.hash}`).get()).data()).toMatchObject({ minuteCount: 5 });
   });
 
   it("every keyed response carries RateLimit-Policy and RateLimit", async () => {
