@@ -3,6 +3,7 @@ import { declaresBody } from "./bodyGuard";
 import { contextOf, type Principal, type RequestContext } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
 import { recordRequest } from "./record";
+import { sendJson } from "./sendJson";
 import { z } from "./zod";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -144,7 +145,7 @@ export function handlerOf(route: AnyRoute) {
       const contentType = reply.options.contentType ?? route.success.contentType;
       if (status === 204) res.end();
       else if (contentType) res.type(contentType).send(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
-      else res.json(reply.body);
+      else await sendJson(res, reply.body);
     } catch (err) {
       next(err);
     }

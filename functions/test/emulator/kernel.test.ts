@@ -3,6 +3,7 @@ import request from "supertest";
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
+import { seedFinding } from "../../src/testing/findingBuilders";
 import { auditEntriesFor, client } from "../../src/testing/http";
 
 const findings = client(createFindingsApp());
@@ -150,5 +151,23 @@ describe("public endpoints", () => {
   it("HEAD /v1 answers without a body", async () => {
     const res = await findings.raw().head("/v1");
     expect(res.status).toBe(200);
+  });
+
+  it("a page is sent in pieces yet reads as one JSON document; HEAD of it has no body", async () => {
+    const companyId = await seedCompany();
+    const projectId = await seedProject(companyId);
+    const key = await seedKey({ api: "findings", companyId, projectId });
+    await Promise.all(Array.from({ length: 60 }, (_, i) => seedFinding(projectId, companyId, { title: `Finding ${i} ${"ü".repeat(2000)}` })));
+    const res = await findings.get("/v1/findings?limit=50", key.key);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.headers["transfer-encoding"]).toBe("chunked");
+    expect(res.text).toBe(JSON.stringify(res.body));
+    expect(res.body.data).toHaveLength(50);
+    expect(res.body.data.every((f: { title: string }) => f.title.endsWith("ü".repeat(2000)))).toBe(true);
+    expect(typeof res.body.next_page_token).toBe("string");
+    const head = await findings.raw().head("/v1/findings?limit=50").set("Authorization", `Bearer ${key.key}`);
+    expect(head.status).toBe(200);
+    expect(head.text ?? "").toBe("");
   });
 });
