@@ -5,8 +5,7 @@ const CHUNK = 64 * 1024;
 
 type Page = { data: unknown[] } & Record<string, unknown>;
 
-const isPage = (body: unknown): body is Page =>
-  typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data) && (body as { data: unknown[] }).data.length > 1;
+const isPage = (body: unknown): body is Page => typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data);
 
 /** Resolves once the socket takes more, or the caller is gone (then the rest is not written). */
 function drained(res: Response): Promise<boolean> {
