@@ -72,7 +72,9 @@ export function errorHandler(dialects: readonly ErrorDialect[] = []) {
       await recordRequest(req, res, error.status);
     }
     if (res.headersSent) {
-      res.end();
+      // A body cut short (a page failing mid-way): break the connection, so the caller sees an
+      // incomplete response rather than a well-formed end of a truncated one.
+      if (!res.writableEnded) res.destroy();
       return;
     }
     res.status(error.status).set(error.headers);

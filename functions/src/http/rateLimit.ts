@@ -1,10 +1,14 @@
 import type { NextFunction, Request, Response } from "express";
 import { UsageContentionError } from "../repos/apiKeyUsage";
-import { consume, policyHeader, preview, remainingHeader, type RateLimitDecision } from "../services/rateLimit";
+import { admitProvisionally, consume, policyHeader, remainingHeader, type RateLimitDecision } from "../services/rateLimit";
 import { contextOf, principalOf } from "./context";
 import { ApiError } from "./errors";
 
-/** Methods whose handlers never write: their count can wait until the answer is known. */
+/**
+ * Methods whose handlers change nothing a caller could see: their count can wait until the
+ * answer is known. (SCIM's `GET /Users` may move removed users aside first, an idempotent
+ * repair of the roster's order that any later request would make too.)
+ */
 const READ_ONLY = new Set(["GET", "HEAD"]);
 
 /** Sets the rate-limit headers of a decision; the 429 to answer when it refuses. */
@@ -33,12 +37,14 @@ export function contentionError(err: unknown): unknown {
  * its handler, in one batch with its audit entry (record.ts): one round trip less, and the
  * count and the entry can never disagree. If the count then finds the window full (requests
  * of the same key on other instances came first), the answer is that 429 instead of the data.
- * Any other request is counted here, before its handler can change anything.
+ * Reads this instance has admitted but not yet counted hold their places, so a burst runs no
+ * more handlers than the window has room for. Any other request is counted here, before its handler can change anything (its audit entry
+ * follows on its own).
  */
 export async function rateLimit(req: Request, res: Response, next: NextFunction): Promise<void> {
   try {
     const principal = principalOf(res);
-    const provisional = READ_ONLY.has(req.method) && principal.usage ? await preview(principal.limits, principal.usage) : null;
+    const provisional = READ_ONLY.has(req.method) && principal.usage ? await admitProvisionally(principal.keyHash, principal.limits, principal.usage) : null;
     if (provisional?.allowed) contextOf(res).uncounted = true;
     const refused = applyDecision(res, provisional ?? (await consume(principal.keyHash, principal.limits, principal.usage)));
     next(refused ?? undefined);

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { appendAuditEntry, auditEntry } from "../repos/auditLogs";
-import { consume } from "../services/rateLimit";
+import { confirmProvisional } from "../services/rateLimit";
 import { authenticated, contextOf, pathOf, type AuditSubject, type RequestContext } from "./context";
 import { ApiError } from "./errors";
 import { applyDecision, contentionError } from "./rateLimit";
@@ -31,9 +31,9 @@ function requestEntry(req: Request, ctx: RequestContext, subject: AuditSubject, 
 async function countProvisional(req: Request, res: Response, ctx: RequestContext, status: number, failed: (err: unknown) => void): Promise<ApiError | null> {
   ctx.uncounted = false;
   const principal = authenticated(ctx.principal);
-  const entry = REFUSED_STATUSES.has(status) ? undefined : { companyId: principal.companyId, entry: requestEntry(req, ctx, principal, status) };
+  const entry = REFUSED_STATUSES.has(status) ? undefined : { companyId: principal.companyId, entry: requestEntry(req, ctx, principal, status), id: ctx.requestId };
   try {
-    const refused = applyDecision(res, await consume(principal.keyHash, principal.limits, principal.usage, entry));
+    const refused = applyDecision(res, await confirmProvisional(principal.keyHash, principal.limits, principal.usage, entry));
     if (!refused && entry) ctx.recorded = true;
     return refused;
   } catch (err) {
@@ -69,7 +69,7 @@ export async function recordRequest(req: Request, res: Response, status: number)
   if (subject && REFUSED_STATUSES.has(status)) {
     await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch(failed);
   } else if (subject) {
-    await appendAuditEntry(subject.companyId, requestEntry(req, ctx, subject, status)).catch(failed);
+    await appendAuditEntry(subject.companyId, requestEntry(req, ctx, subject, status), ctx.requestId).catch(failed);
   } else if (ctx.rejection) {
     unattributedRequest({ api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req), status, reason: ctx.rejection });
   }

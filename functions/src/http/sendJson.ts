@@ -10,6 +10,7 @@ const isPage = (body: unknown): body is Page => typeof body === "object" && body
 /** Resolves once the socket takes more, or the caller is gone (then the rest is not written). */
 function drained(res: Response): Promise<boolean> {
   return new Promise((resolve) => {
+    if (res.destroyed) return resolve(false);
     const done = (open: boolean) => () => {
       res.off("drain", onDrain);
       res.off("close", onClose);
@@ -39,7 +40,9 @@ export async function sendJson(res: Response, body: unknown): Promise<void> {
   for (let i = 0; i < data.length; i++) {
     chunk += `${i ? "," : ""}${JSON.stringify(data[i]) ?? "null"}`;
     if (chunk.length >= CHUNK) {
-      if (!res.write(chunk) && !(await drained(res))) return;
+      // A caller gone before or during the page: nothing more to write (a write would report
+      // back-pressure that never clears).
+      if (res.destroyed || (!res.write(chunk) && !(await drained(res)))) return;
       chunk = "";
     }
   }

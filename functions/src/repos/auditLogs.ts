@@ -47,13 +47,20 @@ export function auditEntry(fields: Omit<AuditEntry, "at" | "expireAt">, at = Tim
 /** `companies/{companyId}/auditLogs/{entryId}`: API-owned, append-only. */
 export const auditLogsCollection = (companyId: string) => firestore().collection("companies").doc(companyId).collection("auditLogs");
 
-export async function appendAuditEntry(companyId: string, entry: AuditEntry): Promise<void> {
-  await auditLogsCollection(companyId).add(entry);
+const entryRef = (companyId: string, id: string | undefined) => (id ? auditLogsCollection(companyId).doc(id) : auditLogsCollection(companyId).doc());
+
+/**
+ * Adds an entry under `id` (a request's entry: its request id, so a request can never leave
+ * two entries, even when a commit's outcome was unknown and the request then failed), or under
+ * a generated id.
+ */
+export async function appendAuditEntry(companyId: string, entry: AuditEntry, id?: string): Promise<void> {
+  await entryRef(companyId, id).create(entry);
 }
 
 /** The same entry as one write of a caller's batch (committed with the change it records). */
-export function stageAuditEntry(batch: WriteBatch, companyId: string, entry: AuditEntry): void {
-  batch.create(auditLogsCollection(companyId).doc(), entry);
+export function stageAuditEntry(batch: WriteBatch, companyId: string, entry: AuditEntry, id?: string): void {
+  batch.create(entryRef(companyId, id), entry);
 }
 
 /**

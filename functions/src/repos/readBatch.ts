@@ -22,12 +22,12 @@ function flush(): void {
   queued = null;
   for (let i = 0; i < waiting.length; i += MAX_PER_CALL) {
     const chunk = waiting.slice(i, i + MAX_PER_CALL);
-    firestore()
-      .getAll(...chunk.map((w) => w.ref))
-      .then(
-        (snaps) => snaps.forEach((snap, j) => chunk[j].settle.forEach((s) => s.resolve(snap))),
-        (err: unknown) => chunk.forEach((w) => w.settle.forEach((s) => s.reject(err))),
-      );
+    const fail = (err: unknown) => chunk.forEach((w) => w.settle.forEach((s) => s.reject(err)));
+    // Started inside a promise, so even a synchronous throw reaches the waiting reads.
+    Promise.resolve()
+      .then(() => firestore().getAll(...chunk.map((w) => w.ref)))
+      .then((snaps) => snaps.forEach((snap, j) => chunk[j].settle.forEach((s) => s.resolve(snap))))
+      .catch(fail);
   }
 }
 

@@ -112,6 +112,8 @@ export function effectiveLimits(
 export interface CountedEntry {
   companyId: string;
   entry: AuditEntry;
+  /** The entry's document id (the request's id). */
+  id: string;
 }
 
 interface Consumption {
@@ -131,7 +133,7 @@ const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, 
   const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) => decideMany(stored, nowMs, last.limits, count);
   return consumeMany(keyHash, args.length, decideBatch, prefetched, (batch, i) => {
     const counted = args[i].entry;
-    if (counted) stageAuditEntry(batch, counted.companyId, counted.entry);
+    if (counted) stageAuditEntry(batch, counted.companyId, counted.entry, counted.id);
   });
 }, MAX_BATCH);
 
@@ -143,12 +145,33 @@ export function consume(keyHash: string, limits: Limits, prefetched?: Promise<Do
   return coalescer.submit(keyHash, { limits, prefetched, entry });
 }
 
+/** Provisionally admitted requests per key on this instance, admitted but not yet counted. */
+const uncounted = new Map<string, number>();
+
 /**
- * The decision the counter read during authentication gives, without counting anything: a
- * refusal is final (counts only grow within a window, so an older read can only under-count),
- * an admission is provisional until `consume` confirms it. Null when that read failed.
+ * Decides a read on the counter read during authentication, without counting it yet. The
+ * reads of the key this instance has admitted and not yet counted hold their places: a burst
+ * never runs more handlers than the window has room for. An admission is confirmed (or, if
+ * other instances filled the window meanwhile, refused) by `confirmProvisional`; a refusal is
+ * final (counts only grow within a window, so an older read can only under-count). Null when
+ * that read failed: the request is then decided by `consume` before anything else happens.
  */
-export async function preview(limits: Limits, prefetched: Promise<DocumentSnapshot>): Promise<RateLimitDecision | null> {
+export async function admitProvisionally(keyHash: string, limits: Limits, prefetched: Promise<DocumentSnapshot>): Promise<RateLimitDecision | null> {
   const snap = await prefetched.catch(() => null);
-  return snap && decide(storedUsage(snap), Date.now(), limits);
+  if (!snap) return null;
+  const ahead = uncounted.get(keyHash) ?? 0;
+  const decision = decideMany(storedUsage(snap), Date.now(), limits, ahead + 1)[ahead];
+  if (decision.allowed) uncounted.set(keyHash, ahead + 1);
+  return decision;
+}
+
+/** Counts a provisionally admitted request with its audit entry (see `consume`). */
+export async function confirmProvisional(keyHash: string, limits: Limits, prefetched: Promise<DocumentSnapshot> | undefined, entry?: CountedEntry): Promise<RateLimitDecision> {
+  try {
+    return await consume(keyHash, limits, prefetched, entry);
+  } finally {
+    const left = (uncounted.get(keyHash) ?? 1) - 1;
+    if (left > 0) uncounted.set(keyHash, left);
+    else uncounted.delete(keyHash);
+  }
 }

@@ -1,6 +1,7 @@
 import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
 import * as projects from "../../src/repos/projects";
+import * as findingsRepo from "../../src/repos/findings";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditEntriesFor, client } from "../../src/testing/http";
 
@@ -49,10 +50,25 @@ describe("rate limit and daily quota", () => {
     expect(served).toHaveLength(60);
     expect(served.every((e) => e.status === 200)).toBe(true);
     expect(new Set(served.map((e) => e.requestId))).toEqual(new Set(answered.map((r) => r.headers["x-request-id"])));
+    // Each entry is stored under its request's id: a request can never leave two.
+    const stored = await firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "api.request").get();
+    expect(stored.docs.every((d) => d.id === d.get("requestId"))).toBe(true);
     // The 40 refusals: counted per minute in aggregated entries, never one entry each.
     const refused = entries.filter((e) => e.action === "api.refused");
     expect(refused.reduce((sum, e) => sum + e.count, 0)).toBeLessThanOrEqual(40);
     expect(refused.length).toBeLessThanOrEqual(2);
+  });
+
+  it("a burst of reads runs no more handlers than the window has room for", async () => {
+    const { key } = await setup({ key: { perMinute: 5 } });
+    await awayFromMinuteEdge();
+    const queries = jest.spyOn(findingsRepo, "queryFindings");
+    const responses = await Promise.all(Array.from({ length: 20 }, () => findings.get("/v1/findings?limit=1", key.key)));
+    const handled = queries.mock.calls.length;
+    queries.mockRestore();
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(15);
+    expect(handled).toBe(5);
   });
 
   it("a read admitted on the counter read but counted after another instance filled the window → 429, no data, nothing counted", async () => {

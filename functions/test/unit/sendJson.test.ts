@@ -2,6 +2,9 @@ import express from "express";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
+import { logger } from "firebase-functions";
+import { setContext } from "../../src/http/context";
+import { errorHandler } from "../../src/http/errorHandler";
 import { sendJson } from "../../src/http/sendJson";
 
 function appSending(body: unknown, settled?: (err?: unknown) => void) {
@@ -31,6 +34,25 @@ describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", ()
     expect(res.text).toBe(JSON.stringify(body));
   });
 
+  it("a caller gone before the page is ready: the send ends at once", async () => {
+    let settle!: (err?: unknown) => void;
+    const finished = new Promise<unknown>((resolve) => (settle = resolve));
+    const app = express();
+    app.get("/", (req, res) => {
+      // The handler is still reading when the caller leaves.
+      req.socket.once("close", () => sendJson(res, { data: Array.from({ length: 2_000 }, (_, i) => row(i)), next_page_token: null }).then(() => settle(), settle));
+    });
+    const server = app.listen(0);
+    const { port } = server.address() as AddressInfo;
+    const req = httpRequest({ port, path: "/" });
+    req.on("error", () => undefined);
+    req.end();
+    await new Promise((r) => setTimeout(r, 100));
+    req.destroy();
+    await expect(finished).resolves.toBeUndefined();
+    server.close();
+  });
+
   it("a caller that goes away mid-page ends the send instead of leaving it waiting", async () => {
     let settle!: (err?: unknown) => void;
     const finished = new Promise<unknown>((resolve) => (settle = resolve));
@@ -47,5 +69,38 @@ describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", ()
     });
     await expect(finished).resolves.toBeUndefined();
     server.close();
+  });
+});
+
+describe("a page that fails after its first bytes", () => {
+  it("breaks the connection instead of ending a truncated body as if complete", async () => {
+    const app = express();
+    app.use((_req, res, next) => {
+      setContext(res, { requestId: "req_0", clientRequestId: null, api: "findings" });
+      next();
+    });
+    const poisoned = { toJSON: () => { throw new Error("unserialisable row"); } };
+    const data = [...Array.from({ length: 200 }, (_, i) => row(i)), poisoned];
+    app.get("/", (_req, res, next) => {
+      sendJson(res, { data, next_page_token: null }).catch(next);
+    });
+    app.use(errorHandler());
+    const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
+    const server = app.listen(0);
+    const { port } = server.address() as AddressInfo;
+    const outcome = await new Promise<string>((resolve) => {
+      const req = httpRequest({ port, path: "/" }, (res) => {
+        res.on("data", () => undefined);
+        res.on("end", () => resolve("complete"));
+        res.on("error", () => resolve("broken"));
+        res.on("aborted", () => resolve("broken"));
+      });
+      req.on("error", () => resolve("broken"));
+      req.end();
+    });
+    server.close();
+    expect(outcome).toBe("broken");
+    expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: "req_0" }));
+    error.mockRestore();
   });
 });
