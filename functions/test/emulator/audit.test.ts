@@ -1,8 +1,10 @@
+import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditCount, auditEntriesFor, client } from "../../src/testing/http";
 
 const findings = client(createFindingsApp());
+const company = client(createCompanyApp());
 
 describe("audit trail of keyed requests", () => {
   let companyId: string;
@@ -45,6 +47,15 @@ describe("audit trail of keyed requests", () => {
     const rid = `bad-${companyId}`;
     expect((await findings.get("/v1/project?x=1", key.key, { "X-Request-Id": rid })).status).toBe(400);
     expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 400, path: "/v1/project" })]);
+  });
+
+  it("a read refused for its scope leaves no request entry, only the aggregated refusal", async () => {
+    const readKey = await seedKey({ api: "company", companyId, scopes: ["read"] });
+    const rid = `scope-${companyId}`;
+    const res = await company.get("/v1/users", readKey.key, { "X-Request-Id": rid });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("insufficient_scope");
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.refused", status: 403 })]);
   });
 
   it("public endpoints are not audited", async () => {
