@@ -9,18 +9,14 @@
 // src/config/runtime.ts), and pages of 500 incidents and audit entries (target idle + 5 x the
 // response, on a warmed server; the first pages after start are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
-import { fork } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import v8 from "node:v8";
+// The server process it measures is scripts/benchServer.mjs.
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
 const { seedCompany, seedKey, seedProject } = require("../lib/testing/builders.js");
 const { findingData } = require("../lib/testing/findingBuilders.js");
-const { createFindingsApp } = require("../lib/findings/app.js");
-const { createCompanyApp } = require("../lib/company/app.js");
 const { auditEntry } = require("../lib/repos/auditLogs.js");
 const { FieldPath, Timestamp } = require("firebase-admin/firestore");
 
@@ -48,12 +44,6 @@ async function seedVessel(count, checklistItems, hiddenEvery) {
   }
   await writer.close();
   return { companyId, projectId, key: key.key };
-}
-
-function serve(app) {
-  return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${server.address().port}` }));
-  });
 }
 
 async function exportViaHttp(base, key) {
@@ -107,79 +97,6 @@ async function latency(base, key, projectId, worker, n = 200) {
     raw.push(ms(t0));
   }
   return { api, raw, trips };
-}
-
-/**
- * Sequential Firestore round trips: every read (getAll behind a document get, a query) and every
- * commit is counted while in flight; a "wave" starts whenever the count leaves 0. Requests are
- * sent one at a time, so the waves of a request are its sequential round trips.
- */
-function countRoundTrips() {
-  const { Firestore, Query, WriteBatch } = require("@google-cloud/firestore");
-  let inFlight = 0;
-  let waves = 0;
-  const track = (proto, name) => {
-    const original = proto[name];
-    proto[name] = function (...args) {
-      if (inFlight++ === 0) waves++;
-      const done = () => inFlight--;
-      const result = original.apply(this, args);
-      result.then(done, done);
-      return result;
-    };
-  };
-  track(Firestore.prototype, "getAll");
-  track(Query.prototype, "get");
-  track(WriteBatch.prototype, "commit");
-  const takeWaves = () => {
-    const counted = waves;
-    waves = 0;
-    return counted;
-  };
-  return { take: takeWaves };
-}
-
-/**
- * The server's memory. At "idle": its resident size now, and (Linux) the kernel's high-water
- * mark reset to it, so the next peak is that of the pages alone rather than of start-up (module
- * loading and the OpenAPI document peak higher than a warm idle process sits). After the pages:
- * that high-water mark. Elsewhere the process's lifetime peak stands in for both.
- */
-function memoryNow(idle) {
-  const mib = (kb) => kb / 1024;
-  const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space").physical_space_size / 1048576;
-  try {
-    if (idle) writeFileSync("/proc/self/clear_refs", "5");
-    const status = readFileSync("/proc/self/status", "utf8");
-    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)[1]);
-    return { rssMiB: mib(idle ? field("VmRSS") : field("VmHWM")), youngMiB: young };
-  } catch {
-    return { rssMiB: mib(process.resourceUsage().maxRSS), youngMiB: young };
-  }
-}
-
-/** Child: serves the app and reports its peak RSS after one big page, or its round trips. */
-async function child() {
-  const roundTrips = countRoundTrips();
-  const { base } = await serve(process.argv[3] === "company" ? createCompanyApp() : createFindingsApp());
-  process.send({ base });
-  process.on("message", (m) => {
-    if (m === "exit") process.exit(0);
-    else if (m === "roundTrips") process.send({ roundTrips: roundTrips.take() });
-    else process.send(memoryNow(m === "idle"));
-  });
-}
-
-/** The Node options the functions are deployed with (functions/.env), so the server measured is the one deployed. */
-function deployedNodeOptions() {
-  const line = readFileSync(new URL("../.env", import.meta.url), "utf8").split("\n").find((l) => l.startsWith("NODE_OPTIONS="));
-  return line ? line.slice("NODE_OPTIONS=".length).trim() : "";
-}
-
-async function startServer(api = "findings") {
-  const worker = fork(fileURLToPath(import.meta.url), ["child", api], { env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() } });
-  const { base } = await new Promise((r) => worker.once("message", r));
-  return { worker, base };
 }
 
 /** 500 incidents and 500 audit entries of about 1 KB each, in a company with a read key. */
@@ -294,5 +211,4 @@ async function main() {
   process.exit(0);
 }
 
-if (process.argv[2] === "child") await child();
-else await main();
+await main();

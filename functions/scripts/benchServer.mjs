@@ -1,0 +1,94 @@
+// The server process of `npm run bench` (scripts/bench.mjs): one API app on a free port, run
+// with the NODE_OPTIONS the functions are deployed with (functions/.env), answering the bench's
+// questions about its memory and its Firestore round trips over the fork channel.
+import { fork } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+
+const require = createRequire(import.meta.url);
+const { createFindingsApp } = require("../lib/findings/app.js");
+const { createCompanyApp } = require("../lib/company/app.js");
+
+function serve(app) {
+  return new Promise((resolve) => {
+    const server = app.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${server.address().port}` }));
+  });
+}
+
+/**
+ * Sequential Firestore round trips: every read (getAll behind a document get, a query) and every
+ * commit is counted while in flight; a "wave" starts whenever the count leaves 0. Requests are
+ * sent one at a time, so the waves of a request are its sequential round trips.
+ */
+function countRoundTrips() {
+  const { Firestore, Query, WriteBatch } = require("@google-cloud/firestore");
+  let inFlight = 0;
+  let waves = 0;
+  const track = (proto, name) => {
+    const original = proto[name];
+    proto[name] = function (...args) {
+      if (inFlight++ === 0) waves++;
+      const done = () => inFlight--;
+      const result = original.apply(this, args);
+      result.then(done, done);
+      return result;
+    };
+  };
+  track(Firestore.prototype, "getAll");
+  track(Query.prototype, "get");
+  track(WriteBatch.prototype, "commit");
+  const takeWaves = () => {
+    const counted = waves;
+    waves = 0;
+    return counted;
+  };
+  return { take: takeWaves };
+}
+
+/**
+ * The server's memory. At "idle": its resident size now, and (Linux) the kernel's high-water
+ * mark reset to it, so the next peak is that of the pages alone rather than of start-up (module
+ * loading and the OpenAPI document peak higher than a warm idle process sits). After the pages:
+ * that high-water mark. Elsewhere the process's lifetime peak stands in for both.
+ */
+function memoryNow(idle) {
+  const mib = (kb) => kb / 1024;
+  const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space").physical_space_size / 1048576;
+  try {
+    if (idle) writeFileSync("/proc/self/clear_refs", "5");
+    const status = readFileSync("/proc/self/status", "utf8");
+    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)[1]);
+    return { rssMiB: mib(idle ? field("VmRSS") : field("VmHWM")), youngMiB: young };
+  } catch {
+    return { rssMiB: mib(process.resourceUsage().maxRSS), youngMiB: young };
+  }
+}
+
+/** Child: serves the app and reports its peak RSS after one big page, or its round trips. */
+async function child() {
+  const roundTrips = countRoundTrips();
+  const { base } = await serve(process.argv[3] === "company" ? createCompanyApp() : createFindingsApp());
+  process.send({ base });
+  process.on("message", (m) => {
+    if (m === "exit") process.exit(0);
+    else if (m === "roundTrips") process.send({ roundTrips: roundTrips.take() });
+    else process.send(memoryNow(m === "idle"));
+  });
+}
+
+/** The Node options the functions are deployed with (functions/.env), so the server measured is the one deployed. */
+export function deployedNodeOptions() {
+  const line = readFileSync(new URL("../.env", import.meta.url), "utf8").split("\n").find((l) => l.startsWith("NODE_OPTIONS="));
+  return line ? line.slice("NODE_OPTIONS=".length).trim() : "";
+}
+
+/** Starts the server process for `api`; resolves with it and its address once it listens. */
+export async function startServer(api = "findings") {
+  const worker = fork(fileURLToPath(import.meta.url), ["child", api], { env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() } });
+  const { base } = await new Promise((r) => worker.once("message", r));
+  return { worker, base };
+}
+
+if (process.argv[2] === "child") await child();
