@@ -13,6 +13,10 @@ import { flag, nullableString, parseStored, timestamp, type Stored } from "./sto
  * document and the person's records are kept); `signedInBefore` remembers that they signed in.
  */
 export const usersCollection = () => firestore().collection("users");
+/** Users of any company with this sign-in address (unique among those not removed; the limit leaves room for removed ones). */
+export const usersWithEmail = (email: string) => usersCollection().where("email", "==", email).limit(20);
+/** The company's users with this lower-cased userName. */
+export const usersWithUserName = (companyId: string, key: string) => usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20);
 
 export const rosterShape = {
   companyId: nullableString,
@@ -136,14 +140,14 @@ const holds = (doc: QueryDocumentSnapshot, uid: string) => doc.id !== uid && !do
  */
 async function assertFree(tx: Transaction, companyId: string, uid: string, fields: Record<string, unknown>): Promise<void> {
   if (typeof fields.email === "string") {
-    const same = await tx.get(usersCollection().where("email", "==", fields.email).limit(20));
+    const same = await tx.get(usersWithEmail(fields.email));
     if (same.docs.some((d) => holds(d, uid))) throw new EmailOnRosterError();
   }
   if (typeof fields.userNameKey === "string") {
     const key = fields.userNameKey;
     const [named, legacy] = await Promise.all([
-      tx.get(usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20)),
-      tx.get(usersCollection().where("email", "==", key).limit(20)),
+      tx.get(usersWithUserName(companyId, key)),
+      tx.get(usersWithEmail(key)),
     ]);
     const legacyHolder = (d: QueryDocumentSnapshot) => d.get("companyId") === companyId && typeof d.get("userNameKey") !== "string";
     if (named.docs.some((d) => holds(d, uid)) || legacy.docs.some((d) => legacyHolder(d) && holds(d, uid))) throw new UserNameTakenError();

@@ -2,7 +2,7 @@ import { FieldPath, FieldValue, type Query, type QueryDocumentSnapshot } from "f
 import { companyRef } from "./companies";
 import { documentId } from "./findings";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { onRoster, parseUser, usersCollection, type RosterUser } from "./roster";
+import { onRoster, parseUser, usersCollection, usersWithEmail, usersWithUserName, type RosterUser } from "./roster";
 
 /**
  * Roster reads: one user, the company's departments, the /v1 listing by cursor, the SCIM
@@ -31,7 +31,7 @@ export async function isRemovedUser(uid: string): Promise<boolean> {
 
 /** Whether a user not removed (of any company) has this e-mail address. */
 export async function emailHeld(email: string): Promise<boolean> {
-  return (await usersCollection().where("email", "==", email).limit(20).get()).docs.some((d) => !d.get("removedAt"));
+  return (await usersWithEmail(email).get()).docs.some((d) => !d.get("removedAt"));
 }
 
 /** `companies/{companyId}/departments/{id}`, as far as the APIs use it. */
@@ -56,14 +56,14 @@ export async function queryRoster(companyId: string, q: RangeQuery<"email" | "st
 
 /** The company's users with this (lower-cased) e-mail address. */
 export async function rosterByEmail(companyId: string, email: string): Promise<RosterUser[]> {
-  return live(companyId, (await usersCollection().where("email", "==", email).limit(20).get()).docs);
+  return live(companyId, (await usersWithEmail(email).get()).docs);
 }
 
 /** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address. */
 export async function rosterByUserName(companyId: string, key: string): Promise<RosterUser[]> {
   const [named, legacy] = await Promise.all([
-    usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20).get(),
-    usersCollection().where("email", "==", key).limit(20).get(),
+    usersWithUserName(companyId, key).get(),
+    usersWithEmail(key).get(),
   ]);
   return [...live(companyId, named.docs), ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null)];
 }
