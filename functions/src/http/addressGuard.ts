@@ -1,5 +1,6 @@
 import type { Request } from "express";
 import { setBounded } from "../lib/bounded";
+import { MINUTE_MS } from "../lib/dates";
 
 /**
  * A per-instance limit on failed authentications per client address, checked before any
@@ -13,7 +14,6 @@ import { setBounded } from "../lib/bounded";
  * NAT as a misconfigured client keeps working).
  */
 export const FAILURES_PER_MINUTE = 30;
-const MINUTE_MS = 60_000;
 const TRUSTED_KEY_MS = 5 * MINUTE_MS;
 /** Addresses and keys remembered per instance; the oldest are forgotten first. */
 const MAX_ENTRIES = 20_000;
@@ -33,8 +33,8 @@ export function clientAddress(req: Request): string {
 }
 
 /** Seconds until the address may try again, or 0 when it may now (a trusted key always may). */
-export function blockedFor(address: string, keyHash: string | null, now = Date.now()): number {
-  if (keyHash && (trustedKeys.get(keyHash) ?? 0) > now) return 0;
+export function blockedFor(address: string, keyHash: string, now = Date.now()): number {
+  if ((trustedKeys.get(keyHash) ?? 0) > now) return 0;
   const minute = Math.floor(now / MINUTE_MS);
   const seen = failures.get(address);
   if (!seen || seen.minute !== minute || seen.count < FAILURES_PER_MINUTE) return 0;

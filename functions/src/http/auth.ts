@@ -75,10 +75,8 @@ async function readFresh(keyHash: string, api: KeyApi, onKey: (doc: ApiKeyDoc | 
 export async function authenticate(req: Request, res: Response, next: NextFunction): Promise<void> {
   const ctx = contextOf(res);
   const address = clientAddress(req);
-  let keyHash: string | null = null;
   try {
-    const key = presentedKey(req, ctx.api);
-    keyHash = hashKey(key);
+    const keyHash = hashKey(presentedKey(req, ctx.api));
     const wait = blockedFor(address, keyHash);
     if (wait) {
       throw new ApiError("rate_limited", `Too many failed authentications from this address; retry after ${wait} s.`, { "Retry-After": String(wait) });

@@ -2,6 +2,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import { addRefusals, auditEntry } from "../repos/auditLogs";
 import type { RequestContext } from "./context";
 import { setBounded } from "../lib/bounded";
+import { MINUTE_MS } from "../lib/dates";
 
 /**
  * Refused requests (401, 403, 429) of a known key are audited as one `api.refused` entry per
@@ -17,7 +18,6 @@ import { setBounded } from "../lib/bounded";
  * on the instance (a `count` is never more than happened).
  */
 const FLUSH_MS = 10_000;
-const MINUTE_MS = 60_000;
 /** Series kept per instance (key × status); the oldest is forgotten first. */
 const MAX_SERIES = 10_000;
 

@@ -99,7 +99,6 @@ function describeIssues(location: string, error: z.ZodError): string {
     .join(" ");
 }
 
-
 /** With the simple query parser, `?limit=5&limit=6` arrives as an array: name it, never guess. */
 function refuseRepeated(query: Record<string, unknown>): void {
   const repeated = Object.keys(query).filter((name) => Array.isArray(query[name]));

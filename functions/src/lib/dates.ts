@@ -7,6 +7,10 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?Z$/;
 
 /** The shape of both forms, for the OpenAPI documents (the calendar check is parseInstant's). */
+/** A UTC minute and a UTC day in milliseconds (no leap seconds in epoch time). */
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
 export const INSTANT_PATTERN = "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?Z)?$";
 
 export interface Instant {

@@ -1,7 +1,7 @@
 import { FieldValue, Timestamp, type WriteBatch } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import type { Instant } from "../lib/dates";
+import { DAY_MS, type Instant } from "../lib/dates";
 import { AUDIT_RETENTION_DAYS } from "../config/constants";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
 import { nullableNumber, nullableString, parseStored, storedMap, text, timestamp, type Stored } from "./stored";
@@ -36,7 +36,6 @@ export interface AuditTarget {
   id: string;
 }
 
-const DAY_MS = 86_400_000;
 
 /** Completes an entry with its timestamp and the TTL deadline of its class. */
 export function auditEntry(fields: Omit<AuditEntry, "at" | "expireAt">, at = Timestamp.now()): AuditEntry {

@@ -1,6 +1,6 @@
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
-import { findCompany } from "../repos/companies";
+import { ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
 import type { Limits } from "../repos/apiKeyUsage";
 import * as store from "../repos/keyAdmin";
 import type { UserDoc } from "../repos/users";
@@ -117,7 +117,7 @@ export function setProvisioning(companyId: string, change: store.ProvisioningCha
   const bad = domains?.find((d) => !DOMAIN.test(d));
   if (bad !== undefined) throw new KeyAdminError("invalid-argument", `"${bad.slice(0, 100)}" is not a domain name (e.g. contoso.example).`);
   for (const source of [change.provisioningRolesSource, change.provisioningDepartmentSource]) {
-    if (source !== undefined && !["app", "identityProvider"].includes(source)) throw new KeyAdminError("invalid-argument", 'A source is "app" or "identityProvider".');
+    if (source !== undefined && !(ATTRIBUTE_SOURCES as readonly string[]).includes(source)) throw new KeyAdminError("invalid-argument", 'A source is "app" or "identityProvider".');
   }
   return mapped(store.setProvisioning(companyId, { ...change, ...(domains ? { provisioningDomains: [...new Set(domains)] } : {}) }, actorOf(caller)));
 }

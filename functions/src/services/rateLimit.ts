@@ -2,6 +2,7 @@ import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { Coalescer } from "../lib/coalesce";
 import { consumeMany, storedUsage, type Limits, type UsageState } from "../repos/apiKeyUsage";
 import { stageAuditEntry, type AuditEntry } from "../repos/auditLogs";
+import { DAY_MS, MINUTE_MS } from "../lib/dates";
 
 export type { Limits } from "../repos/apiKeyUsage";
 
@@ -35,8 +36,6 @@ export interface RateLimitDecision {
   firstInMinute: boolean;
 }
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 /** One fixed window at `nowMs`: its index, what was used in it, and its status after this request. */
 function windowAt(name: WindowStatus["name"], lengthMs: number, limit: number, storedWindow: number | undefined, storedCount: number | undefined, nowMs: number) {

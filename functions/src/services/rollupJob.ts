@@ -1,4 +1,5 @@
 import { rollupFailed } from "../logs";
+import { MINUTE_MS } from "../lib/dates";
 import { createLimiter } from "../lib/pool";
 import type { AggregateStats } from "../repos/aggregates";
 import { claimRefresh, companiesWithCompanyApi, saveRollup } from "../repos/kpiRollups";
@@ -13,13 +14,13 @@ export async function refreshRollup(companyId: string, now = new Date(), stats?:
 }
 
 /** On-demand refreshes of one company (the console's callable) are this far apart at least. */
-export const REFRESH_INTERVAL_MS = 10 * 60_000;
+export const REFRESH_INTERVAL_MS = 10 * MINUTE_MS;
 
 /** The console's refresh: refused (resource-exhausted, naming when) within REFRESH_INTERVAL_MS of the last. */
 export async function refreshRollupOnDemand(companyId: string, now = new Date()): Promise<Rollup & { generatedAt: Date }> {
   const claim = await claimRefresh(companyId, REFRESH_INTERVAL_MS, now);
   if (!claim.claimed) {
-    throw new KeyAdminError("resource-exhausted", `The KPI rollup of this company was refreshed less than 10 minutes ago; refresh again after ${claim.nextAt.toISOString()}.`);
+    throw new KeyAdminError("resource-exhausted", `The KPI rollup of this company was refreshed less than ${REFRESH_INTERVAL_MS / MINUTE_MS} minutes ago; refresh again after ${claim.nextAt.toISOString()}.`);
   }
   return refreshRollup(companyId, now);
 }

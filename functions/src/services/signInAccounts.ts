@@ -3,7 +3,9 @@ import { accountWithEmail, createAccount, deleteAccount, EmailTakenError, setAcc
 import { SEATED, type RosterUser } from "../repos/roster";
 import { emailHeld, findOnRoster, isRemovedUser } from "../repos/rosterLookup";
 
-/** The users service's handling of Firebase Auth accounts: creation (releasing a removed user's address) and keeping them in step with the roster. */
+// The users service's handling of Firebase Auth accounts: creation (releasing a removed user's
+// address) and keeping them in step with the roster.
+
 /**
  * The account for a new user. An address still held by the account of a removed user (removed
  * before removal deleted accounts, or whose deletion failed) is released first.

@@ -1,5 +1,6 @@
 import { computeEsrsReport, type EsrsReport } from "./report";
 import { setBounded } from "../../lib/bounded";
+import { MINUTE_MS } from "../../lib/dates";
 
 /**
  * The ESRS report of a company and year, computed at most once per CACHE_MS per instance: one
@@ -8,7 +9,7 @@ import { setBounded } from "../../lib/bounded";
  * the data shows at the latest CACHE_MS later (README and the company guide say so). Concurrent
  * requests for the same report share one computation.
  */
-export const CACHE_MS = 5 * 60_000;
+export const CACHE_MS = 5 * MINUTE_MS;
 const MAX_ENTRIES = 1000;
 
 const cache = new Map<string, { at: number; report: Promise<EsrsReport> }>();
