@@ -4,7 +4,7 @@ import type { KeyApi } from "../lib/apiKeyFormat";
 import { DAY_MS, type Instant } from "../lib/dates";
 import { AUDIT_RETENTION_DAYS } from "../config/constants";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
-import { nullableNumber, nullableString, parseStored, storedMap, text, timestamp, type Stored } from "./stored";
+import { nullableNumber, nullableString, parseSnapshot, storedMap, text, timestamp, type Stored } from "./stored";
 
 export type AuditClass = keyof typeof AUDIT_RETENTION_DAYS;
 
@@ -121,7 +121,7 @@ export async function queryAuditLogs(companyId: string, q: AuditQuery): Promise<
         limit: q.limit,
         direction: "desc",
       });
-      return streamRows(query, "at", (doc) => ({ id: doc.id, ...parseStored(auditShape, doc.ref.path, doc.data()) }));
+      return streamRows(query, "at", (doc) => parseSnapshot(auditShape, doc));
     }),
   );
   return perClass

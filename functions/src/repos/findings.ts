@@ -4,7 +4,7 @@ import { compareInstants, type Instant } from "../lib/dates";
 import { commentShape, fileShape, findingShape, type CommentDoc, type FileDoc, type FindingDoc } from "./findingDocs";
 import { projectRef } from "./projects";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { parseStored } from "./stored";
+import { parseSnapshot, type StoredSnapshot } from "./stored";
 import { readDoc } from "./readBatch";
 
 /** Reads of one project's findings and their comments and files. */
@@ -12,9 +12,8 @@ export type EqualityField = "status" | "system" | "priority";
 
 const findingsOf = (projectId: string) => projectRef(projectId).collection("findings");
 
-type Snap = { id: string; ref: { path: string }; data(): unknown };
-const parseFinding = (snap: Snap): FindingDoc => ({ id: snap.id, ...parseStored(findingShape, snap.ref.path, snap.data()) });
-const parseComment = (snap: Snap): CommentDoc => ({ id: snap.id, ...parseStored(commentShape, snap.ref.path, snap.data()) });
+const parseFinding = (snap: StoredSnapshot): FindingDoc => parseSnapshot(findingShape, snap);
+const parseComment = (snap: StoredSnapshot): CommentDoc => parseSnapshot(commentShape, snap);
 
 /** One page of findings; `convert` sees hidden findings too (they still move the cursor). */
 export async function queryFindings<R>(
@@ -108,5 +107,5 @@ export async function queryComments(projectId: string, findingId: string, q: Ran
 /** The finding's files that are attachments (not deleted), unordered. */
 export async function liveFiles(projectId: string, findingId: string): Promise<FileDoc[]> {
   const snap = await findingsOf(projectId).doc(findingId).collection("files").get();
-  return snap.docs.map((doc) => ({ id: doc.id, ...parseStored(fileShape, doc.ref.path, doc.data()) })).filter((file) => !file.deleted);
+  return snap.docs.map((doc) => parseSnapshot(fileShape, doc)).filter((file) => !file.deleted);
 }

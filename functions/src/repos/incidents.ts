@@ -2,7 +2,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { AggregateStats } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { flag, hiddenFlag, nullableNumber, nullableString, parseStored, text, timestamp, type Stored } from "./stored";
+import { flag, hiddenFlag, nullableNumber, nullableString, parseSnapshot, text, timestamp, type Stored } from "./stored";
 
 /** `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is private: never read. */
 export const incidentShape = {
@@ -31,7 +31,7 @@ export const incidentsOf = (companyId: string) => firestore().collection("compan
 /** One page by event date, then id; `convert` sees hidden incidents too (they still move the cursor). */
 export async function queryIncidents<R>(companyId: string, q: RangeQuery<"status">, convert: (incident: IncidentDoc) => R): Promise<Array<{ row: R; cursor: Cursor }>> {
   return streamRows(await rangeQuery(incidentsOf(companyId), "eventDate", q), "eventDate", (doc) =>
-    convert({ id: doc.id, ...parseStored(incidentShape, doc.ref.path, doc.data()) }),
+    convert(parseSnapshot(incidentShape, doc)),
   );
 }
 

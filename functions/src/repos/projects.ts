@@ -1,5 +1,5 @@
 import { firestore } from "../config/firebase";
-import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, parseStored, timestamp, type Stored } from "./stored";
+import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, parseSnapshot, timestamp, type Stored } from "./stored";
 import { readDoc } from "./readBatch";
 
 /**
@@ -35,7 +35,7 @@ export const projectRef = (projectId: string) => firestore().collection("project
 export async function findProject(projectId: string): Promise<ProjectDoc | null> {
   const snap = await readDoc(projectRef(projectId));
   if (!snap.exists) return null;
-  return { id: snap.id, ...parseStored(projectShape, snap.ref.path, snap.data()) };
+  return parseSnapshot(projectShape, snap);
 }
 
 /** A project a key of this company may be bound to: it exists, is not deleted, and is the company's. */

@@ -3,7 +3,7 @@ import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { documentId } from "./findings";
-import { flag, nullableString, parseStored, timestamp, type Stored } from "./stored";
+import { flag, nullableString, parseSnapshot, parseStored, timestamp, type Stored, type StoredSnapshot } from "./stored";
 
 /**
  * The company's roster for provisioning: `users/{uid}` and the company's seat counter
@@ -86,7 +86,7 @@ export class LastOwnerError extends Error {
   }
 }
 
-export const parseUser = (snap: { id: string; ref: { path: string }; data(): unknown }): RosterUser => ({ id: snap.id, ...parseStored(rosterShape, snap.ref.path, snap.data()) });
+export const parseUser = (snap: StoredSnapshot): RosterUser => parseSnapshot(rosterShape, snap);
 export const onRoster = (user: RosterUser | null, companyId: string): user is RosterUser => Boolean(user && user.companyId === companyId && !user.removedAt);
 
 /** Every invitation of a company contends on its seat counter: room for bursts before giving up. */
