@@ -36,28 +36,42 @@ export function compareInstants(a: Instant, b: Instant): number {
   return a.seconds - b.seconds || a.nanos - b.nanos;
 }
 
-/** The UTC day last formatted by isoOfMillis, and its `YYYY-MM-DDT`: a page's instants share a few days. */
+/** The UTC day last formatted by isoOfMillis, as the character codes of its `YYYY-MM-DDT`. */
 let lastDay = Number.NaN;
-let lastDayText = "";
+let dayCodes: number[] = [];
 
-const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
+const ZERO = 48;
+const [COLON, DOT, Z] = [":", ".", "Z"].map((c) => c.charCodeAt(0));
 
 /**
- * Exactly `new Date(ms).toISOString()` for an integer `ms`, some six times faster: only the date
- * part goes through Date, once per day met. A page of 500 findings formats thousands of instants,
- * and Date's own formatting was the largest item of mapping one (about 0.6 µs each).
+ * Exactly `new Date(ms).toISOString()` for an integer `ms`, about eight times faster: only the
+ * date part goes through Date, once per day met (a page's instants share a few days). A page of
+ * 500 findings formats thousands of instants, and Date's own formatting was the largest item of
+ * mapping one (about 0.6 µs each). The text is made in one piece from character codes, as flat
+ * as Date's: a template literal would leave each of these strings, which a page holds until it
+ * is sent, as a rope five times the size.
  */
 export function isoOfMillis(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
   if (day !== lastDay) {
     const text = new Date(day * DAY_MS).toISOString();
-    lastDayText = text.slice(0, text.indexOf("T") + 1);
+    // Years beyond 9999 (`+010000-…`, only by rounding at the end of Firestore's range) keep Date's text.
+    if (text.indexOf("T") !== 10) return new Date(ms).toISOString();
+    dayCodes = Array.from(text.slice(0, 11), (c) => c.charCodeAt(0));
     lastDay = day;
   }
+  const d = dayCodes;
   const inDay = ms - day * DAY_MS;
   const millis = inDay % 1000;
   const seconds = Math.floor(inDay / 1000);
-  return `${lastDayText}${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}.${millis < 100 ? (millis < 10 ? "00" : "0") : ""}${millis}Z`;
+  const [hh, mm, ss] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60];
+  return String.fromCharCode(
+    d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10],
+    ZERO + Math.floor(hh / 10), ZERO + (hh % 10), COLON,
+    ZERO + Math.floor(mm / 10), ZERO + (mm % 10), COLON,
+    ZERO + Math.floor(ss / 10), ZERO + (ss % 10), DOT,
+    ZERO + Math.floor(millis / 100), ZERO + (Math.floor(millis / 10) % 10), ZERO + (millis % 10), Z,
+  );
 }
 
 /** A Firestore timestamp as ISO-8601 UTC with milliseconds, rounded as `Timestamp.toDate()` rounds. */
