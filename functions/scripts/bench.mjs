@@ -1,16 +1,19 @@
 // npm run bench: figures for the findings export (a script, not a timed test). Run under
 //   node scripts/emulators.mjs exec -- node scripts/bench.mjs
-// Prints: full-export time through HTTP vs the same pages read raw with the Admin SDK (target
-// ratio <= 1.2), the export's request count (target ceil(10000/500) + at most 1), p50/p95 of
-// GET /v1/project next to a raw document read (target 2.5 x) with its sequential Firestore round
-// trips (target 3), and the peak RSS of a server process (run with functions/.env's NODE_OPTIONS)
-// serving pages of 500 findings with 50 checklist items each, one at a time and CONCURRENT at
-// once (the figures behind the functions' memory and concurrency settings in
+// Prints: full-export time through HTTP vs the same pages read raw with the Admin SDK, page by
+// page in step (target ratio <= 1.2, medians of 5 rounds), the floor under that ratio (the round
+// trips and JSON transfer every page costs however fast our code), the export's request count
+// (target ceil(10000/500) + at most 1), p50/p95 of GET /v1/project next to a raw document read
+// (target 2.5 x) with its sequential Firestore round trips (target 3), and the peak RSS of a
+// server process (run with functions/.env's NODE_OPTIONS) serving pages of 500 findings with 50
+// checklist items each, one at a time and CONCURRENT at once (the figures behind the functions' memory and concurrency settings in
 // src/config/runtime.ts), and pages of 500 incidents and audit entries (target idle + 5 x the
 // response, on a warmed server; the first pages after start are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
-// The server process it measures is scripts/benchServer.mjs.
+// The server process it measures is scripts/benchServer.mjs; the export's measurements are in
+// scripts/benchExport.mjs.
 import { createRequire } from "node:module";
+import { exportBothWays, floorPerPage, ms, PAGE, pct } from "./benchExport.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 
 const require = createRequire(import.meta.url);
@@ -18,15 +21,12 @@ const { firestore } = require("../lib/config/firebase.js");
 const { seedCompany, seedKey, seedProject } = require("../lib/testing/builders.js");
 const { findingData } = require("../lib/testing/findingBuilders.js");
 const { auditEntry } = require("../lib/repos/auditLogs.js");
-const { FieldPath, Timestamp } = require("firebase-admin/firestore");
+const { Timestamp } = require("firebase-admin/firestore");
 
 const TOTAL = 10_000;
-const PAGE = 500;
 const ROUNDS = 5;
 /** Simultaneous heavy pages measured; 16 is the `concurrency` set in src/config/runtime.ts. */
 const CONCURRENT = [1, 8, 16, 24];
-const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 async function seedVessel(count, checklistItems, hiddenEvery) {
   const companyId = await seedCompany();
@@ -43,41 +43,7 @@ async function seedVessel(count, checklistItems, hiddenEvery) {
       findingData(projectId, companyId, { findingNumber: i, dateCreated: Timestamp.fromMillis(base + i * 60_000), checklist, ...(hiddenEvery && i % hiddenEvery === 0 ? { hidden: true } : {}) }));
   }
   await writer.close();
-  return { companyId, projectId, key: key.key };
-}
-
-async function exportViaHttp(base, key) {
-  let token = null;
-  let requests = 0;
-  let findings = 0;
-  const t0 = process.hrtime.bigint();
-  do {
-    const res = await fetch(`${base}/v1/findings?limit=${PAGE}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, { headers: { Authorization: `Bearer ${key}` } });
-    if (res.status !== 200) throw new Error(`export failed: ${res.status} ${await res.text()}`);
-    const body = await res.json();
-    requests++;
-    findings += body.data.length;
-    token = body.next_page_token;
-  } while (token);
-  return { ms: ms(t0), requests, findings };
-}
-
-async function exportRaw(projectId) {
-  const coll = firestore().collection(`projects/${projectId}/findings`);
-  let after = null;
-  let findings = 0;
-  const t0 = process.hrtime.bigint();
-  for (;;) {
-    let q = coll.orderBy("dateCreated").orderBy(FieldPath.documentId()).limit(PAGE + 1);
-    if (after) q = q.startAfter(after.get("dateCreated"), after.id);
-    const snap = await q.get();
-    const page = snap.docs.slice(0, PAGE);
-    // Materialise every document, as any reader of the data would.
-    findings += page.map((d) => d.data()).filter((data) => !data.hidden).length;
-    if (snap.docs.length <= PAGE) break;
-    after = page[page.length - 1];
-  }
-  return { ms: ms(t0), findings };
+  return { companyId, projectId, key: key.key, hash: key.hash };
 }
 
 async function latency(base, key, projectId, worker, n = 200) {
@@ -180,17 +146,17 @@ async function main() {
   const base = apiServer.base;
   // Warm both alike: the emulator's caches, and the server's code (JIT), as on any instance
   // that has served a few requests.
-  await exportRaw(big.projectId);
-  await exportViaHttp(base, big.key);
-  // Alternate the two, several rounds, and compare medians: the emulator's timings drift.
+  await exportBothWays(base, big.key, big.projectId);
   const runs = { http: [], raw: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    runs.http.push(await exportViaHttp(base, big.key));
-    runs.raw.push(await exportRaw(big.projectId));
+    const both = await exportBothWays(base, big.key, big.projectId);
+    runs.http.push(both.http);
+    runs.raw.push(both.raw);
   }
   const median = (xs) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)];
   const http = median(runs.http);
   const raw = median(runs.raw);
+  const floor = await floorPerPage(big, base);
   const { api, raw: rawRead, trips } = await latency(base, big.key, big.projectId, apiServer.worker);
   apiServer.worker.kill();
 
@@ -199,7 +165,9 @@ async function main() {
     `server Node options      ${deployedNodeOptions() || "(none)"} (functions/.env)`,
     `full export via HTTP     ${http.ms.toFixed(0)} ms (median of ${ROUNDS}: ${runs.http.map((r) => r.ms.toFixed(0)).join(", ")}), ${http.findings} findings in ${http.requests} requests (target ${expectedRequests} + at most 1: ${http.requests <= expectedRequests + 1 ? "ok" : "MISSED"})`,
     `same pages raw (Admin)   ${raw.ms.toFixed(0)} ms (median of ${ROUNDS}: ${runs.raw.map((r) => r.ms.toFixed(0)).join(", ")}), ${raw.findings} findings`,
-    `ratio HTTP / raw         ${(http.ms / raw.ms).toFixed(2)} (target <= 1.2: ${http.ms / raw.ms <= 1.2 ? "ok" : "MISSED"})`,
+    `ratio HTTP / raw         ${(http.ms / raw.ms).toFixed(2)} (target <= 1.2: ${http.ms / raw.ms <= 1.2 ? "ok" : "MISSED"}; per round ${runs.http.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
+    `floor of a page's extra  ${floor.total.toFixed(1)} ms = auth read ${floor.read.toFixed(1)} + count commit ${floor.commit.toFixed(1)} + ${(floor.bytes / 1048576).toFixed(2)} MiB of JSON over HTTP ${floor.json.toFixed(1)} (p50s); ` +
+      `x ${http.requests} pages over raw: ratio ${((raw.ms + floor.total * http.requests) / raw.ms).toFixed(2)} before any code of ours runs`,
     `GET /v1/project          p50 ${pct(api, 50).toFixed(1)} ms, p95 ${pct(api, 95).toFixed(1)} ms (${api.length} requests)`,
     `raw project read         p50 ${pct(rawRead, 50).toFixed(1)} ms, p95 ${pct(rawRead, 95).toFixed(1)} ms`,
     `ratio /v1/project / raw  ${(pct(api, 50) / pct(rawRead, 50)).toFixed(2)} at p50 (target <= 2.5: ${pct(api, 50) / pct(rawRead, 50) <= 2.5 ? "ok" : "MISSED"})`,
