@@ -1,19 +1,21 @@
 // npm run bench: figures for the findings export (a script, not a timed test). Run under
 //   node scripts/emulators.mjs exec -- node scripts/bench.mjs
 // Prints: full-export time through HTTP vs the same pages read raw with the Admin SDK, page by
-// page in step (target ratio <= 1.2, medians of 5 rounds), the floor under that ratio (the round
-// trips and JSON transfer every page costs however fast our code), the export's request count
-// (target ceil(10000/500) + at most 1), p50/p95 of GET /v1/project next to a raw document read
-// (target 2.5 x) with its sequential Firestore round trips (target 3), and the peak RSS of a
-// server process (run with functions/.env's NODE_OPTIONS) serving pages of 500 findings with 50
-// checklist items each, one at a time and CONCURRENT at once (the figures behind the functions' memory and concurrency settings in
-// src/config/runtime.ts), and pages of 500 incidents and audit entries (target idle + 5 x the
-// response, on a warmed server; the first pages after start are printed beside).
+// page in step (target ratio <= 1.2, medians of 5 rounds), and in the same step the same pages
+// with only what the rules add (auth read, count commit, the JSON over plain HTTP): the floor
+// under that ratio, before any code of ours. Then the export's request count (target
+// ceil(10000/500) + at most 1), p50/p95 of GET /v1/project next to a raw document read (target
+// 2.5 x) with its sequential Firestore round trips (target 3), and the peak RSS of a server
+// process (run with functions/.env's NODE_OPTIONS) serving pages of 500 findings with 50
+// checklist items each, one at a time and CONCURRENT at once (the figures behind the functions'
+// memory and concurrency settings in src/config/runtime.ts), and pages of 500 incidents and
+// audit entries (target idle + 5 x the response, on a warmed server; the first pages after start
+// are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
 // scripts/benchExport.mjs.
 import { createRequire } from "node:module";
-import { exportBothWays, floorPerPage, ms, PAGE, pct } from "./benchExport.mjs";
+import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 
 const require = createRequire(import.meta.url);
@@ -144,19 +146,21 @@ async function main() {
   // compete with the server on one thread.
   const apiServer = await startServer();
   const base = apiServer.base;
-  // Warm both alike: the emulator's caches, and the server's code (JIT), as on any instance
+  // Warm all alike: the emulator's caches, and the server's code (JIT), as on any instance
   // that has served a few requests.
-  await exportBothWays(base, big.key, big.projectId);
-  const runs = { http: [], raw: [] };
+  const rules = await rulesOnly(big, base);
+  await exportInStep(base, big.key, big.projectId, rules);
+  const runs = { http: [], raw: [], rules: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const both = await exportBothWays(base, big.key, big.projectId);
-    runs.http.push(both.http);
-    runs.raw.push(both.raw);
+    const all = await exportInStep(base, big.key, big.projectId, rules);
+    for (const way of Object.keys(runs)) runs[way].push(all[way]);
   }
+  rules.close();
   const median = (xs) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)];
   const http = median(runs.http);
   const raw = median(runs.raw);
-  const floor = await floorPerPage(big, base);
+  const floor = median(runs.rules);
+  const parts = rules.medians();
   const { api, raw: rawRead, trips } = await latency(base, big.key, big.projectId, apiServer.worker);
   apiServer.worker.kill();
 
@@ -166,8 +170,9 @@ async function main() {
     `full export via HTTP     ${http.ms.toFixed(0)} ms (median of ${ROUNDS}: ${runs.http.map((r) => r.ms.toFixed(0)).join(", ")}), ${http.findings} findings in ${http.requests} requests (target ${expectedRequests} + at most 1: ${http.requests <= expectedRequests + 1 ? "ok" : "MISSED"})`,
     `same pages raw (Admin)   ${raw.ms.toFixed(0)} ms (median of ${ROUNDS}: ${runs.raw.map((r) => r.ms.toFixed(0)).join(", ")}), ${raw.findings} findings`,
     `ratio HTTP / raw         ${(http.ms / raw.ms).toFixed(2)} (target <= 1.2: ${http.ms / raw.ms <= 1.2 ? "ok" : "MISSED"}; per round ${runs.http.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
-    `floor of a page's extra  ${floor.total.toFixed(1)} ms = auth read ${floor.read.toFixed(1)} + count commit ${floor.commit.toFixed(1)} + ${(floor.bytes / 1048576).toFixed(2)} MiB of JSON over HTTP ${floor.json.toFixed(1)} (p50s); ` +
-      `x ${http.requests} pages over raw: ratio ${((raw.ms + floor.total * http.requests) / raw.ms).toFixed(2)} before any code of ours runs`,
+    `rules only (no code)     ${floor.ms.toFixed(0)} ms (median of ${ROUNDS}): the raw pages + per page the auth read ${parts.read.toFixed(1)} ms, the count commit ${parts.commit.toFixed(1)} ms and ` +
+      `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON from a plain server ${parts.json.toFixed(1)} ms (p50s): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
+    `our code's share         ${((http.ms - floor.ms) / http.requests).toFixed(1)} ms per page over the floor (ratio ${((http.ms - floor.ms) / raw.ms).toFixed(2)} of the raw time)`,
     `GET /v1/project          p50 ${pct(api, 50).toFixed(1)} ms, p95 ${pct(api, 95).toFixed(1)} ms (${api.length} requests)`,
     `raw project read         p50 ${pct(rawRead, 50).toFixed(1)} ms, p95 ${pct(rawRead, 95).toFixed(1)} ms`,
     `ratio /v1/project / raw  ${(pct(api, 50) / pct(rawRead, 50)).toFixed(2)} at p50 (target <= 2.5: ${pct(api, 50) / pct(rawRead, 50) <= 2.5 ? "ok" : "MISSED"})`,
@@ -175,7 +180,7 @@ async function main() {
     ...(await memoryFigures()),
   ];
   console.log(`\n${lines.join("\n")}`);
-  if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20) throw new Error("export count mismatch");
+  if (http.findings !== raw.findings || floor.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20) throw new Error("export count mismatch");
   process.exit(0);
 }
 

@@ -42,17 +42,64 @@ function rawPages(projectId) {
 }
 
 /**
- * One full export both ways, page by page in step: HTTP page n and raw page n are read back to
- * back (which goes first alternates), so both see the machine in the same state. This VM's
- * speed drifts by a third and more within a minute (the same profile ran in 3.4 s and 5.2 s),
- * which whole exports timed one after the other turned into ratios anywhere from 1.18 to 1.44.
+ * The raw pages plus only what the rules add to each, with none of our code: authentication's
+ * one read (key, company, project, counter) before the page, the count's one commit (counter,
+ * `lastUsedAt`, audit entry) after it, and the page's JSON from a plain HTTP server, parsed by
+ * the client. The floor under the HTTP export's time. Close it when done.
  */
-export async function exportBothWays(base, key, projectId) {
-  const ways = { http: httpPages(base, key), raw: rawPages(projectId) };
-  const totals = { http: { ms: 0, findings: 0, requests: 0 }, raw: { ms: 0, findings: 0, requests: 0 } };
-  const open = new Set(["http", "raw"]);
+export async function rulesOnly(big, base) {
+  const db = firestore();
+  const refs = [db.doc(`apiKeys/${big.hash}`), db.doc(`companies/${big.companyId}`), db.doc(`projects/${big.projectId}`), db.doc(`apiKeyUsage/${big.hash}`)];
+  const page = await (await fetch(`${base}/v1/findings?limit=${PAGE}`, { headers: { Authorization: `Bearer ${big.key}` } })).text();
+  const plain = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(page));
+  await new Promise((r) => plain.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${plain.address().port}/`;
+  const parts = { read: [], commit: [], json: [] };
+  let n = 0;
+  const timed = async (part, work) => {
+    const t0 = process.hrtime.bigint();
+    await work();
+    parts[part].push(ms(t0));
+  };
+  const pages = () => {
+    const raw = rawPages(big.projectId);
+    return async () => {
+      const t0 = process.hrtime.bigint();
+      await timed("read", () => db.getAll(...refs));
+      const step = await raw();
+      await timed("commit", () => {
+        const batch = db.batch();
+        batch.set(refs[3], { bench: FieldValue.increment(1) }, { merge: true });
+        batch.update(refs[0], { lastUsedAt: FieldValue.serverTimestamp() });
+        batch.create(db.collection(`companies/${big.companyId}/auditLogs`).doc(), auditEntry({
+          class: "operational", action: "api.request", actor: { type: "api_key", id: "fl_bench", name: "bench key" }, api: "findings", method: "GET",
+          path: "/v1/findings", status: 200, requestId: `req_${n++}`, projectId: big.projectId,
+        }));
+        return batch.commit();
+      });
+      await timed("json", async () => (await fetch(url)).json());
+      return { ...step, ms: ms(t0) };
+    };
+  };
+  const medians = () => Object.fromEntries(Object.entries(parts).map(([part, xs]) => [part, pct(xs, 50)]));
+  return { pages, medians, bytes: Buffer.byteLength(page), close: () => plain.close() };
+}
+
+/**
+ * One full export three ways, page by page in step: HTTP page n, raw page n and rules-only
+ * page n are read back to back (which goes first rotates), so all see the machine in the same
+ * state. This VM's speed drifts by a third and more within a minute (the same profile ran in
+ * 3.4 s and 5.2 s), which whole exports timed one after the other turned into ratios anywhere
+ * from 1.18 to 1.44.
+ */
+export async function exportInStep(base, key, projectId, rules) {
+  const ways = { http: httpPages(base, key), raw: rawPages(projectId), rules: rules.pages() };
+  const names = Object.keys(ways);
+  const totals = Object.fromEntries(names.map((name) => [name, { ms: 0, findings: 0, requests: 0 }]));
+  const open = new Set(names);
   for (let page = 0; open.size; page++) {
-    for (const way of (page % 2 ? ["raw", "http"] : ["http", "raw"]).filter((w) => open.has(w))) {
+    const order = names.map((_, i) => names[(page + i) % names.length]);
+    for (const way of order.filter((w) => open.has(w))) {
       const step = await ways[way]();
       totals[way].ms += step.ms;
       totals[way].findings += step.findings;
@@ -61,41 +108,4 @@ export async function exportBothWays(base, key, projectId) {
     }
   }
   return totals;
-}
-
-/**
- * What the rules cost a page however fast the code: the Firestore round trips every keyed
- * request makes in sequence (authentication's one read of key, company, project and counter;
- * the count's one commit of counter, `lastUsedAt` and audit entry), and the page's JSON over
- * loopback HTTP (a plain server sending the same bytes; the client parses them). Medians of n.
- */
-export async function floorPerPage(big, base, n = 40) {
-  const db = firestore();
-  const refs = [db.doc(`apiKeys/${big.hash}`), db.doc(`companies/${big.companyId}`), db.doc(`projects/${big.projectId}`), db.doc(`apiKeyUsage/${big.hash}`)];
-  const page = await (await fetch(`${base}/v1/findings?limit=${PAGE}`, { headers: { Authorization: `Bearer ${big.key}` } })).text();
-  const plain = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(page));
-  await new Promise((r) => plain.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${plain.address().port}/`;
-  const times = { read: [], commit: [], json: [] };
-  for (let i = 0; i < n; i++) {
-    let t0 = process.hrtime.bigint();
-    await db.getAll(...refs);
-    times.read.push(ms(t0));
-    t0 = process.hrtime.bigint();
-    const batch = db.batch();
-    batch.set(refs[3], { bench: FieldValue.increment(1) }, { merge: true });
-    batch.update(refs[0], { lastUsedAt: FieldValue.serverTimestamp() });
-    batch.create(db.collection(`companies/${big.companyId}/auditLogs`).doc(), auditEntry({
-      class: "operational", action: "api.request", actor: { type: "api_key", id: "fl_bench", name: "bench key" }, api: "findings", method: "GET",
-      path: "/v1/findings", status: 200, requestId: `req_${i}`, projectId: big.projectId,
-    }));
-    await batch.commit();
-    times.commit.push(ms(t0));
-    t0 = process.hrtime.bigint();
-    await (await fetch(url)).json();
-    times.json.push(ms(t0));
-  }
-  plain.close();
-  const [read, commit, json] = [times.read, times.commit, times.json].map((xs) => pct(xs, 50));
-  return { read, commit, json, total: read + commit + json, bytes: Buffer.byteLength(page) };
 }
