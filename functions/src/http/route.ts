@@ -3,7 +3,7 @@ import { declaresBody } from "./bodyGuard";
 import { contextOf, type Principal, type RequestContext } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
 import { recordRequest } from "./record";
-import { JsonBody } from "./sendJson";
+import { sendJson } from "./sendJson";
 import { z } from "./zod";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -138,17 +138,13 @@ export function handlerOf(route: AnyRoute) {
       const result = await route.handler(input);
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? route.success.status ?? 200;
-      const contentType = reply.options.contentType ?? route.success.contentType;
-      const json = status === 204 || contentType ? null : new JsonBody(reply.body);
-      const recording = recordRequest(req, res, status);
-      // A page is serialised while the request is counted, and written only once it is.
-      json?.prepareWhile(recording);
-      const instead = await recording;
+      const instead = await recordRequest(req, res, status);
       if (instead) throw instead;
       res.status(status).set(reply.options.headers ?? {});
-      if (json) await json.send(res);
-      else if (status === 204) res.end();
+      const contentType = reply.options.contentType ?? route.success.contentType;
+      if (status === 204) res.end();
       else if (contentType) res.type(contentType).send(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
+      else await sendJson(res, reply.body);
     } catch (err) {
       next(err);
     }

@@ -5,7 +5,7 @@ import request from "supertest";
 import { logger } from "firebase-functions";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
-import { JsonBody, sendJson } from "../../src/http/sendJson";
+import { sendJson } from "../../src/http/sendJson";
 
 function appSending(body: unknown, settled?: (err?: unknown) => void) {
   const app = express();
@@ -102,58 +102,5 @@ describe("a page that fails after its first bytes", () => {
     expect(outcome).toBe("broken");
     expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: "req_0" }));
     error.mockRestore();
-  });
-});
-
-describe("JsonBody.prepareWhile: a page serialised while its request is counted", () => {
-  const page = { data: Array.from({ length: 3_000 }, (_, i) => row(i)), next_page_token: "tok_9" };
-  const settleAfter = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-  function appPreparing(body: unknown, pending: () => Promise<unknown>) {
-    const app = express();
-    app.get("/", async (_req, res, next) => {
-      const json = new JsonBody(body);
-      const counting = pending();
-      json.prepareWhile(counting);
-      await counting.catch(() => undefined);
-      json.send(res).catch(next);
-    });
-    return app;
-  }
-
-  // 3,000 rows are about 5.5 MiB: more than is ever prepared ahead, so the rest follows streamed.
-  it.each([
-    ["settled at once", () => Promise.resolve()],
-    ["settled after 5 ms (part prepared)", () => settleAfter(5)],
-    ["settled after 300 ms (the most ahead, then the rest)", () => settleAfter(300)],
-    ["rejected", () => Promise.reject(new Error("count failed"))],
-  ])("the bytes are JSON.stringify's whatever the count takes: %s", async (_name, pending) => {
-    const res = await request(appPreparing(page, pending)).get("/");
-    expect(res.status).toBe(200);
-    expect(res.text).toBe(JSON.stringify(page));
-  });
-
-  it("nothing is written until send: a request refused at count time answers its error alone", async () => {
-    const app = express();
-    app.get("/", async (_req, res) => {
-      const json = new JsonBody(page);
-      const counting = settleAfter(20);
-      json.prepareWhile(counting);
-      await counting;
-      res.status(429).json({ error: { code: "rate_limited", message: "later" } });
-    });
-    const res = await request(app).get("/");
-    expect(res.status).toBe(429);
-    expect(res.body).toEqual({ error: { code: "rate_limited", message: "later" } });
-  });
-
-  it("a row that fails while prepared ahead fails the send, never a page that looks complete", async () => {
-    const poisoned = { toJSON: () => { throw new Error("unserialisable row"); } };
-    const json = new JsonBody({ data: [row(1), poisoned, row(2)], next_page_token: null });
-    json.prepareWhile(settleAfter(50));
-    const written: string[] = [];
-    const res = { destroyed: false, type: () => res, write: (chunk: string) => written.push(chunk) > 0, end: () => written.push("<end>") };
-    await expect(json.send(res as never)).rejects.toThrow("unserialisable row");
-    expect(written).toEqual([]);
   });
 });
