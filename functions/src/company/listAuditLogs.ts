@@ -5,7 +5,7 @@ import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
 import { isoTimestamp, z } from "../http/zod";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
-import { toIso } from "../repos/stored";
+import { toIso } from "../repos/storedFields";
 import { AUDIT_PAGE_EXAMPLE } from "./examples";
 
 const CLASSES = ["privileged", "operational"] as const;

@@ -4,7 +4,7 @@ import { defineRoute } from "../http/route";
 import { oneOf } from "../lib/oneOf";
 import { z } from "../http/zod";
 import { queryIncidents, type IncidentDoc } from "../repos/incidents";
-import { toIso } from "../repos/stored";
+import { toIso } from "../repos/storedFields";
 import { INCIDENT_PAGE_EXAMPLE } from "./examples";
 import { INCIDENT_STATUSES, INCIDENT_TYPES, incidentSchema, PERSON_TYPES, type Incident } from "./schemas";
 

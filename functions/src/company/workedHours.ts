@@ -5,7 +5,7 @@ import { z } from "../http/zod";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
-import { toIso } from "../repos/stored";
+import { toIso } from "../repos/storedFields";
 import { hoursBetween, setApiHours } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import { isoTimestamp } from "../http/zod";

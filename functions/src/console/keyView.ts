@@ -1,5 +1,5 @@
 import type { ApiKeyDoc } from "../repos/apiKeys";
-import { toIso } from "../repos/stored";
+import { toIso } from "../repos/storedFields";
 
 /** A key as the console shows it: never the hash, never the key. */
 export function keyView(doc: ApiKeyDoc) {

@@ -2,7 +2,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { toPlainJson } from "../lib/plainJson";
 import type { ProjectDoc } from "../repos/projects";
-import { toIso } from "../repos/stored";
+import { toIso } from "../repos/storedFields";
 import { PROJECT_EXAMPLE } from "./examples";
 import { projectSchema, type Project } from "./schemas";
 

@@ -1,7 +1,8 @@
 /**
- * The date parameters of the API documents: a calendar date (`2026-03-01`, meaning 00:00 UTC)
- * or a date-time with the UTC designator (`2026-03-01T08:30:00Z`, fractions allowed). Offsets
- * other than `Z` and impossible dates (`2026-02-30`) are refused.
+ * Instants in and out. In: the date parameters of the API documents, a calendar date
+ * (`2026-03-01`, meaning 00:00 UTC) or a date-time with the UTC designator
+ * (`2026-03-01T08:30:00Z`, fractions allowed); offsets other than `Z` and impossible dates
+ * (`2026-02-30`) are refused. Out: stored timestamps as ISO-8601 UTC text (timestampIso).
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?Z$/;
@@ -44,7 +45,7 @@ const ZERO = 48;
 const [COLON, DOT, Z] = [":", ".", "Z"].map((c) => c.charCodeAt(0));
 
 /**
- * Exactly `new Date(ms).toISOString()` for an integer `ms`, about eight times faster: only the
+ * Exactly `new Date(ms).toISOString()` for an integer `ms`, six to nine times faster: only the
  * date part goes through Date, once per day met (a page's instants share a few days). A page of
  * 500 findings formats thousands of instants, and Date's own formatting was the largest item of
  * mapping one (about 0.6 µs each). The text is made in one piece from character codes, as flat

@@ -2,7 +2,8 @@ import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
-import { nullableString, parseStoredOrNull, rateLimitOverride, stringList, text, timestamp, type Stored } from "./stored";
+import { parseStoredOrNull, type Stored } from "./stored";
+import { nullableString, rateLimitOverride, stringList, text, timestamp } from "./storedFields";
 import { readDoc } from "./readBatch";
 
 /**

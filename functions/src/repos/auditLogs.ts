@@ -4,7 +4,8 @@ import type { KeyApi } from "../lib/apiKeyFormat";
 import { DAY_MS, type Instant } from "../lib/dates";
 import { AUDIT_RETENTION_DAYS } from "../config/constants";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
-import { nullableNumber, nullableString, parseSnapshot, storedMap, text, timestamp, type Stored } from "./stored";
+import { parseSnapshot, storedMap, type Stored } from "./stored";
+import { nullableNumber, nullableString, text, timestamp } from "./storedFields";
 
 export type AuditClass = keyof typeof AUDIT_RETENTION_DAYS;
 

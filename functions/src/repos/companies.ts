@@ -1,7 +1,8 @@
 import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
-import { freeForm, nullableNumber, nullableString, orWhenInvalid, parseStored, rateLimitOverride, storedMap, type Stored } from "./stored";
+import { orWhenInvalid, parseStored, storedMap, type Stored } from "./stored";
+import { freeForm, nullableNumber, nullableString, rateLimitOverride } from "./storedFields";
 import { readDoc } from "./readBatch";
 
 export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;

@@ -1,5 +1,6 @@
 import { companyRef } from "./companies";
-import { nullableNumber, parseStored, stringList, type Stored } from "./stored";
+import { parseStored, type Stored } from "./stored";
+import { nullableNumber, stringList } from "./storedFields";
 
 /**
  * `companies/{companyId}/healthSafetyCoverage/{year}`: the inputs of the ESRS S1-14 coverage

@@ -1,19 +1,6 @@
 import { z } from "zod";
-import {
-  anyValue,
-  flag,
-  geoPoint,
-  hiddenFlag,
-  nullableInteger,
-  nullableNumber,
-  nullableString,
-  storedList,
-  storedMap,
-  stringList,
-  text,
-  timestamp,
-  type Stored,
-} from "./stored";
+import { storedList, storedMap, type Stored } from "./stored";
+import { anyValue, flag, geoPoint, hiddenFlag, nullableInteger, nullableNumber, nullableString, stringList, text, timestamp } from "./storedFields";
 
 /** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (docs/firestore-data.md). */
 const checklistItem = storedMap({

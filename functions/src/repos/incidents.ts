@@ -2,7 +2,8 @@ import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { AggregateStats } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { flag, hiddenFlag, nullableNumber, nullableString, parseSnapshot, text, timestamp, type Stored } from "./stored";
+import { parseSnapshot, type Stored } from "./stored";
+import { flag, hiddenFlag, nullableNumber, nullableString, text, timestamp } from "./storedFields";
 
 /** `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is private: never read. */
 export const incidentShape = {

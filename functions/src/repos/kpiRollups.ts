@@ -2,7 +2,8 @@ import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { firestore } from "../config/firebase";
 import { companiesCollection, companyRef } from "./companies";
-import { parseStoredOrNull, stringList, timestamp } from "./stored";
+import { parseStoredOrNull } from "./stored";
+import { stringList, timestamp } from "./storedFields";
 import { readDoc } from "./readBatch";
 
 /** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */

@@ -1,5 +1,6 @@
 import { firestore } from "../config/firebase";
-import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, parseSnapshot, timestamp, type Stored } from "./stored";
+import { parseSnapshot, type Stored } from "./stored";
+import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, timestamp } from "./storedFields";
 import { readDoc } from "./readBatch";
 
 /**

@@ -3,7 +3,8 @@ import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { documentId } from "./findings";
-import { flag, nullableString, parseSnapshot, parseStored, timestamp, type Stored, type StoredSnapshot } from "./stored";
+import { parseSnapshot, parseStored, type Stored, type StoredSnapshot } from "./stored";
+import { flag, nullableString, timestamp } from "./storedFields";
 
 /**
  * The company's roster for provisioning: `users/{uid}` and the company's seat counter
@@ -171,7 +172,7 @@ export async function commitInvite(companyId: string, uid: string, user: Record<
     const data = { deactivatedAt: null, ...user, companyId, createdAt: now, updatedAt: now };
     tx.create(usersCollection().doc(uid), data);
     commit(tx, companyId, uid, { fields: data, seats: seated ? 1 : 0, action: "user.invited" }, seats.used, origin, now);
-    return { id: uid, ...parseStored(rosterShape, `users/${uid}`, data) };
+    return parseStored(rosterShape, `users/${uid}`, data, uid);
   }, TX_OPTIONS);
 }
 
@@ -207,7 +208,7 @@ export async function commitChange(
     const now = Timestamp.now();
     tx.update(snap.ref, { ...change.fields, updatedAt: now });
     commit(tx, companyId, uid, change, seats.used, origin, now);
-    return { user: { id: uid, ...parseStored(rosterShape, snap.ref.path, updated({ ...snap.data() }, { ...change.fields, updatedAt: now })) }, changed: change };
+    return { user: parseStored(rosterShape, snap.ref.path, updated({ ...snap.data() }, { ...change.fields, updatedAt: now }), uid), changed: change };
   }, TX_OPTIONS);
 }
 

@@ -1,8 +1,6 @@
-import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 import { firstTimeFilter } from "../lib/bounded";
-import { timestampIso } from "../lib/dates";
 
 /**
  * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
@@ -44,15 +42,15 @@ const fallbacks = new WeakMap<z.ZodType, unknown>();
 /**
  * The hot path. Most stored values fit their schema, and a zod parse per field (some 75 per
  * finding) cost more than reading the document itself. So the common field schemas carry a
- * plain reader that returns the value when it fits, or MISFIT; only a misfit goes through zod
+ * plain reader (storedFields.ts) that returns the value when it fits, or MISFIT; only a misfit goes through zod
  * (which then decides the fallback and logs). Each reader must accept exactly what its zod
  * schema accepts, with the same output (test/unit/storedFast.test.ts checks them side by side).
  */
-const MISFIT: unique symbol = Symbol("misfit");
+export const MISFIT: unique symbol = Symbol("misfit");
 type FastReader = (value: unknown, key: string | number) => unknown;
 const fastReaders = new WeakMap<z.ZodType, FastReader>();
 
-function withFastReader<S extends z.ZodType>(schema: S, reader: FastReader): S {
+export function withFastReader<S extends z.ZodType>(schema: S, reader: FastReader): S {
   fastReaders.set(schema, reader);
   return schema;
 }
@@ -101,7 +99,7 @@ function isMap(value: unknown): value is Record<string, unknown> {
  * read), and blank objects that already hold its keys in order, with and without a leading `id`.
  * A document is read into a copy of a blank: an object grown key by key past a dozen keys turns
  * into a hash table in V8 (three times the memory of a literal, and slower to read), while a copy
- * of one made by JSON.parse is as compact as a literal (about 560 bytes a finding, not 1,850).
+ * of one made by JSON.parse is as compact as a literal (about 540 bytes a finding, not 1,850).
  */
 type Field = { key: string; schema: z.ZodType; fast: FastReader | undefined };
 type Compiled = { fields: Field[]; blank: Record<string, null>; blankWithId: Record<string, null> };
@@ -172,20 +170,20 @@ export function storedList<S extends z.ZodType>(element: S) {
   );
 }
 
-/** Reads a stored document (see the module comment). Throws StoredDataError only when unusable. */
-export function parseStored<S extends Shape>(shape: S, document: string, data: unknown): Stored<S> {
-  return readDocument(shape, document, data);
-}
-
 export type StoredSnapshot = { id: string; ref: { path: string }; data(): unknown };
 
-/** A document snapshot read by parseStored, with its `id` (one object built, not two: a page reads hundreds). */
+/** A document snapshot read by parseStored, with its `id`. */
 export function parseSnapshot<S extends Shape>(shape: S, snap: StoredSnapshot): Stored<S> & { id: string } {
-  return readDocument(shape, snap.ref.path, snap.data(), snap.id) as Stored<S> & { id: string };
+  return parseStored(shape, snap.ref.path, snap.data(), snap.id);
 }
 
-/** parseStored's work, with the document's `id` first when given. */
-function readDocument<S extends Shape>(shape: S, document: string, data: unknown, id?: string): Stored<S> {
+/**
+ * Reads a stored document (see the module comment), with its `id` first when given (one object
+ * built: a page reads hundreds). Throws StoredDataError only when unusable.
+ */
+export function parseStored<S extends Shape>(shape: S, document: string, data: unknown): Stored<S>;
+export function parseStored<S extends Shape>(shape: S, document: string, data: unknown, id: string): Stored<S> & { id: string };
+export function parseStored<S extends Shape>(shape: S, document: string, data: unknown, id?: string): Stored<S> {
   const outer = reading;
   reading = { document, at: [] };
   try {
@@ -206,51 +204,4 @@ export function parseStoredOrNull<S extends Shape>(shape: S, document: string, d
     if (err instanceof StoredDataError) return null;
     throw err;
   }
-}
-
-const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
-
-export const timestamp = withFastReader(z.instanceof(Timestamp).nullish().transform((v) => v ?? null), (v) => (v instanceof Timestamp ? v : isNullish(v) ? null : MISFIT));
-export const nullableString = withFastReader(z.string().nullish().transform((v) => v ?? null), (v) => (typeof v === "string" ? v : isNullish(v) ? null : MISFIT));
-export const nullableNumber = withFastReader(z.number().nullish().transform((v) => v ?? null), (v) => (typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : MISFIT));
-export const nullableInteger = withFastReader(z.number().int().nullish().transform((v) => v ?? null), (v) => (Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : MISFIT));
-export const text = withFastReader(z.string().nullish().transform((v) => v ?? ""), (v) => (typeof v === "string" ? v : isNullish(v) ? "" : MISFIT));
-export const flag = withFastReader(z.boolean().nullish().transform((v) => v ?? false), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
-export const freeForm = z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {});
-const anyString = withFastReader(z.string(), (v) => (typeof v === "string" ? v : MISFIT));
-export const stringList = withFastReader(
-  storedList(anyString).transform((items) => items.filter((v): v is string => v !== null)),
-  (v) => (isNullish(v) ? [] : Array.isArray(v) && v.every((item) => typeof item === "string") ? [...(v as string[])] : MISFIT),
-);
-/** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
-export const anyValue = withFastReader(z.unknown(), (v) => v);
-
-/** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
-export const hiddenFlag = withFastReader(orWhenInvalid(z.boolean().nullish().transform((v) => v ?? false), true), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
-
-/**
- * A GeoPoint. A plain `{ latitude, longitude }` map of numbers in range (written by an older
- * app generation) is the same location and is read as one.
- */
-export const geoPoint = withFastReader(
-  z
-    .union([
-      z.instanceof(GeoPoint),
-      z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
-    ])
-    .nullish()
-    .transform((v) => (v ? { latitude: v.latitude, longitude: v.longitude } : null)),
-  (v) => (v instanceof GeoPoint ? { latitude: v.latitude, longitude: v.longitude } : isNullish(v) ? null : MISFIT),
-);
-
-/** Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies). */
-export const rateLimitOverride = z
-  .object({
-    perMinute: z.number().int().positive().optional(),
-    perDay: z.number().int().positive().optional(),
-  })
-  .optional();
-
-export function toIso(value: Timestamp | null): string | null {
-  return value ? timestampIso(value) : null;
 }

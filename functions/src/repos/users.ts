@@ -1,5 +1,6 @@
 import { firestore } from "../config/firebase";
-import { flag, nullableString, parseStored, type Stored } from "./stored";
+import { parseStored, type Stored } from "./stored";
+import { flag, nullableString } from "./storedFields";
 import { readDoc } from "./readBatch";
 
 /** `users/{uid}`: the fields key management decides on (never e-mail or avatar). */

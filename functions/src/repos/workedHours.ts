@@ -4,7 +4,8 @@ import { z } from "zod";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
 import type { AggregateStats } from "./aggregates";
-import { nullableNumber, parseStored, timestamp } from "./stored";
+import { parseStored } from "./stored";
+import { nullableNumber, timestamp } from "./storedFields";
 
 /**
  * `companies/{companyId}/workedHours/{docId}` (docs/firestore-data.md). App-recorded documents

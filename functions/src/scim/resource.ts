@@ -1,5 +1,5 @@
 import { z } from "../http/zod";
-import { toIso } from "../repos/stored";
+import { toIso } from "../repos/storedFields";
 import type { RosterUser } from "../repos/roster";
 import type { NewUser, PersonName, UserPatch } from "../services/users";
 import { invalidValue } from "./errors";

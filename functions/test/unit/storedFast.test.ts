@@ -1,24 +1,10 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
-import {
-  anyValue,
-  flag,
-  geoPoint,
-  hiddenFlag,
-  nullableInteger,
-  nullableNumber,
-  nullableString,
-  parseStored,
-  readByZod,
-  storedList,
-  storedMap,
-  stringList,
-  text,
-  timestamp,
-} from "../../src/repos/stored";
+import { parseSnapshot, parseStored, readByZod, storedList, storedMap } from "../../src/repos/stored";
+import { anyValue, flag, geoPoint, hiddenFlag, nullableInteger, nullableNumber, nullableString, stringList, text, timestamp } from "../../src/repos/storedFields";
 
 /**
- * The fast readers of repos/stored.ts must read every stored value exactly as the zod schema
+ * The fast readers of repos/storedFields.ts must read every stored value exactly as the zod schema
  * they shortcut: same value, same fallback. Each schema against values of every stored type.
  */
 const VALUES: unknown[] = [
@@ -41,5 +27,25 @@ describe("fast readers of stored fields", () => {
       const zod = parseStored({ f: z.unknown().transform((v) => readByZod(schema, v, "f")) }, "test/doc", { f: value }).f;
       expect([value, fast]).toEqual([value, zod]);
     }
+  });
+});
+
+describe("parseSnapshot: a document read with its id", () => {
+  const shape = { title: text, when: timestamp, items: storedList(storedMap({ title: text, done: flag })), extra: z.string().optional() };
+  const snap = (data: unknown) => ({ id: "doc1", ref: { path: "things/doc1" }, data: () => data });
+
+  it("is the id and then the shape's fields, in the shape's order, as parseStored reads them", () => {
+    const data = { items: [{ title: "a", done: true }, 7], when: null, title: 3, unknown: "ignored" };
+    const read = parseSnapshot(shape, snap(data));
+    expect(read).toEqual({ id: "doc1", ...parseStored(shape, "things/doc1", data) });
+    expect(Object.keys(read)).toEqual(["id", "title", "when", "items", "extra"]);
+    expect(read).toEqual({ id: "doc1", title: "", when: null, items: [{ title: "a", done: true }, null], extra: undefined });
+  });
+
+  it("builds a fresh object every time (no state shared between documents)", () => {
+    const first = parseSnapshot(shape, snap({ title: "one" }));
+    const second = parseSnapshot(shape, { ...snap({ title: "two" }), id: "doc2" });
+    expect([first.id, first.title, second.id, second.title]).toEqual(["doc1", "one", "doc2", "two"]);
+    expect(parseStored(shape, "things/x", {})).not.toHaveProperty("id");
   });
 });

@@ -1,7 +1,7 @@
 import { ApiError, invalidRequest, notFound } from "../../http/errors";
 import { z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
-import { toIso } from "../../repos/stored";
+import { toIso } from "../../repos/storedFields";
 import type { RosterUser } from "../../repos/roster";
 import type { Department } from "../../repos/rosterLookup";
 import { departmentNameOf, UsersError } from "../../services/users";
