@@ -9,7 +9,8 @@ import { REGION } from "./constants";
  * checklist items each, 4.5 MiB of JSON apiece, sent in chunks; V8 semi-spaces of 8 MiB from
  * functions/.env): peak RSS at most 151 MiB for one page (132 MiB idle after start), 328 MiB
  * for 8 at once, 403 MiB for 16, 537 MiB for 24 (the highest of four runs). So 16 concurrent
- * worst-case pages fit in 1 GiB with more than half to spare, and concurrency above 1 needs a whole vCPU anyway.
+ * worst-case pages fit in 1 GiB with more than half to spare, and concurrency above 1 needs a
+ * whole vCPU anyway.
  */
 export const MAX_INSTANCES = defineInt("MAX_INSTANCES", {
   default: 10,
