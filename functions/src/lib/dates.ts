@@ -37,31 +37,32 @@ export function compareInstants(a: Instant, b: Instant): number {
   return a.seconds - b.seconds || a.nanos - b.nanos;
 }
 
-/** The UTC day last formatted by isoOfMillis, as the character codes of its `YYYY-MM-DDT`. */
-let lastDay = Number.NaN;
-let dayCodes: number[] = [];
+/** The character codes of `YYYY-MM-DDT` by UTC day, for the days met lately (bounded). */
+const dayTexts = new Map<number, number[]>();
+const DAYS_KEPT = 4096;
 
 const ZERO = 48;
 const [COLON, DOT, Z] = [":", ".", "Z"].map((c) => c.charCodeAt(0));
 
 /**
- * Exactly `new Date(ms).toISOString()` for an integer `ms`, six to nine times faster: only the
- * date part goes through Date, once per day met (a page's instants share a few days). A page of
- * 500 findings formats thousands of instants, and Date's own formatting was the largest item of
- * mapping one (about 0.6 µs each). The text is made in one piece from character codes, as flat
- * as Date's: a template literal would leave each of these strings, which a page holds until it
- * is sent, as a rope five times the size.
+ * Exactly `new Date(ms).toISOString()` for an integer `ms`, five to eight times faster: only the
+ * date part goes through Date, once per day met (a page's instants fall on a limited number of
+ * days). A page of 500 findings formats thousands of instants, and Date's own formatting was the
+ * largest item of mapping one (about 0.6 µs each). The text is made in one piece from character
+ * codes, as flat as Date's: a template literal would leave each of these strings, which a page
+ * holds until it is sent, as a rope five times the size.
  */
 export function isoOfMillis(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
-  if (day !== lastDay) {
+  let d = dayTexts.get(day);
+  if (!d) {
     const text = new Date(day * DAY_MS).toISOString();
     // Years beyond 9999 (`+010000-…`, only by rounding at the end of Firestore's range) keep Date's text.
     if (text.indexOf("T") !== 10) return new Date(ms).toISOString();
-    dayCodes = Array.from(text.slice(0, 11), (c) => c.charCodeAt(0));
-    lastDay = day;
+    if (dayTexts.size >= DAYS_KEPT) dayTexts.clear();
+    d = Array.from(text.slice(0, 11), (c) => c.charCodeAt(0));
+    dayTexts.set(day, d);
   }
-  const d = dayCodes;
   const inDay = ms - day * DAY_MS;
   const millis = inDay % 1000;
   const seconds = Math.floor(inDay / 1000);
