@@ -8,7 +8,7 @@ import { REGION } from "./constants";
  * `npm run bench -- --memory` (a server process answering pages of 500 findings with 50
  * checklist items each, 4.5 MiB of JSON apiece, sent in chunks; V8 semi-spaces of 8 MiB from
  * functions/.env): peak RSS at most 151 MiB for one page (132 MiB idle after start), 328 MiB
- * for 8 at once, 403 MiB for 16, 537 MiB for 24 (the highest of four runs). So 16 concurrent
+ * for 8 at once, 403 MiB for 16, 562 MiB for 24 (the highest of five runs). So 16 concurrent
  * worst-case pages fit in 1 GiB with more than half to spare, and concurrency above 1 needs a
  * whole vCPU anyway.
  */
