@@ -38,8 +38,8 @@ export function contentionError(err: unknown): unknown {
  * count and the entry can never disagree. If the count then finds the window full (requests
  * of the same key on other instances came first), the answer is that 429 instead of the data.
  * Reads this instance has admitted but not yet counted hold their places, so a burst runs no
- * more handlers than the window has room for. Any other request is counted here, before its handler can change anything (its audit entry
- * follows on its own).
+ * more handlers than the window has room for. Any other request is counted here, before its
+ * handler can change anything (its audit entry follows on its own).
  */
 export async function rateLimit(req: Request, res: Response, next: NextFunction): Promise<void> {
   try {

@@ -1,3 +1,5 @@
+import { setBounded } from "./bounded";
+
 /**
  * Instants in and out. In: the date parameters of the API documents, a calendar date
  * (`2026-03-01`, meaning 00:00 UTC) or a date-time with the UTC designator
@@ -59,9 +61,8 @@ export function isoOfMillis(ms: number): string {
     const text = new Date(day * DAY_MS).toISOString();
     // Years beyond 9999 (`+010000-…`, only by rounding at the end of Firestore's range) keep Date's text.
     if (text.indexOf("T") !== 10) return new Date(ms).toISOString();
-    if (dayTexts.size >= DAYS_KEPT) dayTexts.clear();
     d = Array.from(text.slice(0, 11), (c) => c.charCodeAt(0));
-    dayTexts.set(day, d);
+    setBounded(dayTexts, day, d, DAYS_KEPT);
   }
   const inDay = ms - day * DAY_MS;
   const millis = inDay % 1000;

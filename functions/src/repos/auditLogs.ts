@@ -37,7 +37,6 @@ export interface AuditTarget {
   id: string;
 }
 
-
 /** Completes an entry with its timestamp and the TTL deadline of its class. */
 export function auditEntry(fields: Omit<AuditEntry, "at" | "expireAt">, at = Timestamp.now()): AuditEntry {
   const expireAt = Timestamp.fromMillis(at.toMillis() + AUDIT_RETENTION_DAYS[fields.class] * DAY_MS);

@@ -41,9 +41,9 @@ const fallbacks = new WeakMap<z.ZodType, unknown>();
 
 /**
  * The hot path. Most stored values fit their schema, and a zod parse per field (some 75 per
- * finding) cost more than reading the document itself. So the common field schemas carry a
- * plain reader (storedFields.ts) that returns the value when it fits, or MISFIT; only a misfit goes through zod
- * (which then decides the fallback and logs). Each reader must accept exactly what its zod
+ * finding) cost more than reading the document itself. So the common field schemas
+ * (storedFields.ts) carry a plain reader that returns the value when it fits, or MISFIT; only a
+ * misfit goes through zod (which then decides the fallback and logs). Each reader must accept exactly what its zod
  * schema accepts, with the same output (test/unit/storedFast.test.ts checks them side by side).
  */
 export const MISFIT: unique symbol = Symbol("misfit");

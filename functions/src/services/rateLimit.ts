@@ -36,7 +36,6 @@ export interface RateLimitDecision {
   firstInMinute: boolean;
 }
 
-
 /** One fixed window at `nowMs`: its index, what was used in it, and its status after this request. */
 function windowAt(name: WindowStatus["name"], lengthMs: number, limit: number, storedWindow: number | undefined, storedCount: number | undefined, nowMs: number) {
   const index = Math.floor(nowMs / lengthMs);
