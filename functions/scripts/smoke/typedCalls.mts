@@ -70,7 +70,13 @@ export async function findingsCalls(functionsDir: string, { base, keys, check }:
   check("typed findings GET comments", Array.isArray(comments.data?.data), comments.error);
   const attachments = await api.GET("/v1/findings/{id}/attachments", { params: { path: { id: ids[0] }, query: { limit: 10 } }, headers });
   check("typed findings GET attachments", attachments.data?.finding_id === ids[0], attachments.error);
-  // A page_token within the documented 16,384 characters, in a URL over Node's 16 KiB: 431, no body.
+  // A page_token at the documented maximum reaches the API (400, not the runtime's 431); one over it is refused by name.
+  for (const length of [4_096, 4_097]) {
+    const long = await api.GET("/v1/findings", { params: { query: { page_token: "x".repeat(length) } }, headers });
+    const named = (long.error as { error?: { code?: string; message?: string } } | undefined)?.error;
+    check(`page_token of ${length} characters: our 400`, long.response.status === 400 && named?.code === "invalid_request" && /page_token/.test(named.message ?? ""), long.response.status);
+  }
+  // A URL over Node's 16 KiB: the runtime's 431, no body.
   const oversized = await api.GET("/v1/findings", { params: { query: { page_token: "x".repeat(16_384) } }, headers, parseAs: "text" });
   check("oversized URL: the runtime's 431 with an empty body", oversized.response.status === 431 && !oversized.error && !oversized.response.headers.get("content-type"), oversized.response.status);
 }

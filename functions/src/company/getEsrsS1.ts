@@ -1,4 +1,3 @@
-import { authenticated } from "../http/context";
 import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
@@ -100,9 +99,9 @@ export const getEsrsS1 = defineRoute({
   scope: "read",
   query,
   success: { description: "The year's datapoints, as JSON or (with `format=csv`) as a CSV file.", schema: responseSchema, example: ESRS_EXAMPLE, alternatives: { "text/csv": { schema: csvSchema, example: CSV_EXAMPLE } } },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  errors: ["invalid_request"],
   handler: async ({ query: q, principal }) => {
-    const { companyId } = authenticated(principal);
+    const { companyId } = principal;
     const report = await esrsReport(companyId, q.year);
     if (q.format === "csv") {
       return new Reply(esrsCsv(report.datapoints), {

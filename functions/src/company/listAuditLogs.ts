@@ -1,5 +1,4 @@
-import { authenticated } from "../http/context";
-import { instantKey, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
@@ -85,11 +84,10 @@ export const listAuditLogs = defineRoute({
   query,
   rules: [WINDOW_RULE],
   success: { description: "One page of audit entries.", schema: responseSchema, example: AUDIT_PAGE_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
-  handler: async ({ query: q, principal }) => {
-    const { companyId } = authenticated(principal);
-    const scope = { endpoint: "audit-logs", company: companyId, from: instantKey(q.from), to: instantKey(q.to), class: q.class };
-    const { data, next_page_token } = await paged(q, scope, (after, limit) => queryAuditLogs(companyId, { class: q.class, from: q.from, to: q.to, after, limit, now: new Date() }));
+  errors: ["invalid_request"],
+  handler: async ({ query: q, principal, tokenScope }) => {
+    const { companyId } = principal;
+    const { data, next_page_token } = await paged(q, tokenScope, (after, limit) => queryAuditLogs(companyId, { class: q.class, from: q.from, to: q.to, after, limit, now: new Date() }));
     return { data: data.map(toAuditEntry), next_page_token } satisfies ListAuditLogsResponse;
   },
 });

@@ -1,5 +1,4 @@
-import { authenticated } from "../http/context";
-import { instantKey, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { oneOf } from "../lib/oneOf";
 import { z } from "../http/zod";
@@ -62,11 +61,10 @@ export const listIncidents = defineRoute({
   query,
   rules: [WINDOW_RULE],
   success: { description: "One page of incidents.", schema: responseSchema, example: INCIDENT_PAGE_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
-  handler: async ({ query: q, principal }) => {
-    const { companyId } = authenticated(principal);
-    const scope = { endpoint: "incidents", company: companyId, from: instantKey(q.from), to: instantKey(q.to), status: q.status };
-    return (await paged(q, scope, (after, limit) =>
+  errors: ["invalid_request"],
+  handler: async ({ query: q, principal, tokenScope }) => {
+    const { companyId } = principal;
+    return (await paged(q, tokenScope, (after, limit) =>
       queryIncidents(companyId, { from: q.from, to: q.to, equality: q.status ? { field: "status", value: q.status } : undefined, after, limit }, (incident) =>
         incident.hidden ? null : toIncident(incident),
       ),

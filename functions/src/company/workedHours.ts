@@ -1,5 +1,3 @@
-import { authenticated } from "../http/context";
-import { changeOrigin } from "../http/record";
 import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
@@ -62,10 +60,10 @@ export const postWorkedHours = defineRoute({
     schema: z.object({ data: recordSchema }),
     example: WORKED_HOURS_RECORD_EXAMPLE,
   },
-  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
-  handler: async ({ body: input, principal, req, ctx }) => {
-    const { companyId } = authenticated(principal);
-    const { record, replaced } = await setApiHours(companyId, input.month, input.hours, changeOrigin(req, ctx));
+  errors: ["invalid_request", "payload_too_large", "unsupported_media_type"],
+  handler: async ({ body: input, principal, origin }) => {
+    const { companyId } = principal;
+    const { record, replaced } = await setApiHours(companyId, input.month, input.hours, origin);
     const data = { month: record.month, hours: record.hours, source: "api" as const, updated_at: toIso(record.updatedAt) ?? "" };
     return new Reply({ data }, { status: replaced ? 200 : 201 });
   },
@@ -93,9 +91,9 @@ export const getWorkedHours = defineRoute({
   scope: "read",
   query: z.object({ year: yearParam("The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.") }).strict(),
   success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }), example: WORKED_HOURS_YEAR_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  errors: ["invalid_request"],
   handler: async ({ query, principal }) => {
-    const { companyId } = authenticated(principal);
+    const { companyId } = principal;
     const settings = await findReportingSettings(companyId);
     const { year, months } = reportingPeriod(query.year ?? periodYearAt(new Date(), settings), settings);
     const records = await hoursBetween(companyId, months[0], months[11]);

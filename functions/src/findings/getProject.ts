@@ -1,4 +1,4 @@
-import { defineRoute } from "../http/route";
+import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { toPlainJson } from "../lib/plainJson";
 import type { ProjectDoc } from "../repos/projects";
@@ -36,7 +36,7 @@ export function toProject(doc: ProjectDoc): Project {
   };
 }
 
-export const getProject = defineRoute({
+export const getProject = defineProjectRoute({
   method: "get",
   path: "/v1/project",
   operationId: "getProject",
@@ -44,11 +44,9 @@ export const getProject = defineRoute({
   tags: ["Project"],
   query: z.object({}).strict(),
   success: { description: "The project the key is bound to.", schema: responseSchema, example: PROJECT_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  errors: ["invalid_request"],
   handler: async ({ principal }) => {
     // Authentication read the project fresh for this request and proved it is the key's.
-    const project = principal?.project;
-    if (!project) throw new Error("findings principal without its project");
-    return { data: toProject(project) } satisfies GetProjectResponse;
+    return { data: toProject(principal.project) } satisfies GetProjectResponse;
   },
 });

@@ -1,7 +1,6 @@
 import { storageBuckets } from "../config/params";
 import { notFound } from "../http/errors";
-import { keyProjectId } from "../http/context";
-import { defineRoute } from "../http/route";
+import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { mapPool } from "../lib/pool";
 import { boundedThread, findVisibleFinding, liveFiles } from "../repos/findings";
@@ -41,7 +40,7 @@ async function signed({ source, target }: AttachmentItem, now: number): Promise<
   }
 }
 
-export const listAttachments = defineRoute({
+export const listAttachments = defineProjectRoute({
   method: "get",
   path: "/v1/findings/{id}/attachments",
   operationId: "listFindingAttachments",
@@ -57,9 +56,9 @@ export const listAttachments = defineRoute({
   params: findingIdParams,
   query: z.object({ limit: limitParam.openapi({ description: "Cap on the total rows across all sources, 1 to 500 (default 100)." }) }).strict(),
   success: { description: "The finding's attachments.", schema: responseSchema, example: ATTACHMENT_LIST_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
+  errors: ["invalid_request", "not_found"],
   handler: async ({ params, query, principal }) => {
-    const projectId = keyProjectId(principal);
+    const { projectId } = principal;
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
     const [files, thread] = await Promise.all([liveFiles(projectId, finding.id), boundedThread(projectId, finding.id, MAX_THREAD_READS)]);

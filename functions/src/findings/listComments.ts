@@ -1,10 +1,9 @@
 import { notFound } from "../http/errors";
-import { keyProjectId } from "../http/context";
-import { defineRoute } from "../http/route";
+import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
 import { toComment } from "./map";
-import { instantKey, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { COMMENT_PAGE_EXAMPLE } from "./examples";
 import { commentSchema, FINDING_NOT_FOUND, findingIdParams } from "./schemas";
 
@@ -19,7 +18,7 @@ const query = windowedListQuery(
 const responseSchema = pageOf(commentSchema, "CommentPage");
 export type ListCommentsResponse = z.infer<typeof responseSchema>;
 
-export const listComments = defineRoute({
+export const listComments = defineProjectRoute({
   method: "get",
   path: "/v1/findings/{id}/comments",
   operationId: "listFindingComments",
@@ -32,19 +31,12 @@ export const listComments = defineRoute({
   query,
   rules: [WINDOW_RULE],
   success: { description: "One page of comments.", schema: responseSchema, example: COMMENT_PAGE_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
-  handler: async ({ params, query: q, principal }) => {
-    const projectId = keyProjectId(principal);
+  errors: ["invalid_request", "not_found"],
+  handler: async ({ params, query: q, principal, tokenScope }) => {
+    const { projectId } = principal;
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
-    const scope = {
-      endpoint: "comments",
-      project: projectId,
-      finding: finding.id,
-      from: instantKey(q.from),
-      to: instantKey(q.to),
-    };
-    return (await paged(q, scope, async (after, limit) =>
+    return (await paged(q, tokenScope, async (after, limit) =>
       (await queryComments(projectId, finding.id, { from: q.from, to: q.to, after, limit })).map(({ comment, cursor }) => ({ row: toComment(comment, finding.id), cursor })),
     )) satisfies ListCommentsResponse;
   },

@@ -1,9 +1,8 @@
-import { keyProjectId } from "../http/context";
-import { defineRoute } from "../http/route";
+import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
 import { toFinding } from "./map";
-import { instantKey, instantParam, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { instantParam, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { FINDING_PAGE_EXAMPLE } from "./examples";
 import { findingSchema, STATUS_VALUES } from "./schemas";
 
@@ -33,7 +32,7 @@ export const listFindingsQuery = windowedListQuery(
 const responseSchema = pageOf(findingSchema, "FindingPage");
 export type ListFindingsResponse = z.infer<typeof responseSchema>;
 
-export const listFindings = defineRoute({
+export const listFindings = defineProjectRoute({
   method: "get",
   path: "/v1/findings",
   operationId: "listFindings",
@@ -47,24 +46,13 @@ export const listFindings = defineRoute({
   query: listFindingsQuery,
   rules: [WINDOW_RULE, "`updated_since` cannot be combined with `from` or `to`.", "At most one of `status`, `system` and `priority`."],
   success: { description: "One page of findings.", schema: responseSchema, example: FINDING_PAGE_EXAMPLE },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
-  handler: async ({ query: q, principal }) => {
-    const projectId = keyProjectId(principal);
+  errors: ["invalid_request"],
+  handler: async ({ query: q, principal, tokenScope }) => {
+    const { projectId } = principal;
     const incremental = q.updated_since !== undefined;
     const filter = FILTERS.find((f) => q[f] !== undefined);
-    const scope = {
-      endpoint: "findings",
-      project: projectId,
-      mode: incremental ? "incremental" : "default",
-      from: instantKey(q.from),
-      to: instantKey(q.to),
-      updated_since: instantKey(q.updated_since),
-      status: q.status,
-      system: q.system,
-      priority: q.priority,
-    };
     const equality = filter ? { field: filter, value: q[filter]! } : undefined;
-    return (await paged(q, scope, (after, limit) =>
+    return (await paged(q, tokenScope, (after, limit) =>
       queryFindings(
         projectId,
         incremental ? "lastEditedDate" : "dateCreated",

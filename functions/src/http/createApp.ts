@@ -1,16 +1,14 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import { MAX_BODY_BYTES } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import { authenticate } from "./auth";
 import { bodyGuard } from "./bodyGuard";
 import { publicBaseUrl } from "./baseUrl";
 import { docsPage, serveDocsPage } from "./docsPage";
 import { ApiError } from "./errors";
-import { errorHandler } from "./errorHandler";
+import { errorHandler, type ErrorDialect } from "./errorHandler";
 import { buildDocument, type ApiDescription } from "./openapi";
-import { rateLimit } from "./rateLimit";
+import { keyedHandler, keyedRefusal, publicHandler } from "./pipeline";
 import { requestContext } from "./requestId";
-import { defineRoute, expressPath, handlerOf, type AnyRoute } from "./route";
+import { defineRoute, expressPath, type AnyRoute } from "./route";
 import { jsonObject, z } from "./zod";
 
 export interface ApiConfig extends ApiDescription {
@@ -88,50 +86,36 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
   ];
 }
 
-const JSON_TYPES = ["application/json", "application/*+json"];
-
-/**
- * The Functions runtime parses `application/json` itself but hands other JSON media types
- * (`application/scim+json`) over as a raw Buffer, which express.json then leaves alone: parse
- * it here, with the same limits and errors as express.json.
- */
-function rawJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (!Buffer.isBuffer(req.body) || !req.is(JSON_TYPES)) return next();
-  const raw = req.body;
-  if (raw.length > MAX_BODY_BYTES) return next(new ApiError("payload_too_large", "The request body is too large."));
-  try {
-    req.body = raw.length ? JSON.parse(raw.toString("utf8")) : undefined;
-    next();
-  } catch {
-    next(Object.assign(new SyntaxError("malformed JSON body"), { type: "entity.parse.failed", status: 400 }));
-  }
-}
-
 /** Marks the 405 catch-alls, so route listings (tests) can tell them from endpoints. */
 export const METHOD_NOT_ALLOWED = Symbol("methodNotAllowed");
 
-function methodNotAllowed(allowed: string[]) {
+function notAllowed(allowed: string[]) {
   const allow = [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(", ");
-  const handler = (req: Request, _res: Response, next: NextFunction) =>
-    next(new ApiError("method_not_allowed", `${req.method} is not supported on this path; use ${allow}.`, { Allow: allow }));
-  return Object.assign(handler, { [METHOD_NOT_ALLOWED]: true });
+  return (req: Request) => new ApiError("method_not_allowed", `${req.method} is not supported on this path; use ${allow}.`, { Allow: allow });
 }
 
+const notFound = (req: Request) => new ApiError("not_found", `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`);
+
 /** Mounts routes, then a 405 for any other method on their paths. */
-function mount(app: Express, routes: AnyRoute[]): void {
+function mount(app: Express, routes: AnyRoute[], dialects: readonly ErrorDialect[]): void {
   const methodsByPath = new Map<string, string[]>();
   for (const route of routes) {
     const path = expressPath(route.path);
-    app[route.method](path, handlerOf(route));
+    app[route.method](path, route.public ? publicHandler(route) : keyedHandler(route, dialects));
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
   }
-  for (const [path, methods] of methodsByPath) app.all(path, methodNotAllowed(methods));
+  for (const [path, methods] of methodsByPath) {
+    const refuse = notAllowed(methods);
+    const publicPath = routes.some((r) => r.public && expressPath(r.path) === path);
+    const handler = publicPath ? (req: Request, _res: Response, next: NextFunction) => next(refuse(req)) : keyedRefusal(refuse, dialects);
+    app.all(path, Object.assign(handler, { [METHOD_NOT_ALLOWED]: true }));
+  }
 }
 
 /**
- * The Express app of one API. Order matters: public routes answer before authentication;
- * every other request (unknown paths included) is authenticated, rate limited and audited,
- * so a keyed 404 is recorded like any other keyed request.
+ * The Express app of one API. Public routes answer without a key; every other request (unknown
+ * paths included) goes through the keyed pipeline (pipeline.ts), so a keyed 404 is counted and
+ * recorded like any other keyed request.
  */
 export function createApp(config: ApiConfig): Express {
   let cached: Record<string, unknown> | undefined;
@@ -144,12 +128,10 @@ export function createApp(config: ApiConfig): Express {
   app.use(requestContext(config.api), bodyGuard);
   // The reference page goes out compressed and cacheable, which the JSON route kernel does not do.
   app.get("/v1/docs", serveDocsPage(config.api));
-  mount(app, publics);
-  app.use(authenticate, rateLimit, express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }), rawJsonBody);
-  mount(app, config.routes);
-  app.use((req: Request, _res: Response, next: NextFunction) =>
-    next(new ApiError("not_found", `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`)),
-  );
-  app.use(errorHandler(config.errorDialects));
+  const dialects = config.errorDialects ?? [];
+  mount(app, publics, dialects);
+  mount(app, config.routes, dialects);
+  app.use(keyedRefusal(notFound, dialects));
+  app.use(errorHandler(dialects));
   return app;
 }

@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { StaleCursorError } from "../repos/rangeQuery";
-import { contextOf, pathOf } from "./context";
+import { contextOf, pathOf, type RequestContext } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
 import { requestFailed } from "../logs";
-import { recordRequest } from "./record";
 import type { z } from "./zod";
 
 /** body-parser's failures, by their `type`, as envelope errors. */
@@ -53,37 +52,37 @@ export const dialectOf = (dialects: readonly ErrorDialect[], path: string) =>
   dialects.find((d) => path.toLowerCase() === d.prefix.toLowerCase() || path.toLowerCase().startsWith(`${d.prefix.toLowerCase()}/`));
 
 /**
- * The only place that renders errors: the envelope (or the path's dialect) with the request
- * id, after the request has been recorded. Anything that is not an ApiError is a 500
- * `internal` whose details go to the log only.
+ * Any failure as the error to answer: an ApiError as it is, a body-parser or routing failure as
+ * its 4xx, anything else a 500 `internal` whose details go to the log only.
  */
+export function answerableError(err: unknown, req: Request, ctx: RequestContext): ApiError {
+  const error = toApiError(err);
+  if (error) return error;
+  requestFailed({ api: ctx.api, requestId: ctx.requestId, clientRequestId: ctx.clientRequestId, method: req.method, path: pathOf(req) }, err);
+  return new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
+}
+
+/** The only place that renders errors: the envelope (or the path's dialect) with the request id. */
+export function renderError(req: Request, res: Response, error: ApiError, dialects: readonly ErrorDialect[], original?: unknown): void {
+  if (res.headersSent) {
+    // A body cut short (a page failing mid-way): break the connection, so the caller sees an
+    // incomplete response rather than a well-formed end of a truncated one.
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  res.status(error.status).set(error.headers);
+  const dialect = dialectOf(dialects, req.path);
+  if (dialect) {
+    res.type(dialect.contentType).send(JSON.stringify(dialect.render(error, original)));
+    return;
+  }
+  const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: contextOf(res).requestId, ...error.details } };
+  res.json(body);
+}
+
+/** Errors of what runs outside the keyed pipeline: public routes and the checks before authentication. */
 export function errorHandler(dialects: readonly ErrorDialect[] = []) {
-  return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
-    const ctx = contextOf(res);
-    const where = { api: ctx.api, requestId: ctx.requestId, clientRequestId: ctx.clientRequestId, method: req.method, path: pathOf(req) };
-    let error = toApiError(err);
-    if (!error) {
-      requestFailed(where, err);
-      error = new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
-    }
-    const instead = await recordRequest(req, res, error.status);
-    if (instead) {
-      error = instead;
-      await recordRequest(req, res, error.status);
-    }
-    if (res.headersSent) {
-      // A body cut short (a page failing mid-way): break the connection, so the caller sees an
-      // incomplete response rather than a well-formed end of a truncated one.
-      if (!res.writableEnded) res.destroy();
-      return;
-    }
-    res.status(error.status).set(error.headers);
-    const dialect = dialectOf(dialects, req.path);
-    if (dialect) {
-      res.type(dialect.contentType).send(JSON.stringify(dialect.render(error, err)));
-      return;
-    }
-    const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: ctx.requestId, ...error.details } };
-    res.json(body);
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    renderError(req, res, answerableError(err, req, contextOf(res)), dialects, err);
   };
 }

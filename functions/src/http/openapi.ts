@@ -2,7 +2,7 @@ import { OpenApiGeneratorV3, OpenApiGeneratorV31, OpenAPIRegistry, type Response
 import { dialectOf, type ErrorDialect } from "./errorHandler";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { errorResponse, errorSchema, PLATFORM_BAD_REQUEST, PLATFORM_HEADERS_TOO_LARGE, successHeaders } from "./openapiErrors";
-import type { AnyRoute } from "./route";
+import { kernelErrors, type AnyRoute } from "./route";
 import type { z } from "./zod";
 
 export interface ApiDescription {
@@ -63,7 +63,7 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
     const responses: Record<string, ResponseConfig> = { [status]: success(route.success.description, status) };
     for (const [code, description] of Object.entries(route.success.otherStatuses ?? {})) responses[code] = success(description, code);
     const byStatus = new Map<number, ErrorCode[]>();
-    const errors = route.body ? [...new Set([...route.errors, ...BODY_ERRORS])] : route.errors;
+    const errors = [...new Set([...route.errors, ...kernelErrors(route), ...(route.body ? BODY_ERRORS : [])])];
     for (const code of errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
     for (const [httpStatus, codes] of byStatus) responses[String(httpStatus)] = errorResponse(codes, keyed, dialect);
     if (route.body) {

@@ -99,6 +99,6 @@ export const PLATFORM_HEADERS_TOO_LARGE: ResponseConfig = {
   description:
     "The request line (the URL with its query) and the headers together exceed 16 KiB: the runtime's HTTP server (Node.js) answers " +
     "`431 Request Header Fields Too Large` before the API runs, with an empty body (no `Content-Type`, no envelope, no `X-Request-Id`) " +
-    "and `Connection: close`. A `page_token` counts towards it: the tokens the API issues stay far below (about 11,000 characters at most). " +
+    "and `Connection: close`. A `page_token` counts towards it, but stays far below: the API issues and accepts tokens of at most 4,096 characters. " +
     "Google's front end may refuse still larger requests earlier, with its own status and page.",
 };

@@ -1,6 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { addRefusals, auditEntry } from "../repos/auditLogs";
-import type { RequestContext } from "./context";
+import type { AuditSubject, RequestContext } from "./context";
 import { setBounded } from "../lib/bounded";
 import { MINUTE_MS } from "../lib/dates";
 
@@ -36,7 +36,6 @@ interface Bucket {
 /** The current bucket of each series (company, key, status). */
 const series = new Map<string, Bucket>();
 
-type Subject = NonNullable<RequestContext["auditSubject"]>;
 export interface Refusal {
   method: string;
   path: string;
@@ -57,7 +56,7 @@ async function flush(bucket: Bucket, now: number): Promise<void> {
 }
 
 /** Counts one refused request; resolves once whatever had to be written now is written. */
-export async function noteRefusal(ctx: RequestContext, subject: Subject, refusal: Refusal, now = Date.now()): Promise<void> {
+export async function noteRefusal(ctx: RequestContext, subject: AuditSubject, refusal: Refusal, now = Date.now()): Promise<void> {
   const minute = Math.floor(now / MINUTE_MS);
   const seriesKey = `${subject.companyId}/${subject.actor.id}/${refusal.status}`;
   const previous = series.get(seriesKey);

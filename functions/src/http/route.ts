@@ -1,9 +1,8 @@
-import type { NextFunction, Request, Response } from "express";
+import type { Request } from "express";
+import type { AuditOrigin } from "../repos/auditLogs";
 import { declaresBody } from "./bodyGuard";
-import { contextOf, type Principal, type RequestContext } from "./context";
+import type { Principal, ProjectPrincipal } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
-import { recordRequest } from "./record";
-import { sendJson } from "./sendJson";
 import { z } from "./zod";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -17,24 +16,25 @@ export class Reply {
 }
 
 type Obj = z.ZodObject;
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodType ? z.output<S> : S extends undefined ? undefined : unknown;
 
-export interface HandlerInput<Q, P, B> {
+interface ParsedInput<Q, P, B> {
   query: Out<Q>;
   params: Out<P>;
   body: Out<B>;
-  ctx: RequestContext;
-  /** Present on every keyed route; public routes get `undefined`. */
-  principal: Principal | undefined;
   req: Request;
 }
 
-/**
- * One endpoint: its schemas, its documentation and its handler, in one place. The same
- * definition mounts the Express route and registers the OpenAPI operation, so the served
- * document cannot drift from what the code accepts.
- */
-export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | undefined, B extends z.ZodType | undefined> {
+/** What a keyed route's handler gets: the validated input, its caller, and what the kernel derives. */
+export interface KeyedInput<Q, P, B, C extends Principal = Principal> extends ParsedInput<Q, P, B> {
+  principal: C;
+  /** Who changes something through this request, for the change's own audit entry. */
+  origin: AuditOrigin;
+  /** What a page token of this request is bound to: the operation, the tenant, the path and every filter. */
+  tokenScope: string;
+}
+
+interface Common<Q, P, B> {
   method: Method;
   /** OpenAPI form, e.g. `/v1/findings/{id}/comments`. */
   path: string;
@@ -42,19 +42,12 @@ export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | unde
   summary: string;
   description?: string;
   tags?: string[];
-  /** Public routes need no key and are neither rate limited nor audited. */
-  public?: boolean;
-  /** A scope the key must hold (company API). */
-  scope?: string;
   query?: Q;
   params?: P;
   body?: B;
   /** An example of the body, shown in the document (the OpenAPI tests check it against `body`). */
   bodyExample?: unknown;
-  /**
-   * Rules between parameters that OpenAPI cannot express (`to` after `from`, one filter at a
-   * time): listed in the operation's description. Breaking one is a 400 `invalid_request`.
-   */
+  /** Rules between parameters that OpenAPI cannot express, listed in the description; breaking one is a 400. */
   rules?: string[];
   success: {
     status?: number;
@@ -65,27 +58,63 @@ export interface RouteDefinition<Q extends Obj | undefined, P extends Obj | unde
     contentType?: string;
     /** Other media types of the same response (e.g. `text/csv`), each with its schema and example. */
     alternatives?: Record<string, { schema: z.ZodType; example: unknown }>;
-    /** Further success statuses with the same body, each with its own description (e.g. 200 for a replace after a 201). */
+    /** Further success statuses with the same body, each with its own description. */
     otherStatuses?: Record<number, string>;
     /** Headers of the success response worth documenting (name → description), e.g. `Location`. */
     headers?: Record<string, string>;
   };
-  /** Error codes this operation can answer with, for the document. */
+  /** The operation's own error codes; the kernel adds those of authentication and limits. */
   errors: ErrorCode[];
-  handler: (input: HandlerInput<Q, P, B>) => Promise<unknown>;
 }
 
-export type AnyRoute = RouteDefinition<Obj | undefined, Obj | undefined, z.ZodType | undefined>;
+/**
+ * One endpoint: its schemas, its documentation and its handler, in one place. The same
+ * definition mounts the Express route and registers the OpenAPI operation, so the served
+ * document cannot drift from what the code accepts.
+ */
+export interface KeyedRoute<Q = unknown, P = unknown, B = unknown, C extends Principal = Principal> extends Common<Q, P, B> {
+  public?: false;
+  /** A scope the key must hold (company API). */
+  scope?: string;
+  handler: (input: KeyedInput<Q, P, B, C>) => Promise<unknown>;
+}
+
+/** Served without a key, neither rate limited nor audited (service metadata, the documents). */
+export interface PublicRoute<Q = unknown, P = unknown, B = unknown> extends Common<Q, P, B> {
+  public: true;
+  scope?: undefined;
+  handler: (input: ParsedInput<Q, P, B>) => Promise<unknown>;
+}
+
+export type AnyRoute = KeyedRoute<Obj | undefined, Obj | undefined, z.ZodType | undefined> | PublicRoute<Obj | undefined, Obj | undefined, z.ZodType | undefined>;
 
 export function defineRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  definition: RouteDefinition<Q, P, B>,
+  definition: KeyedRoute<Q, P, B> | PublicRoute<Q, P, B>,
 ): AnyRoute {
   return definition as unknown as AnyRoute;
 }
 
+/** A findings key's route: its handler gets the key's project, which authentication found live. */
+export function defineProjectRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined>(
+  definition: KeyedRoute<Q, P, undefined, ProjectPrincipal>,
+): AnyRoute {
+  return defineRoute<Q, P>({ ...definition, handler: (input) => definition.handler({ ...input, principal: projectPrincipal(input.principal) }) });
+}
+
+function projectPrincipal(principal: Principal): ProjectPrincipal {
+  if (!principal.projectId || !principal.project) throw new Error("a findings route served to a key without a project");
+  return principal as ProjectPrincipal;
+}
+
 export const expressPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ":$1");
 
-/** `query parameter "limit": …` — names the offending parameter, never echoes long input. */
+/** The codes the kernel may answer on any keyed operation, besides the operation's own. */
+export function kernelErrors(route: AnyRoute): ErrorCode[] {
+  if (route.public) return [];
+  return ["unauthorized", "forbidden", ...(route.scope ? (["insufficient_scope"] as const) : []), "rate_limited", "internal"];
+}
+
+/** `query parameter "limit": …`: names the offending parameter, never echoes long input. */
 function describeIssues(location: string, error: z.ZodError): string {
   return error.issues
     .map((issue) => {
@@ -114,39 +143,36 @@ function parsePart<S extends z.ZodType | undefined>(schema: S, value: unknown, l
   return result.data as Out<S>;
 }
 
-/** The Express handler of a definition: validate once, call, record, send. */
-export function handlerOf(route: AnyRoute) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    try {
-      const ctx = contextOf(res);
-      if (route.scope && !ctx.principal?.scopes.includes(route.scope)) {
-        throw new ApiError("insufficient_scope", `This key lacks the "${route.scope}" scope this endpoint needs; use a key created with it.`);
-      }
-      refuseRepeated(req.query);
-      // A body in another format (a form, plain text) is refused as such, not read as missing fields.
-      if (route.body && declaresBody(req) && !req.is(["application/json", "application/*+json"])) {
-        throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
-      }
-      const input = {
-        query: parsePart(route.query, req.query, "query"),
-        params: parsePart(route.params, req.params, "path"),
-        body: parsePart(route.body, req.body, "body"),
-        ctx,
-        principal: ctx.principal,
-        req,
-      };
-      const result = await route.handler(input);
-      const reply = result instanceof Reply ? result : new Reply(result);
-      const status = reply.options.status ?? route.success.status ?? 200;
-      const instead = await recordRequest(req, res, status);
-      if (instead) throw instead;
-      res.status(status).set(reply.options.headers ?? {});
-      const contentType = reply.options.contentType ?? route.success.contentType;
-      if (status === 204) res.end();
-      else if (contentType) res.type(contentType).send(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
-      else await sendJson(res, reply.body);
-    } catch (err) {
-      next(err);
-    }
+/** Validates a request against its route, once: handlers never read `req.query` or `req.body`. */
+export function parseInput(route: AnyRoute, req: Request): { query: unknown; params: unknown; body: unknown; req: Request } {
+  refuseRepeated(req.query);
+  // A body in another format (a form, plain text) is refused as such, not read as missing fields.
+  if (route.body && declaresBody(req) && !req.is(["application/json", "application/*+json"])) {
+    throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
+  }
+  return {
+    query: parsePart(route.query, req.query, "query"),
+    params: parsePart(route.params, req.params, "path"),
+    body: parsePart(route.body, req.body, "body"),
+    req,
+  };
+}
+
+/** What goes back for a handler's result. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** Set for a body sent as it is (CSV, SCIM); JSON pages otherwise. */
+  contentType?: string;
+  headers: Record<string, string>;
+}
+
+export function answerOf(route: AnyRoute, result: unknown): Answer {
+  const { body, options } = result instanceof Reply ? result : new Reply(result);
+  return {
+    status: options.status ?? route.success.status ?? 200,
+    body,
+    contentType: options.contentType ?? route.success.contentType,
+    headers: options.headers ?? {},
   };
 }

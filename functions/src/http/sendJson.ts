@@ -1,4 +1,5 @@
 import type { Response } from "express";
+import type { Answer } from "./route";
 
 /** About this many characters per write: a page never exists as one string and one Buffer. */
 const CHUNK = 64 * 1024;
@@ -48,4 +49,12 @@ export async function sendJson(res: Response, body: unknown): Promise<void> {
   }
   const tail = JSON.stringify(rest);
   res.end(`${chunk}]${tail === "{}" ? "}" : `,${tail.slice(1)}`}`);
+}
+
+/** Sends a handler's answer: no body for a 204, a body as it is for its own media type, else JSON. */
+export async function sendAnswer(res: Response, answer: Answer): Promise<void> {
+  res.status(answer.status).set(answer.headers);
+  if (answer.status === 204) res.end();
+  else if (answer.contentType) res.type(answer.contentType).send(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+  else await sendJson(res, answer.body);
 }

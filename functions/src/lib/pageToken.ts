@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 /**
  * Opaque, stateless page tokens: `kid.base64url(version ‖ iv ‖ AES-256-GCM(payload) ‖ tag)`,
@@ -11,12 +11,6 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
  *
  * Rotation: several secrets may be configured; the first encrypts, every one decrypts, and the
  * key id (`kid`, derived from the secret, in clear) says which one made a token.
- *
- * Transition: tokens of the two earlier, HMAC-signed formats (their payload readable by anyone)
- * are still accepted while the secret that signed them is configured, so listings in flight
- * across the deploy finish; none is issued any more, and accepting one reveals nothing its
- * holder could not already read. They stop working when that secret is retired (the operator's
- * next rotation), after which `decodeLegacy` can go.
  */
 export interface TokenPayload<C> {
   /** Digest of everything the token is bound to. */
@@ -46,7 +40,7 @@ export function scopeDigest(parts: Record<string, unknown>): string {
 
 /**
  * The AES key of a secret. HKDF with its own `info`, so the encryption key is independent of
- * the key id (and of the legacy HMAC key, which is the secret itself). Derived once per secret.
+ * the key id. Derived once per secret.
  */
 const keys = new Map<string, Buffer>();
 function encryptionKey(secret: string): Buffer {
@@ -112,43 +106,11 @@ function parsePayload(json: Buffer): Opened {
   }
 }
 
-function verifies(secret: string, payload: string, signature: string): boolean {
-  const expected = createHmac("sha256", secret).update(payload).digest();
-  const given = Buffer.from(signature, "base64url");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/**
- * The HMAC-signed formats issued before v3: `kid.payload.mac` (v2) and `payload.mac` (v1, no
- * kid, verified against every configured secret).
- */
-function decodeLegacy(secrets: readonly string[], parts: string[]): Opened {
-  let candidates = secrets;
-  if (parts.length === 3) {
-    candidates = secrets.filter((secret) => keyIdOf(secret) === parts[0]);
-    if (!candidates.length) return { ok: false, reason: "retired_key" };
-  }
-  const [payload, signature] = parts.slice(-2);
-  if (!candidates.some((secret) => verifies(secret, payload, signature))) return { ok: false, reason: "tampered" };
-  const opened = parsePayload(Buffer.from(payload, "base64url"));
-  if (!opened.ok) return opened;
-  const v = (opened.payload as { v?: unknown } | null)?.v;
-  return v === 1 || v === 2 ? opened : { ok: false, reason: "malformed" };
-}
-
-/**
- * Authenticates first (GCM tag or HMAC, both constant time), then checks the scope; the
- * cursor's shape is the caller's to check.
- */
+/** Authenticates first (the GCM tag), then checks the scope; the cursor's shape is the caller's to check. */
 export function decodeToken<C>(secrets: readonly string[], scope: string, token: string): DecodeResult<C> {
   const parts = token.split(".");
-  if (!parts.every((p) => BASE64URL.test(p))) return { ok: false, reason: "malformed" };
-  // A v3 token's first part is a bare kid; a v1 token's is a whole payload (far longer).
-  const current = parts.length === 2 && parts[0].length === KID_CHARS;
-  let opened: Opened;
-  if (current) opened = openCurrent(secrets, parts[0], parts[1]);
-  else if (parts.length === 2 || parts.length === 3) opened = decodeLegacy(secrets, parts);
-  else return { ok: false, reason: "malformed" };
+  if (parts.length !== 2 || parts[0].length !== KID_CHARS || !parts.every((p) => BASE64URL.test(p))) return { ok: false, reason: "malformed" };
+  const opened = openCurrent(secrets, parts[0], parts[1]);
   if (!opened.ok) return opened;
   const decoded = opened.payload as { s?: unknown; c?: C } | null;
   if (typeof decoded !== "object" || decoded === null) return { ok: false, reason: "malformed" };

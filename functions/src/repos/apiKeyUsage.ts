@@ -1,8 +1,6 @@
 import { Timestamp, type DocumentSnapshot, type WriteBatch } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "zod";
 import { apiKeysCollection } from "./apiKeys";
-import { readDoc } from "./readBatch";
 
 /**
  * `apiKeyUsage/{keyHash}`: API-owned window counters, one document per key, kept apart from
@@ -37,13 +35,6 @@ export interface UsageDecision {
 /** Decides `count` requests arriving together from the stored state (services/rateLimit's arithmetic). */
 export type DecideBatch<D extends UsageDecision> = (stored: UsageState | undefined, nowMs: number, count: number) => D[];
 
-const usageDoc = z.object({
-  minuteWindow: z.number(),
-  minuteCount: z.number(),
-  dayWindow: z.number(),
-  dayCount: z.number(),
-});
-
 const MAX_ATTEMPTS = 40;
 const ALREADY_EXISTS = 6;
 const FAILED_PRECONDITION = 9;
@@ -55,7 +46,7 @@ export class UsageContentionError extends Error {
   }
 }
 
-const usageRef = (keyHash: string) => firestore().collection("apiKeyUsage").doc(keyHash);
+export const usageRef = (keyHash: string) => firestore().collection("apiKeyUsage").doc(keyHash);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function isConflict(err: unknown): boolean {
@@ -66,18 +57,13 @@ function isConflict(err: unknown): boolean {
 /** When this instance last wrote each key's counter: older prefetched reads are stale. */
 const lastWrite = new Map<string, Timestamp>();
 
-/**
- * Reads a key's counter ahead of the decision (it needs only the hash), so the read can
- * overlap the company and project reads of authentication.
- */
-export function prefetchUsage(keyHash: string): Promise<DocumentSnapshot> {
-  return readDoc(usageRef(keyHash));
-}
+const FIELDS = ["minuteWindow", "minuteCount", "dayWindow", "dayCount"] as const;
 
 /** The counter a snapshot holds; a missing or malformed document counts as unused. */
 export function storedUsage(snap: DocumentSnapshot): UsageState | undefined {
-  const parsed = usageDoc.safeParse(snap.data());
-  return parsed.success ? parsed.data : undefined;
+  const data = snap.data();
+  if (!data || !FIELDS.every((f) => typeof data[f] === "number")) return undefined;
+  return { minuteWindow: data.minuteWindow, minuteCount: data.minuteCount, dayWindow: data.dayWindow, dayCount: data.dayCount };
 }
 
 /** Further writes of admitted request `index`, committed in the counter's batch (an audit entry). */

@@ -1,10 +1,9 @@
-import { Timestamp } from "firebase-admin/firestore";
+import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { parseStoredOrNull, type Stored } from "./stored";
 import { nullableString, rateLimitOverride, stringList, text, timestamp } from "./storedFields";
-import { readDoc } from "./readBatch";
 
 /**
  * `apiKeys/{keyHash}`: API-owned, written only by key management. `api`, `companyId` and
@@ -28,9 +27,13 @@ export type ApiKeyDoc = Stored<typeof apiKeyShape>;
 
 export const apiKeysCollection = () => firestore().collection("apiKeys");
 
+export const apiKeyRef = (keyHash: string) => apiKeysCollection().doc(keyHash);
+
+/** A key document as read; null when absent or unusable (an unknown key). */
+export const apiKeyOf = (snap: DocumentSnapshot): ApiKeyDoc | null => (snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null);
+
 export async function findApiKey(keyHash: string): Promise<ApiKeyDoc | null> {
-  const snap = await readDoc(apiKeysCollection().doc(keyHash));
-  return snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null;
+  return apiKeyOf(await apiKeyRef(keyHash).get());
 }
 
 export type NewApiKey = Omit<ApiKeyDoc, "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits">;

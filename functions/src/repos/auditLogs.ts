@@ -32,6 +32,9 @@ export interface AuditEntry {
 
 export type AuditActor = AuditEntry["actor"];
 
+/** Who made a change and through which request: the request's part of every entry. */
+export type AuditOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target" | "count">;
+
 export interface AuditTarget {
   type: "api_key" | "user" | "worked_hours" | "company";
   id: string;
@@ -60,6 +63,11 @@ export async function appendAuditEntry(companyId: string, entry: AuditEntry, id?
 /** The same entry as one write of a caller's batch (committed with the change it records). */
 export function stageAuditEntry(batch: WriteBatch, companyId: string, entry: AuditEntry, id?: string): void {
   batch.create(entryRef(companyId, id), entry);
+}
+
+/** Writes the outcome into a request's entry, created when the request was counted. */
+export async function settleRequestEntry(companyId: string, id: string, status: number): Promise<void> {
+  await auditLogsCollection(companyId).doc(id).update({ status });
 }
 
 /**

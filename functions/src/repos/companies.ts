@@ -1,9 +1,9 @@
+import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { z } from "zod";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
 import { orWhenInvalid, parseStored, storedMap, type Stored } from "./stored";
 import { freeForm, nullableNumber, nullableString, rateLimitOverride } from "./storedFields";
-import { readDoc } from "./readBatch";
 
 export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
@@ -46,9 +46,10 @@ export type CompanyDoc = Stored<typeof companyShape>;
 export const companiesCollection = () => firestore().collection("companies");
 export const companyRef = (companyId: string) => companiesCollection().doc(companyId);
 
+export const companyOf = (snap: DocumentSnapshot): CompanyDoc | null => (snap.exists ? parseStored(companyShape, snap.ref.path, snap.data()) : null);
+
 export async function findCompany(companyId: string): Promise<CompanyDoc | null> {
-  const snap = await readDoc(companyRef(companyId));
-  return snap.exists ? parseStored(companyShape, snap.ref.path, snap.data()) : null;
+  return companyOf(await companyRef(companyId).get());
 }
 
 /** The company's reporting period settings; the defaults (UTC, January) when it or they are absent. */

@@ -76,10 +76,10 @@ function decodeOrderValue(encoded: unknown, reference: (path: string) => Documen
 }
 
 /**
- * Encoded values longer than this resume from the document itself instead (`startAfter` of
- * its snapshot), so a token never outgrows what the API accepts back, whatever bad data holds.
+ * Encoded values longer than this resume from the document itself instead (`startAfter` of its
+ * snapshot): a timestamp takes about 30 characters, and a token stays small whatever bad data holds.
  */
-const MAX_VALUE_CHARS = 2048;
+const MAX_VALUE_CHARS = 64;
 const SNAPSHOT_TAG = "d";
 
 const toBase64url = (id: string) => Buffer.from(id, "utf8").toString("base64url");
@@ -99,16 +99,9 @@ export function encodeCursor(cursor: Cursor): unknown {
   return JSON.stringify(value).length > MAX_VALUE_CHARS ? [[SNAPSHOT_TAG], toBase64url(cursor.id)] : [value, toBase64url(cursor.id)];
 }
 
-/** The cursor back, or null when the JSON is no cursor this API wrote (in either token format). */
+/** The cursor back, or null when the JSON is no cursor this API wrote. */
 export function decodeCursor(json: unknown): Cursor | null {
   if (!Array.isArray(json)) return null;
-  // The first token format: [seconds | null, nanos | null, id], timestamps and nulls only.
-  if (json.length === 3) {
-    const [seconds, nanos, id] = json as unknown[];
-    if (typeof id !== "string" || !id || (seconds !== null && !Number.isInteger(seconds))) return null;
-    if (seconds === null) return { value: null, id };
-    return Number.isInteger(nanos) && (nanos as number) >= 0 && (nanos as number) < 1e9 ? { value: new Timestamp(seconds as number, nanos as number), id } : null;
-  }
   if (json.length !== 2 || typeof json[1] !== "string" || !BASE64URL_ID.test(json[1])) return null;
   const id = Buffer.from(json[1], "base64url").toString("utf8");
   if (Array.isArray(json[0]) && json[0].length === 1 && json[0][0] === SNAPSHOT_TAG) return { value: undefined, id, bySnapshot: true };

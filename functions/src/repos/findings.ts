@@ -5,7 +5,6 @@ import { commentShape, fileShape, findingShape, type CommentDoc, type FileDoc, t
 import { projectRef } from "./projects";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type StoredSnapshot } from "./stored";
-import { readDoc } from "./readBatch";
 
 /** Reads of one project's findings and their comments and files. */
 export type EqualityField = "status" | "system" | "priority";
@@ -34,7 +33,7 @@ export const documentId = z
 /** A visible finding of the project, or null (unknown, hidden, or not a valid id). */
 export async function findVisibleFinding(projectId: string, findingId: string): Promise<FindingDoc | null> {
   if (!documentId.safeParse(findingId).success) return null;
-  const snap = await readDoc(findingsOf(projectId).doc(findingId));
+  const snap = await findingsOf(projectId).doc(findingId).get();
   if (!snap.exists) return null;
   const finding = parseFinding(snap);
   return finding.hidden ? null : finding;

@@ -4,7 +4,6 @@ import { firestore } from "../config/firebase";
 import { companiesCollection, companyRef } from "./companies";
 import { parseStoredOrNull } from "./stored";
 import { stringList, timestamp } from "./storedFields";
-import { readDoc } from "./readBatch";
 
 /** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */
 const rollupRef = (companyId: string) => companyRef(companyId).collection("kpiRollups").doc("latest");
@@ -34,7 +33,7 @@ export async function saveRollup(companyId: string, rollup: RollupToStore, gener
 
 /** The latest rollup, or null when none was generated (or the stored one is unusable). */
 export async function findRollup(companyId: string): Promise<StoredRollup | null> {
-  const snap = await readDoc(rollupRef(companyId));
+  const snap = await rollupRef(companyId).get();
   if (!snap.exists) return null;
   const doc = parseStoredOrNull(rollupShape, snap.ref.path, snap.data());
   if (!doc?.generatedAt) return null;

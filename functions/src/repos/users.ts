@@ -1,7 +1,6 @@
 import { firestore } from "../config/firebase";
 import { parseStored, type Stored } from "./stored";
 import { flag, nullableString } from "./storedFields";
-import { readDoc } from "./readBatch";
 
 /** `users/{uid}`: the fields key management decides on (never e-mail or avatar). */
 export const userShape = {
@@ -14,6 +13,6 @@ export const userShape = {
 export type UserDoc = Stored<typeof userShape>;
 
 export async function findUser(uid: string): Promise<UserDoc | null> {
-  const snap = await readDoc(firestore().collection("users").doc(uid));
+  const snap = await firestore().collection("users").doc(uid).get();
   return snap.exists ? parseStored(userShape, snap.ref.path, snap.data()) : null;
 }

@@ -7,7 +7,7 @@ import { SCIM_CONTENT_TYPE, URN } from "./schema";
 /** What every SCIM route shares: its tag, scope, media type, errors, and resource addresses. */
 export const SCIM_BASE = "/scim/v2";
 export const SCIM_ROUTE = { tags: ["SCIM 2.0"], scope: "provisioning" };
-export const SCIM_ERRORS: ErrorCode[] = ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"];
+export const SCIM_ERRORS: ErrorCode[] = ["invalid_request", "not_found"];
 export const SCIM_WRITE_ERRORS: ErrorCode[] = [...SCIM_ERRORS, "conflict", "payload_too_large", "unsupported_media_type"];
 
 export const scimSuccess = (description: string, schema: z.ZodType, extra: { status?: number; headers?: Record<string, string>; example?: unknown } = {}) => ({

@@ -1,6 +1,4 @@
 import type { Request } from "express";
-import { authenticated } from "../http/context";
-import { changeOrigin } from "../http/record";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import type { RosterUser } from "../repos/roster";
@@ -53,7 +51,7 @@ const listUsers = defineRoute({
   success: scimSuccess("A ListResponse of users, ordered by creation.", listResponseSchema(scimUserSchema, "ScimUserList"), { example: SCIM_USER_LIST_EXAMPLE }),
   errors: SCIM_ERRORS,
   handler: async ({ query: q, principal, req }) => {
-    const { companyId } = authenticated(principal);
+    const { companyId } = principal;
     const startIndex = Math.max(1, q.startIndex ?? 1);
     const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
     const terms = q.filter === undefined ? null : userTerms(q.filter);
@@ -78,7 +76,7 @@ const getUser = defineRoute({
   success: scimUserResponse("The user (only the attributes asked for, when `attributes` or `excludedAttributes` is given)."),
   errors: SCIM_ERRORS,
   handler: async ({ params, query: q, principal, req }) => {
-    const { companyId } = authenticated(principal);
+    const { companyId } = principal;
     const [user, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
     if (!user) throw userNotFound(params.id);
     return project(resourceOf(req, user, departments), q.attributes, q.excludedAttributes);
@@ -98,10 +96,10 @@ const createUser = defineRoute({
   bodyExample: SCIM_USER_INPUT_EXAMPLE,
   success: scimUserResponse("The provisioned user.", { status: 201, headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." } }),
   errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
-  handler: async ({ body, principal, req, ctx }) => {
-    const { companyId } = authenticated(principal);
+  handler: async ({ body, principal, req, origin }) => {
+    const { companyId } = principal;
     const input = newUserOf(stateFromBody(body));
-    const user = await asScim(inviteUser(companyId, { ...input, provisionedBy: "scim" }, changeOrigin(req, ctx), "record"));
+    const user = await asScim(inviteUser(companyId, { ...input, provisionedBy: "scim" }, origin, "record"));
     const resource = resourceOf(req, user, await departmentsOf(companyId));
     return new Reply(resource, { status: 201, headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) } });
   },
@@ -119,13 +117,13 @@ function changeRoute(method: "put" | "patch", describe: { operationId: string; s
     bodyExample: method === "put" ? SCIM_USER_INPUT_EXAMPLE : SCIM_PATCH_EXAMPLE,
     success: scimUserResponse("The user as it is now."),
     errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
-    handler: async ({ params, body, principal, req, ctx }) => {
-      const { companyId } = authenticated(principal);
+    handler: async ({ params, body, principal, req, origin }) => {
+      const { companyId } = principal;
       const [current, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
       if (!current) throw userNotFound(params.id);
       const before = stateOf(current, departmentNameOf(current, departments));
       const patch: UserPatch = patchBetween(before, next(before, body));
-      const user = await asScim(updateUser(companyId, params.id, patch, changeOrigin(req, ctx), "record"));
+      const user = await asScim(updateUser(companyId, params.id, patch, origin, "record"));
       return resourceOf(req, user, departments);
     },
   });
@@ -167,10 +165,10 @@ const deleteUser = defineRoute({
   params: userIdParams,
   success: scimSuccess("Removed.", scimUserSchema, { status: 204 }),
   errors: SCIM_ERRORS,
-  handler: async ({ params, principal, req, ctx }) => {
-    const { companyId } = authenticated(principal);
+  handler: async ({ params, principal, origin }) => {
+    const { companyId } = principal;
     // RFC 7644 §3.6: a deleted resource is 404 to every later request, a repeated DELETE included.
-    if ((await asScim(removeUser(companyId, params.id, changeOrigin(req, ctx)))) === "already") throw userNotFound(params.id);
+    if ((await asScim(removeUser(companyId, params.id, origin))) === "already") throw userNotFound(params.id);
     return new Reply(null, { status: 204 });
   },
 });

@@ -1,6 +1,6 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { Coalescer } from "../lib/coalesce";
-import { consumeMany, storedUsage, type Limits, type UsageState } from "../repos/apiKeyUsage";
+import { consumeMany, type Limits, type UsageState } from "../repos/apiKeyUsage";
 import { stageAuditEntry, type AuditEntry } from "../repos/auditLogs";
 import { DAY_MS, MINUTE_MS } from "../lib/dates";
 
@@ -116,60 +116,30 @@ export interface CountedEntry {
 
 interface Consumption {
   limits: Limits;
-  prefetched?: Promise<DocumentSnapshot>;
+  counter?: DocumentSnapshot;
   entry?: CountedEntry;
 }
 
 /** Firestore takes 500 writes a batch: the counter, `lastUsedAt` and one entry per request. */
 const MAX_BATCH = 400;
 
-// Group commit per key inside this instance. Limits are read fresh by every request; a batch
-// applies the latest of its requests' reads, and starts from the latest prefetched counter.
+// Group commit per key inside this instance: concurrent requests of one key share one
+// compare-and-swap instead of contending with each other. Each request reads its limits fresh;
+// a batch applies the latest of them and starts from the latest counter read.
 const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
   const last = args[args.length - 1];
-  const prefetched = await last.prefetched?.catch(() => undefined);
   const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) => decideMany(stored, nowMs, last.limits, count);
-  return consumeMany(keyHash, args.length, decideBatch, prefetched, (batch, i) => {
+  return consumeMany(keyHash, args.length, decideBatch, last.counter, (batch, i) => {
     const counted = args[i].entry;
     if (counted) stageAuditEntry(batch, counted.companyId, counted.entry, counted.id);
   });
 }, MAX_BATCH);
 
 /**
- * Admits or refuses one request of the key (see repos/apiKeyUsage for the guarantees). With an
- * `entry`, the request's audit entry commits in the same batch as its count, or not at all.
+ * Admits or refuses one request of the key (see repos/apiKeyUsage for the guarantees), starting
+ * from `counter` when the caller has read it. With an `entry`, the request's audit entry commits
+ * in the same batch as its count, or not at all.
  */
-export function consume(keyHash: string, limits: Limits, prefetched?: Promise<DocumentSnapshot>, entry?: CountedEntry): Promise<RateLimitDecision> {
-  return coalescer.submit(keyHash, { limits, prefetched, entry });
-}
-
-/** Provisionally admitted requests per key on this instance, admitted but not yet counted. */
-const uncounted = new Map<string, number>();
-
-/**
- * Decides a read on the counter read during authentication, without counting it yet. The
- * reads of the key this instance has admitted and not yet counted hold their places: a burst
- * never runs more handlers than the window has room for. An admission is confirmed (or, if
- * other instances filled the window meanwhile, refused) by `confirmProvisional`; a refusal is
- * final (counts only grow within a window, so an older read can only under-count). Null when
- * that read failed: the request is then decided by `consume` before anything else happens.
- */
-export async function admitProvisionally(keyHash: string, limits: Limits, prefetched: Promise<DocumentSnapshot>): Promise<RateLimitDecision | null> {
-  const snap = await prefetched.catch(() => null);
-  if (!snap) return null;
-  const ahead = uncounted.get(keyHash) ?? 0;
-  const decision = decideMany(storedUsage(snap), Date.now(), limits, ahead + 1)[ahead];
-  if (decision.allowed) uncounted.set(keyHash, ahead + 1);
-  return decision;
-}
-
-/** Counts a provisionally admitted request with its audit entry (see `consume`). */
-export async function confirmProvisional(keyHash: string, limits: Limits, prefetched: Promise<DocumentSnapshot> | undefined, entry?: CountedEntry): Promise<RateLimitDecision> {
-  try {
-    return await consume(keyHash, limits, prefetched, entry);
-  } finally {
-    const left = (uncounted.get(keyHash) ?? 1) - 1;
-    if (left > 0) uncounted.set(keyHash, left);
-    else uncounted.delete(keyHash);
-  }
+export function consume(keyHash: string, limits: Limits, counter?: DocumentSnapshot, entry?: CountedEntry): Promise<RateLimitDecision> {
+  return coalescer.submit(keyHash, { limits, counter, entry });
 }

@@ -1,9 +1,11 @@
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
+import * as findingsRepo from "../../src/repos/findings";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditCount, auditEntriesFor, client } from "../../src/testing/http";
 
 const findings = client(createFindingsApp());
+const original = findingsRepo.queryFindings;
 const company = client(createCompanyApp());
 
 describe("audit trail of keyed requests", () => {
@@ -41,6 +43,21 @@ describe("audit trail of keyed requests", () => {
     expect(entry.actor.id).toHaveLength(12);
     const days = (entry.expireAt.toMillis() - entry.at.toMillis()) / 86_400_000;
     expect(days).toBe(90);
+  });
+
+  it("the entry is committed with the count, before the handler runs, and settled with the status after", async () => {
+    const rid = `pending-${companyId}`;
+    const seen: unknown[] = [];
+    const query = jest.spyOn(findingsRepo, "queryFindings").mockImplementationOnce(async (...args) => {
+      // While the handler runs, the request is counted and its entry waits for its outcome.
+      seen.push(...(await auditEntriesFor(companyId, rid)));
+      return original(...args);
+    });
+    const res = await findings.get("/v1/findings?limit=1", key.key, { "X-Request-Id": rid });
+    query.mockRestore();
+    expect(res.status).toBe(200);
+    expect(seen).toEqual([expect.objectContaining({ action: "api.request", status: null, requestId: res.headers["x-request-id"] })]);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.request", status: 200, requestId: res.headers["x-request-id"] })]);
   });
 
   it("a failure (400) writes one entry with its status", async () => {

@@ -1,10 +1,19 @@
 import { logger } from "firebase-functions";
 import { createFindingsApp } from "../../src/findings/app";
-import * as projects from "../../src/repos/projects";
+import { Firestore, type DocumentReference } from "firebase-admin/firestore";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditEntriesFor, client } from "../../src/testing/http";
 
 const findings = client(createFindingsApp());
+
+/** The next read that includes the project's document fails as Firestore itself would. */
+function failProjectRead(projectId: string, failure: Error) {
+  const original = Firestore.prototype.getAll;
+  return jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (this: Firestore, ...refs) {
+    if ((refs as DocumentReference[]).some((ref) => ref.path === `projects/${projectId}`)) return Promise.reject(failure);
+    return original.apply(this, refs);
+  });
+}
 
 describe("failures that are not the caller's", () => {
   it("a failure of Firestore itself → 500 internal without internals, logged", async () => {
@@ -13,7 +22,7 @@ describe("failures that are not the caller's", () => {
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId });
     const failure = Object.assign(new Error(`14 UNAVAILABLE: projects/${projectId} read failed`), { code: 14 });
-    const read = jest.spyOn(projects, "findProject").mockRejectedValueOnce(failure);
+    const read = failProjectRead(projectId, failure);
     const rid = `int-${companyId}`;
     const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
     expect(res.status).toBe(500);
@@ -27,13 +36,13 @@ describe("failures that are not the caller's", () => {
     error.mockRestore();
   });
 
-  it("is audited too when the instance already knows the key (key, company and project read in one round)", async () => {
+  it("is audited too when the instance already knows the key (key, counter, company and project read in one round)", async () => {
     const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
     const companyId = await seedCompany();
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId });
     expect((await findings.get("/v1/project", key.key)).status).toBe(200);
-    const read = jest.spyOn(projects, "findProject").mockRejectedValueOnce(Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
+    const read = failProjectRead(projectId, Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
     try {
       const rid = `warm-${companyId}`;
       expect((await findings.get("/v1/project", key.key, { "X-Request-Id": rid })).status).toBe(500);

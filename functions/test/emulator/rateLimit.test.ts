@@ -1,6 +1,6 @@
 import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
-import * as projects from "../../src/repos/projects";
+import { Firestore } from "firebase-admin/firestore";
 import * as findingsRepo from "../../src/repos/findings";
 import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
 import { auditEntriesFor, client } from "../../src/testing/http";
@@ -38,7 +38,7 @@ describe("rate limit and daily quota", () => {
     expect(usage).toMatchObject({ minuteCount: 60, dayCount: 60 });
   });
 
-  it("a read's count and its audit entry commit together: 100 at once, 60 answered, 60 entries", async () => {
+  it("a request's count and its audit entry commit together: 100 at once, 60 answered, 60 entries, each settled with its status", async () => {
     const { companyId, key } = await setup();
     await awayFromMinuteEdge(20);
     const rid = `burst-${companyId}`;
@@ -71,24 +71,27 @@ describe("rate limit and daily quota", () => {
     expect(handled).toBe(5);
   });
 
-  it("a read admitted on the counter read but counted after another instance filled the window → 429, no data, nothing counted", async () => {
+  it("another instance fills the window between this request's counter read and its count → 429, no handler runs, nothing counted", async () => {
     const { companyId, key } = await setup({ key: { perMinute: 5 } });
     await awayFromMinuteEdge();
-    expect((await findings.get("/v1/project", key.key)).status).toBe(200); // this instance now knows the key
-    const original = projects.findProject;
-    const read = jest.spyOn(projects, "findProject").mockImplementationOnce(async (projectId) => {
-      // The key's other instances use up the minute while this request is being answered.
+    const original = Firestore.prototype.getAll;
+    const reads = jest.spyOn(Firestore.prototype, "getAll").mockImplementationOnce(async function (this: Firestore, ...refs) {
+      const snaps = await original.apply(this, refs);
+      // The key's other instances use up the minute right after this request read its counter.
       const minute = Math.floor(Date.now() / 60_000);
       const day = Math.floor(Date.now() / 86_400_000);
       await firestore().doc(`apiKeyUsage/${key.hash}`).set({ minuteWindow: minute, minuteCount: 5, dayWindow: day, dayCount: 5 });
-      return original(projectId);
+      return snaps;
     });
+    const queries = jest.spyOn(findingsRepo, "queryFindings");
     const rid = `late-${companyId}`;
-    const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
-    read.mockRestore();
+    const res = await findings.get("/v1/findings?limit=1", key.key, { "X-Request-Id": rid });
+    const handled = queries.mock.calls.length;
+    queries.mockRestore();
+    reads.mockRestore();
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe("rate_limited");
-    expect(res.body.data).toBeUndefined();
+    expect(handled).toBe(0);
     expect(res.headers.ratelimit).toMatch(/^"minute";r=0;t=\d+$/);
     expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.refused", status: 429 })]);
     expect((await firestore().doc(`apiKeyUsage/${key.hash}`).get()).data()).toMatchObject({ minuteCount: 5 });

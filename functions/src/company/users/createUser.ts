@@ -1,6 +1,4 @@
 import { publicBaseUrl } from "../../http/baseUrl";
-import { authenticated } from "../../http/context";
-import { changeOrigin } from "../../http/record";
 import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/rosterLookup";
@@ -40,11 +38,11 @@ export const createUser = defineRoute({
   body,
   bodyExample: NEW_USER_EXAMPLE,
   success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }), example: { data: USER_EXAMPLE }, headers: { Location: "The new user's address: `…/v1/users/{id}`." } },
-  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "conflict", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
-  handler: async ({ body: input, principal, req, ctx }) => {
-    const { companyId } = authenticated(principal);
+  errors: ["invalid_request", "conflict", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type"],
+  handler: async ({ body: input, principal, req, origin }) => {
+    const { companyId } = principal;
     const user = await asHttp(
-      inviteUser(companyId, { email: input.email, displayName: input.display_name, department: input.department, provisionedBy: "api" }, changeOrigin(req, ctx)),
+      inviteUser(companyId, { email: input.email, displayName: input.display_name, department: input.department, provisionedBy: "api" }, origin),
     );
     const data = toUser(user, await departmentsOf(companyId));
     return new Reply({ data }, { status: 201, headers: { Location: `${publicBaseUrl(req)}/v1/users/${encodeURIComponent(user.id)}` } });

@@ -1,5 +1,3 @@
-import { authenticated } from "../../http/context";
-import { changeOrigin } from "../../http/record";
 import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
 import { removeUser } from "../../services/users";
@@ -18,9 +16,9 @@ export const deleteUser = defineRoute({
   params: userIdParams,
   query: z.object({}).strict(),
   success: { status: 204, description: "Removed (or already removed).", schema: z.null() },
-  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"],
-  handler: async ({ params, principal, req, ctx }) => {
-    await asHttp(removeUser(authenticated(principal).companyId, params.id, changeOrigin(req, ctx)));
+  errors: ["invalid_request", "not_found"],
+  handler: async ({ params, principal, origin }) => {
+    await asHttp(removeUser(principal.companyId, params.id, origin));
     return new Reply(null, { status: 204 });
   },
 });

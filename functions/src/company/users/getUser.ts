@@ -1,4 +1,3 @@
-import { authenticated } from "../../http/context";
 import { notFound } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
@@ -17,9 +16,9 @@ export const getUser = defineRoute({
   params: userIdParams,
   query: z.object({}).strict(),
   success: { description: "The user.", schema: z.object({ data: userSchema }), example: { data: { ...USER_EXAMPLE, status: "active" } } },
-  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "rate_limited", "internal"],
+  errors: ["invalid_request", "not_found"],
   handler: async ({ params, principal }) => {
-    const { companyId } = authenticated(principal);
+    const { companyId } = principal;
     const [user, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
     if (!user) throw notFound("No such user in this company.");
     return { data: toUser(user, departments) };

@@ -1,5 +1,3 @@
-import { authenticated } from "../../http/context";
-import { changeOrigin } from "../../http/record";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/rosterLookup";
@@ -42,10 +40,10 @@ export const updateUser = defineRoute({
   body,
   bodyExample: USER_UPDATE_EXAMPLE,
   success: { description: "The user as it is now.", schema: z.object({ data: userSchema }), example: { data: { ...USER_EXAMPLE, status: "deactivated", deactivated_at: "2026-11-21T08:00:00.000Z" } } },
-  errors: ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type", "rate_limited", "internal"],
-  handler: async ({ params, body: input, principal, req, ctx }) => {
-    const { companyId } = authenticated(principal);
-    const user = await asHttp(update(companyId, params.id, { active: input.active, displayName: input.display_name, department: input.department }, changeOrigin(req, ctx)));
+  errors: ["invalid_request", "not_found", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type"],
+  handler: async ({ params, body: input, principal, origin }) => {
+    const { companyId } = principal;
+    const user = await asHttp(update(companyId, params.id, { active: input.active, displayName: input.display_name, department: input.department }, origin));
     return { data: toUser(user, await departmentsOf(companyId)) };
   },
 });
