@@ -13,7 +13,7 @@ const { firestore } = require("../lib/config/firebase.js");
 const { seedCompany, seedKey } = require("../lib/testing/builders.js");
 const { createCompanyApp } = require("../lib/company/app.js");
 const { asInFunctionsRuntime } = require("../lib/testing/scim.js");
-const { rosterWindow } = require("../lib/repos/rosterLookup.js");
+const { rosterWindow } = require("../lib/repos/users.js");
 const { Timestamp } = require("firebase-admin/firestore");
 
 const LIVE = 5000;

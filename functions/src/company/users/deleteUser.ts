@@ -3,7 +3,8 @@ import { changeOrigin } from "../../http/record";
 import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
 import { removeUser } from "../../services/users";
-import { asHttp, userIdParams } from "./schemas";
+import { asHttp } from "../../http/usersErrors";
+import { userIdParams } from "./wire";
 
 export const deleteUser = defineRoute({
   method: "delete",
