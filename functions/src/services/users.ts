@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
 import { deleteAccount, EmailTakenError, revokeSessions, setAccountEmail } from "../repos/authAccounts";
-import type { ChangeOrigin } from "../repos/userTransaction";
+import { moveRemovedAside, type ChangeOrigin } from "../repos/userTransaction";
 import { findOnRoster, userExists, usersWithEmail, type StoredUser } from "../repos/users";
 import { DEFAULT_ROLE } from "./roles";
 import { createAccountFor, syncSignIn, syncSignInEmail } from "./signInAccounts";
@@ -164,3 +164,10 @@ export async function removeUser(companyId: string, uid: string, origin: ChangeO
   });
   return outcome;
 }
+
+/**
+ * Operator repair of the stored form: users removed by versions from before removal moved
+ * `createdAt` aside still sit in the roster ordered by creation (SCIM paging counts them). Moves
+ * it aside for every such user of the company; idempotent. Returns how many were moved.
+ */
+export const repairRemovedUsers = (companyId: string): Promise<number> => moveRemovedAside(companyId);

@@ -189,6 +189,21 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     expect((await send("delete", `/v1/users/${id}`, key)).status).toBe(204);
     expect((await firestore().doc(`users/${id}`).get()).exists).toBe(true);
   });
+
+  it("DELETE of a user removed by an older version (createdAt still in place) answers 204 and repairs its stored form, nothing else", async () => {
+    const { companyId, prov } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
+    const id = randomId("u");
+    const createdAt = new Date(Date.now() - 86_400_000);
+    await seedUser(id, { companyId, status: "deactivated", removedAt: new Date(), createdAt });
+    const before = (await firestore().doc(`users/${id}`).get()).data();
+    expect((await send("delete", `/v1/users/${id}`, prov)).status).toBe(204);
+    const after = (await firestore().doc(`users/${id}`).get()).data();
+    expect(after?.createdAt).toBeUndefined();
+    expect(after?.removedCreatedAt?.toMillis()).toBe(createdAt.getTime());
+    expect(after?.removedAt).toEqual(before?.removedAt);
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+    expect(await seatsUsed(companyId)).toBe(0);
+  });
 });
 
 describe("odd rosters and protected people", () => {
