@@ -6,9 +6,10 @@ import { parseStored } from "./stored";
 import { isUserId, parseUser, usersCollection, userShape, withEmailQuery, withUserNameKeyQuery, type StoredUser } from "./users";
 
 /**
- * The writes of `users/{uid}`, always in a transaction with the company's seat counter and the
- * change's privileged audit entry. The primitives read and write what they are told: every
- * decision (seats, uniqueness, owners, state changes) is the users service's.
+ * The writes of `users/{uid}`: a transaction's primitives, so that a user, the company's seat
+ * counter and the change's privileged audit entry commit together; and the operator's repair of
+ * an older stored form. They read and write what they are told: every decision (seats,
+ * uniqueness, owners, state changes) is the users service's.
  */
 
 export type ChangeOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target">;
