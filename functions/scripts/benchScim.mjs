@@ -3,8 +3,8 @@
 // (as removal leaves them: `createdAt` moved to `removedCreatedAt`), then prints for the first
 // page (startIndex=1) and the last (startIndex=4801), count=200: the median time of five requests
 // through the HTTP app in this process, and the Firestore reads that page is billed (a count: one
-// per 1,000 index entries; an offset query: every skipped document plus those returned; an empty
-// query: one), as the roster repo reports them. The emulator's times overstate production's.
+// per 1,000 index entries; an offset query: every skipped document plus those returned), as the
+// users repo reports them. The emulator's times overstate production's.
 import { createRequire } from "node:module";
 import request from "supertest";
 
@@ -13,7 +13,7 @@ const { firestore } = require("../lib/config/firebase.js");
 const { seedCompany, seedKey } = require("../lib/testing/builders.js");
 const { createCompanyApp } = require("../lib/company/app.js");
 const { asInFunctionsRuntime } = require("../lib/testing/scim.js");
-const { rosterWindow } = require("../lib/repos/rosterLookup.js");
+const { rosterWindow } = require("../lib/repos/users.js");
 const { Timestamp } = require("firebase-admin/firestore");
 
 const LIVE = 5000;

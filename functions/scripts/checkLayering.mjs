@@ -15,7 +15,7 @@ const refused = [
   ["src/services/example.ts", "../http/errors"],
   ["src/services/esrs/example.ts", "../../company/schemas"],
   ["src/http/example.ts", "../findings/schemas"],
-  ["src/scim/example.ts", "../company/users/schemas"],
+  ["src/scim/example.ts", "../company/users/wire"],
   ["src/company/users/example.ts", "../../scim/errors"],
   ["src/console/example.ts", "../company/schemas"],
   ["src/lib/example.ts", "../repos/stored"],
@@ -25,7 +25,7 @@ const refused = [
 const allowed = [
   ["src/repos/example.ts", "../lib/dates"],
   ["src/repos/example.ts", "./findings"],
-  ["src/services/example.ts", "../repos/roster"],
+  ["src/services/example.ts", "../repos/users"],
   ["src/http/example.ts", "../services/access"],
   ["src/scim/example.ts", "../http/errors"],
   ["src/company/users/example.ts", "../../services/users"],

@@ -12,7 +12,7 @@ import { setApiAccessHandler } from "./console/setApiAccess";
 import { PAGE_TOKEN_SECRET } from "./config/params";
 import { apiOptions, callableOptions, jobOptions, reportCallableOptions } from "./config/runtime";
 import { createFindingsApp } from "./findings/app";
-import { recordSignIn } from "./repos/roster";
+import { recordSignIn } from "./services/userCommit";
 import { refreshAllRollups } from "./services/rollupJob";
 
 /** The Vessel Findings Export API (read-only, one key per vessel). */

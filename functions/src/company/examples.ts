@@ -2,7 +2,7 @@ import type { GetEsrsS1Response } from "./getEsrsS1";
 import type { GetKpisResponse } from "./getKpis";
 import type { ListAuditLogsResponse } from "./listAuditLogs";
 import type { ListIncidentsResponse } from "./listIncidents";
-import type { User } from "./users/schemas";
+import type { User } from "./users/wire";
 
 /**
  * The examples of the company API's OpenAPI document, typed by the wire shapes so that tsc

@@ -1,18 +1,128 @@
+import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { parseStored, type Stored } from "./stored";
-import { flag, nullableString } from "./storedFields";
+import { documentId } from "./findings";
+import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
+import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
+import { flag, nullableString, timestamp } from "./storedFields";
 
-/** `users/{uid}`: the fields key management decides on (never e-mail or avatar). */
+/**
+ * `users/{uid}` (docs/firestore-data.md, "People"): the one stored shape of a user and its reads.
+ * Reads never write; every write goes through userTransaction.ts. A removed user (`removedAt`)
+ * stays stored but is on no company's roster, so the company-scoped reads leave it out.
+ */
+export const usersCollection = () => firestore().collection("users");
+
 export const userShape = {
   companyId: nullableString,
+  email: nullableString,
   displayName: nullableString,
   role: nullableString,
   keyUser: flag,
   status: nullableString,
+  departmentId: nullableString,
+  externalId: nullableString,
+  /** API-owned: the SCIM userName as written (absent: the e-mail address) and its lower-cased key. */
+  userName: nullableString,
+  userNameKey: nullableString,
+  /** API-owned: a department name an identity provider sent that matches none of the company's. */
+  unmatchedDepartment: nullableString,
+  /** API-owned: the SCIM `name` parts (the app knows only `displayName`). */
+  givenName: nullableString,
+  familyName: nullableString,
+  formattedName: nullableString,
+  provisionedBy: nullableString,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  deactivatedAt: timestamp,
+  removedAt: timestamp,
+  /** API-owned: the person has signed in at least once (reactivation returns them to `active`). */
+  signedInBefore: flag,
 };
-export type UserDoc = Stored<typeof userShape>;
+export type StoredUser = Stored<typeof userShape> & { id: string };
 
-export async function findUser(uid: string): Promise<UserDoc | null> {
-  const snap = await firestore().collection("users").doc(uid).get();
-  return snap.exists ? parseStored(userShape, snap.ref.path, snap.data()) : null;
+export const parseUser = (snap: StoredSnapshot): StoredUser => parseSnapshot(userShape, snap);
+/** Whether the id can name a document at all (anything else is no user, never a Firestore error). */
+export const isUserId = (uid: string) => documentId.safeParse(uid).success;
+
+/** Users of any company with this sign-in address, removed ones included (the limit leaves room for them). */
+export const withEmailQuery = (email: string) => usersCollection().where("email", "==", email).limit(20);
+/** The company's users with this lower-cased userName, removed ones included. */
+export const withUserNameKeyQuery = (companyId: string, key: string) =>
+  usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20);
+
+const onRoster = (user: StoredUser | null, companyId: string): user is StoredUser => Boolean(user && user.companyId === companyId && !user.removedAt);
+const live = (companyId: string, docs: QueryDocumentSnapshot[]) => docs.map(parseUser).filter((u): u is StoredUser => onRoster(u, companyId));
+
+/** Any user by id, whatever their company or state (the console's caller). */
+export async function findUser(uid: string): Promise<StoredUser | null> {
+  if (!isUserId(uid)) return null;
+  const snap = await usersCollection().doc(uid).get();
+  return snap.exists ? parseUser(snap) : null;
+}
+
+/** The company's user, or null for an unknown, another company's or a removed one. */
+export async function findOnRoster(companyId: string, uid: string): Promise<StoredUser | null> {
+  if (!isUserId(uid)) return null;
+  const snap = await usersCollection().doc(uid).get();
+  const user = snap.exists ? parseUser(snap) : null;
+  return onRoster(user, companyId) ? user : null;
+}
+
+export async function userExists(uid: string): Promise<boolean> {
+  return isUserId(uid) && (await usersCollection().doc(uid).get()).exists;
+}
+
+/** Users of any company with this address, removed ones included. */
+export async function usersWithEmail(email: string): Promise<StoredUser[]> {
+  return (await withEmailQuery(email).get()).docs.map(parseUser);
+}
+
+/** One page of the roster by creation, then id; removed users read as null (they still move the cursor). */
+export async function queryRoster(companyId: string, q: RangeQuery<"email" | "status">): Promise<Array<{ row: StoredUser | null; cursor: Cursor }>> {
+  const query = await rangeQuery(usersCollection(), "createdAt", { ...q, fixed: { companyId } });
+  return streamRows(query, "createdAt", (doc) => {
+    const user = parseUser(doc);
+    return onRoster(user, companyId) ? user : null;
+  });
+}
+
+/** The company's users with this (lower-cased) e-mail address. */
+export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
+  return live(companyId, (await withEmailQuery(email).get()).docs);
+}
+
+/** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address. */
+export async function rosterByUserName(companyId: string, key: string): Promise<StoredUser[]> {
+  const [named, legacy] = await Promise.all([withUserNameKeyQuery(companyId, key).get(), withEmailQuery(key).get()]);
+  return [...live(companyId, named.docs), ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null)];
+}
+
+export async function rosterByExternalId(companyId: string, externalId: string): Promise<StoredUser[]> {
+  return live(companyId, (await usersCollection().where("companyId", "==", companyId).where("externalId", "==", externalId).limit(50).get()).docs);
+}
+
+/** What a window cost, as Firestore bills it (a count: one read per 1,000 entries; an offset: every skipped document). */
+export interface ReadStats {
+  queries: number;
+  billedReads: number;
+}
+
+const ordered = (companyId: string): Query => usersCollection().where("companyId", "==", companyId).orderBy("createdAt").orderBy(FieldPath.documentId());
+
+/**
+ * The live users at positions `offset … offset + limit - 1` of the roster ordered by creation,
+ * then id, and how many live users there are. Removal moves `createdAt` aside (see the data
+ * contract), so the ordered query holds only live users: a count and one read with an offset
+ * (Firestore bills the skipped documents), whatever the number of removed users.
+ */
+export async function rosterWindow(companyId: string, offset: number, limit: number, stats: ReadStats = { queries: 0, billedReads: 0 }): Promise<{ total: number; users: StoredUser[] }> {
+  const base = ordered(companyId);
+  const total = (await base.count().get()).data().count;
+  stats.queries++;
+  stats.billedReads += Math.max(1, Math.ceil(total / 1000));
+  if (limit === 0 || offset >= total) return { total, users: [] };
+  const page = await base.offset(offset).limit(limit).get();
+  stats.queries++;
+  stats.billedReads += Math.max(1, offset + page.size);
+  return { total, users: live(companyId, page.docs) };
 }

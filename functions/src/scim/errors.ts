@@ -1,6 +1,7 @@
 import { ApiError, type ErrorCode } from "../http/errors";
 import type { ErrorDialect } from "../http/errorHandler";
 import { z } from "../http/zod";
+import { usersAnswer } from "../http/usersErrors";
 import { UsersError } from "../services/users";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";
 
@@ -57,24 +58,11 @@ export const scimErrors: ErrorDialect = {
   render: scimErrorBody,
 };
 
-/** The users service's refusals as SCIM errors (the same statuses and details as /v1/users). */
+/** The users service's refusals as SCIM errors (the statuses of /v1/users, from the same table). */
 function fromUsersError(err: unknown): unknown {
   if (!(err instanceof UsersError)) return err;
-  switch (err.kind) {
-    case "conflict":
-    case "username":
-      return new ScimError("conflict", err.message, "uniqueness");
-    case "domain":
-      return new ScimError("invalid_request", err.message, "invalidValue");
-    case "seats":
-      return new ScimError("seat-capacity-exhausted", err.message);
-    case "not_found":
-      return new ScimError("not_found", err.message);
-    case "unknown_department":
-      return new ScimError("invalid_request", `Invalid body parameter "department": ${err.message}`, "invalidValue");
-    case "protected":
-      return new ScimError("forbidden", err.message);
-  }
+  const { code, scimType } = usersAnswer(err);
+  return new ScimError(code, err.message, scimType);
 }
 
 /** Runs a users service call, answering its refusals as SCIM errors. */

@@ -1,7 +1,6 @@
 import { z } from "../http/zod";
 import { toIso } from "../repos/storedFields";
-import type { RosterUser } from "../repos/roster";
-import type { NewUser, PersonName, UserPatch } from "../services/users";
+import type { NewUser, PersonName, StoredUser, UserPatch } from "../services/users";
 import { invalidValue } from "./errors";
 import { assign, type State } from "./patch";
 import { URN } from "./schema";
@@ -12,7 +11,7 @@ import { URN } from "./schema";
  */
 type Item = Record<string, unknown>;
 
-export function stateOf(user: RosterUser, department: string | null): State {
+export function stateOf(user: StoredUser, department: string | null): State {
   return {
     userName: user.userName ?? user.email,
     externalId: user.externalId,
@@ -28,7 +27,7 @@ export function stateOf(user: RosterUser, department: string | null): State {
 const dropNulls = <T extends Record<string, unknown>>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
 
 /** The resource as served: attributes without a value are left out (RFC 7643 §2.5). */
-export function toScimUser(user: RosterUser, department: string | null, location: string) {
+export function toScimUser(user: StoredUser, department: string | null, location: string) {
   const state = stateOf(user, department);
   const name = dropNulls(state.name as Item);
   return {

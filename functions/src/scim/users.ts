@@ -1,9 +1,9 @@
 import type { Request } from "express";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
-import type { RosterUser } from "../repos/roster";
-import { departmentsOf, findOnRoster, rosterByEmail, rosterByExternalId, rosterByUserName, rosterWindow, type Department } from "../repos/rosterLookup";
-import { departmentNameOf, inviteUser, removeUser, updateUser, type UserPatch } from "../services/users";
+import { departmentsOf, type Department } from "../repos/departments";
+import { findOnRoster, rosterByEmail, rosterByExternalId, rosterByUserName, rosterWindow } from "../repos/users";
+import { departmentNameOf, inviteUser, removeUser, updateUser, type StoredUser, type UserPatch } from "../services/users";
 import { MAX_RESULTS } from "./discovery";
 import { asScim, ScimError } from "./errors";
 import { applyPatch, type State } from "./patch";
@@ -11,7 +11,7 @@ import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
 import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE, SCIM_USER_LIST_EXAMPLE } from "./examples";
-import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userSchemas";
+import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 import { userTerms, type UserTerm } from "./userFilter";
 
 /**
@@ -19,22 +19,22 @@ import { userTerms, type UserTerm } from "./userFilter";
  * mapping, audit and sign-in account handling as /v1/users) and the pure SCIM core (filter,
  * PATCH, resource mapping).
  */
-const resourceOf = (req: Request, user: RosterUser, departments: readonly Department[]) =>
+const resourceOf = (req: Request, user: StoredUser, departments: readonly Department[]) =>
   toScimUser(user, departmentNameOf(user, departments), scimUrl(req, `/Users/${encodeURIComponent(user.id)}`));
 
 const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "The SCIM resource id (the user's id)." }) });
 
 const userNotFound = (id: string) => new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
 
-const byCreation = (a: RosterUser, b: RosterUser) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
+const byCreation = (a: StoredUser, b: StoredUser) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
 
 const LOOKUPS = { email: rosterByEmail, userName: rosterByUserName, externalId: rosterByExternalId };
-const valueOf = (user: RosterUser, key: UserTerm["key"]) => (key === "userName" ? (user.userNameKey ?? user.email) : user[key]);
+const valueOf = (user: StoredUser, key: UserTerm["key"]) => (key === "userName" ? (user.userNameKey ?? user.email) : user[key]);
 
 /** The users every term matches: the first term is looked up, the others checked on its results. */
-async function usersMatching(companyId: string, terms: UserTerm[]): Promise<RosterUser[]> {
+async function usersMatching(companyId: string, terms: UserTerm[]): Promise<StoredUser[]> {
   const [first, ...rest] = terms;
-  const found = first.key === "id" ? [await findOnRoster(companyId, first.value)].filter((u): u is RosterUser => u !== null) : await LOOKUPS[first.key](companyId, first.value);
+  const found = first.key === "id" ? [await findOnRoster(companyId, first.value)].filter((u): u is StoredUser => u !== null) : await LOOKUPS[first.key](companyId, first.value);
   return found.filter((u) => rest.every((t) => valueOf(u, t.key) === t.value)).sort(byCreation);
 }
 

@@ -3,7 +3,7 @@ import type { ApiKeyDoc } from "../repos/apiKeys";
 import { ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
 import type { Limits } from "../repos/apiKeyUsage";
 import * as store from "../repos/keyAdmin";
-import type { UserDoc } from "../repos/users";
+import type { StoredUser } from "../repos/users";
 
 /**
  * Who may manage API access and keys (docs/findings-export-api.md, "Authentication"):
@@ -18,7 +18,7 @@ export interface Caller {
   name: string;
   /** How audit entries name the actor: a console user, or the operator command. */
   actorType?: "user" | "system";
-  user: UserDoc | null;
+  user: StoredUser | null;
 }
 
 export class KeyAdminError extends Error {
@@ -34,7 +34,7 @@ export class KeyAdminError extends Error {
 export const DENIED = "You are not allowed to manage API access for this company.";
 
 /** The company's owner who may still use the app (as firestore.rules: active or invited, not deactivated or unknown). */
-function isLiveOwner(user: UserDoc | null, companyId: string): user is UserDoc {
+function isLiveOwner(user: StoredUser | null, companyId: string): user is StoredUser {
   return user?.companyId === companyId && user.role === "owner" && (user.status === "active" || user.status === "invited");
 }
 

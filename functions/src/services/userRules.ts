@@ -1,40 +1,16 @@
-import { EmailTakenError } from "../repos/authAccounts";
 import { findCompany, type AttributeSource } from "../repos/companies";
-import { departmentsOf, type Department } from "../repos/rosterLookup";
-import { EmailOnRosterError, LastOwnerError, NotOnRosterError, SeatsExhaustedError, UserNameTakenError, type RosterUser } from "../repos/roster";
+import { departmentsOf, type Department } from "../repos/departments";
+import type { StoredUser } from "../repos/users";
 import { DEFAULT_ROLE, mapRole } from "./roles";
+import { outsideDomains, protectedAddress, unknownDepartment } from "./userErrors";
+
+export { protectedAddress };
 
 /**
  * The rules the user lifecycle applies to one request: the company's provisioning settings
- * (domains, role map, who owns roles and departments), department and role resolution, who is
- * protected, and the service's refusals. Knows nothing of HTTP.
+ * (domains, role map, who owns roles and departments), department and role resolution, and who
+ * is protected. Knows nothing of HTTP.
  */
-export class UsersError extends Error {
-  constructor(
-    readonly kind: "conflict" | "username" | "seats" | "not_found" | "unknown_department" | "protected" | "domain",
-    message: string,
-    readonly seats?: { capacity: number; used: number },
-  ) {
-    super(message);
-    this.name = "UsersError";
-  }
-}
-
-export const notFound = () => new UsersError("not_found", "No such user in this company.");
-
-export function mapped(err: unknown): unknown {
-  if (err instanceof SeatsExhaustedError) {
-    return new UsersError("seats", `Seat capacity exhausted: all ${err.capacity} seats of the company are taken (${err.used} in use). Deactivate a user or add seats in the app first.`, { capacity: err.capacity, used: err.used });
-  }
-  if (err instanceof EmailOnRosterError || err instanceof EmailTakenError) return new UsersError("conflict", "A user with this e-mail address already exists.");
-  if (err instanceof UserNameTakenError) return new UsersError("username", "Another user of the company has this userName.");
-  if (err instanceof LastOwnerError) {
-    return new UsersError("protected", "This user is the company's only active owner: deactivating or removing them would leave the company without one. Make another user owner in the app first.");
-  }
-  if (err instanceof NotOnRosterError) return notFound();
-  return err;
-}
-
 export interface ProvisioningSettings {
   roleMap: Record<string, unknown>;
   /** Lower-case e-mail domains; null: any. */
@@ -58,8 +34,7 @@ export function assertInDomains(settings: ProvisioningSettings, email: string): 
   if (settings.domains === null) return;
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (settings.domains.includes(domain)) return;
-  const allowed = settings.domains.length ? `its domains are ${settings.domains.slice(0, 20).join(", ")}` : "it has no e-mail domains configured";
-  throw new UsersError("domain", `The address's domain "${domain.slice(0, 100)}" is not one of the company's e-mail domains (${allowed}); the operator of the service sets them.`);
+  throw outsideDomains(domain, settings.domains);
 }
 
 /** How an unmatched department name is handled: refused (/v1/users, scripts) or recorded beside the user (SCIM). */
@@ -82,7 +57,7 @@ export async function chooseDepartment(
   const wanted = name.trim().toLowerCase();
   const match = (await departmentsOf(companyId)).find((d) => d.name.trim().toLowerCase() === wanted);
   if (match) return { id: match.id, unmatched: null };
-  if (handling === "refuse") throw new UsersError("unknown_department", `No department named "${name.trim().slice(0, 200)}" in this company.`);
+  if (handling === "refuse") throw unknownDepartment(name);
   return { id: fallback.creating ? null : undefined, unmatched: name.trim().slice(0, 200) };
 }
 
@@ -92,11 +67,5 @@ export function chooseRole(settings: ProvisioningSettings, idpRole: string | nul
   return mapRole(settings.roleMap, idpRole);
 }
 
-/** The company's owner and Key Users: provisioning never changes their role or sign-in address, and deactivates them only while another owner stays. */
-export const isProtected = (user: RosterUser) => user.role === "owner" || user.keyUser;
-
-export const protectedAddress = () =>
-  new UsersError("protected", "This user is the company's owner or holds the Key User role: their sign-in address is changed in the app, not through provisioning.");
-
 /** The name of the user's department, or null. */
-export const departmentNameOf = (user: RosterUser, departments: readonly Department[]) => departments.find((d) => d.id === user.departmentId)?.name ?? null;
+export const departmentNameOf = (user: StoredUser, departments: readonly Department[]) => departments.find((d) => d.id === user.departmentId)?.name ?? null;

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput, setApiAccessInput, setRateLimitsInput } from "../console/schemas";
 import { keyView } from "../console/keyView";
 import { createKey, listKeys, revokeKey, setAccess, setProvisioning, setRateLimits, type Caller } from "../services/keyAdmin";
+import { repairRemovedUsers } from "../services/users";
 
 /**
  * The operator command: key management for support staff. Same validation, rules and audit
@@ -21,6 +22,8 @@ const USAGE = `usage: npm --prefix functions run --silent keys -- <command> [opt
   limits --company ID [--prefix PREFIX] (--per-minute N [--per-day N] | --per-day N | --clear)
   provisioning --company ID [--domains a.example,b.example | --any-domain]
                [--roles-source app|identityProvider] [--department-source app|identityProvider]
+  repair-removed --company ID   moves removed users' createdAt aside (users removed by older
+                                versions; docs/firestore-data.md, "People"); safe to repeat
 options:
   --project-id GCP_PROJECT   a real project, with Application Default Credentials
                              (default: the local stack's Firestore emulator, 127.0.0.1:8080,
@@ -85,7 +88,7 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
   const { positionals, values } = parsed;
   const command = positionals[0];
   if (values.help || command === "help") return USAGE;
-  if (!["create", "list", "revoke", "access", "limits", "provisioning"].includes(command ?? "")) throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  if (!["create", "list", "revoke", "access", "limits", "provisioning", "repair-removed"].includes(command ?? "")) throw new UsageError(command ? `unknown command "${command}"` : "no command given");
 
   log(`keys: ${await chooseTarget(values["project-id"])}`);
   const operator = userInfo().username;
@@ -130,6 +133,10 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
       if (!Object.keys(change).length) throw new UsageError("provisioning needs at least one setting");
       await setProvisioning(values.company, change, caller).catch((err: unknown) => Promise.reject(err instanceof Error && err.name === "KeyAdminError" ? new UsageError(err.message) : err));
       return { companyId: values.company, ...change };
+    }
+    case "repair-removed": {
+      if (!values.company) throw new UsageError("repair-removed needs --company");
+      return { companyId: values.company, moved: await repairRemovedUsers(values.company) };
     }
     default: {
       const input = parse(setRateLimitsInput, {

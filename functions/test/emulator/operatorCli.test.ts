@@ -1,6 +1,7 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { seedCompany, seedKey } from "../../src/testing/builders";
+import { rosterWindow } from "../../src/repos/users";
+import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
 import { client } from "../../src/testing/http";
 import { run } from "../../src/tools/keys";
 
@@ -89,5 +90,24 @@ describe("npm run keys -- provisioning", () => {
     [["provisioning", "--company", "c1", "--roles-source", "okta"], '"app" or "identityProvider"'],
   ])("refuses %j", async (argv, message) => {
     await expect(run(argv, quiet)).rejects.toThrow(message);
+  });
+});
+
+describe("npm run keys -- repair-removed", () => {
+  it("moves aside the createdAt of users removed by older versions; SCIM paging reads never write; safe to repeat", async () => {
+    const companyId = await seedCompany();
+    const createdAt = new Date(Date.now() - 86_400_000);
+    await seedUser(randomId("u"), { companyId, status: "active", createdAt });
+    const legacy = randomId("u");
+    await seedUser(legacy, { companyId, status: "deactivated", removedAt: new Date(), createdAt });
+    // A read leaves the legacy user as it is: it still sits in the ordered roster (counted, never returned).
+    expect(await rosterWindow(companyId, 0, 10)).toMatchObject({ total: 2, users: [{ status: "active" }] });
+    expect((await firestore().doc(`users/${legacy}`).get()).get("createdAt")).toBeDefined();
+    expect(await run(["repair-removed", "--company", companyId], quiet)).toEqual({ companyId, moved: 1 });
+    const repaired = (await firestore().doc(`users/${legacy}`).get()).data();
+    expect(repaired?.createdAt).toBeUndefined();
+    expect(repaired?.removedCreatedAt?.toMillis()).toBe(createdAt.getTime());
+    expect(await rosterWindow(companyId, 0, 10)).toMatchObject({ total: 1, users: [{ status: "active" }] });
+    expect(await run(["repair-removed", "--company", companyId], quiet)).toEqual({ companyId, moved: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import { auth, firestore } from "../../src/config/firebase";
-import { rosterWindow } from "../../src/repos/rosterLookup";
+import { rosterWindow } from "../../src/repos/users";
 import { URN } from "../../src/scim/schema";
 import { randomId, seatsUsed } from "../../src/testing/builders";
 import { patchOp, scim, scimApi, scimCompany } from "../../src/testing/scim";

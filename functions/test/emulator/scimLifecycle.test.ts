@@ -50,7 +50,7 @@ describe("1. rehire after DELETE", () => {
     const res = await scim("post", "/Users", key, { userName: email });
     expect(res.status).toBe(201);
     expect((await auth().getUserByEmail(email)).uid).toBe(res.body.id);
-    // The listing moved the old removed user out of the ordered roster on its way.
+    // The POST that released the address moved the old removed user out of the ordered roster (listings only read).
     expect((await scim("get", "/Users", key)).body).toMatchObject({ totalResults: 1, Resources: [{ id: res.body.id }] });
     expect(await user(companyId, old.uid)).toMatchObject({ removedCreatedAt: expect.anything() });
   });

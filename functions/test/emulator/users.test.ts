@@ -2,7 +2,7 @@ import { FieldValue } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
-import * as roster from "../../src/repos/roster";
+import * as userCommit from "../../src/services/userCommit";
 import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
 import { allPages, auditEntriesFor, client } from "../../src/testing/http";
 
@@ -91,7 +91,7 @@ describe("POST /v1/users", () => {
   it("a failure between the Auth account and the roster entry leaves no account, no user and no seat", async () => {
     const { companyId, prov } = await provisioningCompany({ seatCapacity: 5, seatsUsed: 1 });
     const address = email();
-    const fault = jest.spyOn(roster, "commitInvite").mockRejectedValueOnce(Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
+    const fault = jest.spyOn(userCommit, "commitInvite").mockRejectedValueOnce(Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
     const res = await send("post", "/v1/users", prov, { email: address, display_name: "Fault" });
     fault.mockRestore();
     expect(res.status).toBe(500);
@@ -188,6 +188,21 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     expect((await company.get("/v1/users", key)).body.data.map((u: { id: string }) => u.id)).not.toContain(id);
     expect((await send("delete", `/v1/users/${id}`, key)).status).toBe(204);
     expect((await firestore().doc(`users/${id}`).get()).exists).toBe(true);
+  });
+
+  it("DELETE of a user removed by an older version (createdAt still in place) answers 204 and repairs its stored form, nothing else", async () => {
+    const { companyId, prov } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
+    const id = randomId("u");
+    const createdAt = new Date(Date.now() - 86_400_000);
+    await seedUser(id, { companyId, status: "deactivated", removedAt: new Date(), createdAt });
+    const before = (await firestore().doc(`users/${id}`).get()).data();
+    expect((await send("delete", `/v1/users/${id}`, prov)).status).toBe(204);
+    const after = (await firestore().doc(`users/${id}`).get()).data();
+    expect(after?.createdAt).toBeUndefined();
+    expect(after?.removedCreatedAt?.toMillis()).toBe(createdAt.getTime());
+    expect(after?.removedAt).toEqual(before?.removedAt);
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+    expect(await seatsUsed(companyId)).toBe(0);
   });
 });
 
@@ -308,18 +323,18 @@ describe("sign-in follows the roster (the rosterSignIn blocking function's rule;
     await seedUser(active, { companyId, status: "active" });
     await seedUser(deactivated, { companyId, status: "deactivated" });
     await seedUser(removed, { companyId, status: "active", removedAt: new Date() });
-    expect(await roster.recordSignIn(invited)).toBe("allowed");
+    expect(await userCommit.recordSignIn(invited)).toBe("allowed");
     expect((await firestore().doc(`users/${invited}`).get()).data()).toMatchObject({ status: "active", signedInBefore: true });
-    expect(await roster.recordSignIn(active)).toBe("allowed");
-    expect(await roster.recordSignIn(deactivated)).toBe("refused");
-    expect(await roster.recordSignIn(removed)).toBe("refused");
-    expect(await roster.recordSignIn(randomId("staff"))).toBe("allowed");
+    expect(await userCommit.recordSignIn(active)).toBe("allowed");
+    expect(await userCommit.recordSignIn(deactivated)).toBe("refused");
+    expect(await userCommit.recordSignIn(removed)).toBe("refused");
+    expect(await userCommit.recordSignIn(randomId("staff"))).toBe("allowed");
   });
 
   it("a user who signed in before goes back to active when reactivated", async () => {
     const { prov } = await provisioningCompany({ seatCapacity: 3, seatsUsed: 0 });
     const id = (await send("post", "/v1/users", prov, { email: email(), display_name: "Returning" })).body.data.id;
-    await roster.recordSignIn(id);
+    await userCommit.recordSignIn(id);
     await send("patch", `/v1/users/${id}`, prov, { active: false });
     expect((await send("patch", `/v1/users/${id}`, prov, { active: true })).body.data.status).toBe("active");
   });

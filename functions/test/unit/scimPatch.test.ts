@@ -1,5 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
-import type { RosterUser } from "../../src/repos/roster";
+import type { StoredUser } from "../../src/repos/users";
 import { applyPatch, type State } from "../../src/scim/patch";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "../../src/scim/resource";
 import { URN } from "../../src/scim/schema";
@@ -8,7 +8,7 @@ import { URN } from "../../src/scim/schema";
 const ENTERPRISE = URN.enterprise;
 const patchOf = (...Operations: unknown[]) => ({ schemas: [URN.patchOp], Operations });
 
-const stored: RosterUser = {
+const stored: StoredUser = {
   id: "u1",
   companyId: "c1",
   email: "nina.holm@example.com",

@@ -1,10 +1,11 @@
 import { publicBaseUrl } from "../../http/baseUrl";
 import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/rosterLookup";
+import { departmentsOf } from "../../repos/departments";
 import { inviteUser } from "../../services/users";
 import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
-import { asHttp, toUser, userSchema } from "./schemas";
+import { asHttp } from "../../http/usersErrors";
+import { toUser, userSchema } from "./wire";
 
 const body = z
   .object({

@@ -1,7 +1,8 @@
 import { defineRoute, Reply } from "../../http/route";
 import { z } from "../../http/zod";
 import { removeUser } from "../../services/users";
-import { asHttp, userIdParams } from "./schemas";
+import { asHttp } from "../../http/usersErrors";
+import { userIdParams } from "./wire";
 
 export const deleteUser = defineRoute({
   method: "delete",

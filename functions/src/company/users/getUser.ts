@@ -1,9 +1,10 @@
 import { notFound } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf, findOnRoster } from "../../repos/rosterLookup";
+import { departmentsOf } from "../../repos/departments";
+import { findOnRoster } from "../../repos/users";
 import { USER_EXAMPLE } from "../examples";
-import { toUser, userIdParams, userSchema } from "./schemas";
+import { toUser, userIdParams, userSchema } from "./wire";
 
 export const getUser = defineRoute({
   method: "get",

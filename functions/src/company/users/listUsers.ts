@@ -1,9 +1,10 @@
 import { limitParam, pageOf, paged, pageTokenParam } from "../../http/paging";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf, queryRoster } from "../../repos/rosterLookup";
+import { departmentsOf } from "../../repos/departments";
+import { queryRoster } from "../../repos/users";
 import { USER_EXAMPLE } from "../examples";
-import { toUser, USER_STATUSES, userSchema } from "./schemas";
+import { toUser, USER_STATUSES, userSchema } from "./wire";
 
 const query = z
   .object({

@@ -1,9 +1,10 @@
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/rosterLookup";
+import { departmentsOf } from "../../repos/departments";
 import { updateUser as update } from "../../services/users";
 import { USER_EXAMPLE, USER_UPDATE_EXAMPLE } from "../examples";
-import { asHttp, toUser, userIdParams, userSchema } from "./schemas";
+import { asHttp } from "../../http/usersErrors";
+import { toUser, userIdParams, userSchema } from "./wire";
 
 const FIXED = ["email", "role", "status"];
 /** Values are trimmed first: a blank one is refused as empty. */

@@ -5,7 +5,7 @@ import { MAX_OPERATIONS } from "./patch";
 import { documented } from "./routeKit";
 import { URN } from "./schema";
 
-/** The zod schemas of the SCIM Users endpoints, for the OpenAPI document and the tests. */
+/** The wire shapes (zod) of the SCIM Users endpoints, for the OpenAPI document and the tests. */
 const multiValue = z.object({
   value: z.string().optional(),
   display: z.string().optional(),

@@ -1,13 +1,10 @@
-import { ApiError, invalidRequest, notFound } from "../../http/errors";
-import { z } from "../../http/zod";
+import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
+import type { Department } from "../../repos/departments";
 import { toIso } from "../../repos/storedFields";
-import type { RosterUser } from "../../repos/roster";
-import type { Department } from "../../repos/rosterLookup";
-import { departmentNameOf, UsersError } from "../../services/users";
-import { isoTimestamp } from "../../http/zod";
+import { departmentNameOf, type StoredUser } from "../../services/users";
 
-/** The provisioning view of a user (the only place an API returns e-mail addresses). */
+/** The wire shapes of /v1/users: the provisioning view of a user (the only place an API returns e-mail addresses). */
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
 
 export const userSchema = z
@@ -28,7 +25,7 @@ export const userSchema = z
   .openapi("User");
 export type User = z.infer<typeof userSchema>;
 
-export function toUser(user: RosterUser, departments: readonly Department[]): User {
+export function toUser(user: StoredUser, departments: readonly Department[]): User {
   return {
     id: user.id,
     email: user.email,
@@ -46,26 +43,3 @@ export function toUser(user: RosterUser, departments: readonly Department[]): Us
 }
 
 export const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "User id." }) });
-
-/** The service's refusals as envelope errors. */
-export function toApiError(err: unknown): unknown {
-  if (!(err instanceof UsersError)) return err;
-  switch (err.kind) {
-    case "conflict":
-    case "username":
-      return new ApiError("conflict", err.message);
-    case "domain":
-      return invalidRequest(`Invalid body parameter "email": ${err.message}`);
-    case "seats":
-      return new ApiError("seat-capacity-exhausted", err.message, {}, { seat_capacity: err.seats?.capacity ?? 0, seats_used: err.seats?.used ?? 0 });
-    case "not_found":
-      return notFound(err.message);
-    case "unknown_department":
-      return invalidRequest(`Invalid body parameter "department": ${err.message}`);
-    case "protected":
-      return new ApiError("forbidden", err.message);
-  }
-}
-
-/** Runs a service call, answering its refusals as envelope errors. */
-export const asHttp = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => Promise.reject(toApiError(err)));

@@ -1,0 +1,35 @@
+import { UsersError, type UsersErrorCode } from "../services/userErrors";
+import { ApiError, type ErrorCode } from "./errors";
+
+/**
+ * The users service's refusals and their answers, in one table for both adapters: the envelope
+ * code (hence the HTTP status) of `/v1/users` and SCIM alike, the SCIM `scimType`, and the body
+ * parameter /v1 names in its message.
+ */
+interface UsersAnswer {
+  code: ErrorCode;
+  scimType?: "uniqueness" | "invalidValue";
+  param?: string;
+}
+
+const ANSWERS: Record<UsersErrorCode, UsersAnswer> = {
+  conflict: { code: "conflict", scimType: "uniqueness" },
+  username: { code: "conflict", scimType: "uniqueness" },
+  domain: { code: "invalid_request", scimType: "invalidValue", param: "email" },
+  seats: { code: "seat-capacity-exhausted" },
+  not_found: { code: "not_found" },
+  unknown_department: { code: "invalid_request", scimType: "invalidValue", param: "department" },
+  protected: { code: "forbidden" },
+};
+
+export const usersAnswer = (err: UsersError): UsersAnswer => ANSWERS[err.code];
+
+/** A refusal as an envelope error (a seat refusal carries `seat_capacity` and `seats_used`). */
+export function usersApiError(err: UsersError): ApiError {
+  const { code, param } = usersAnswer(err);
+  const details: Record<string, number> = err.seats ? { seat_capacity: err.seats.capacity, seats_used: err.seats.used } : {};
+  return new ApiError(code, param ? `Invalid body parameter "${param}": ${err.message}` : err.message, {}, details);
+}
+
+/** Runs a users service call, answering its refusals as envelope errors. */
+export const asHttp = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => Promise.reject(err instanceof UsersError ? usersApiError(err) : err));
