@@ -1,6 +1,6 @@
 import { FieldValue, Timestamp, type DocumentSnapshot, type Query, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
+import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { parseStored } from "./stored";
 import { isUserId, parseUser, usersCollection, userShape, withEmailQuery, withUserNameKeyQuery, type StoredUser } from "./users";
@@ -12,7 +12,6 @@ import { isUserId, parseUser, usersCollection, userShape, withEmailQuery, withUs
  * uniqueness, owners, state changes) is the users service's.
  */
 
-export type ChangeOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target">;
 export type UserStatus = "invited" | "active" | "deactivated";
 
 /** A new user's fields (the repo adds `companyId`, `createdAt` and `updatedAt`). */
@@ -78,7 +77,7 @@ export interface UserTransaction {
   /** Updates a user read by `user()` in this transaction; `touch: false` leaves `updatedAt` alone. */
   update(uid: string, change: UserUpdate, options?: { touch?: boolean }): StoredUser;
   setSeatsUsed(companyId: string, used: number): void;
-  audit(companyId: string, uid: string, action: string, origin: ChangeOrigin): void;
+  audit(companyId: string, uid: string, action: string, origin: AuditOrigin): void;
 }
 
 /** Every invitation of a company contends on its seat counter: room for bursts before giving up. */

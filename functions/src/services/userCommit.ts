@@ -1,5 +1,6 @@
 import type { Timestamp } from "firebase-admin/firestore";
-import { readUserTransaction, runUserTransaction, type ChangeOrigin, type NewUserRecord, type UserTransaction, type UserUpdate } from "../repos/userTransaction";
+import type { AuditOrigin } from "../repos/auditLogs";
+import { readUserTransaction, runUserTransaction, type NewUserRecord, type UserTransaction, type UserUpdate } from "../repos/userTransaction";
 import type { StoredUser } from "../repos/users";
 import {
   assertAddressFree,
@@ -41,7 +42,7 @@ export async function seatsLookFull(companyId: string): Promise<Seats | null> {
 }
 
 /** Writes a new user and takes a seat if it is seated (invited), or refuses (address, userName, seats) with nothing written. */
-export async function commitInvite(companyId: string, uid: string, record: NewUserRecord, origin: ChangeOrigin): Promise<StoredUser> {
+export async function commitInvite(companyId: string, uid: string, record: NewUserRecord, origin: AuditOrigin): Promise<StoredUser> {
   return runUserTransaction(async (tx) => {
     const seats = await seatsIn(tx, companyId);
     await assertFreeIn(tx, companyId, uid, record);
@@ -59,7 +60,7 @@ function found(user: StoredUser | null, companyId: string): { user: StoredUser; 
   return user && user.companyId === companyId ? { user, removed: Boolean(user.removedAt) } : null;
 }
 
-async function apply(tx: UserTransaction, companyId: string, user: StoredUser, change: PlannedChange, origin: ChangeOrigin): Promise<StoredUser> {
+async function apply(tx: UserTransaction, companyId: string, user: StoredUser, change: PlannedChange, origin: AuditOrigin): Promise<StoredUser> {
   await assertFreeIn(tx, companyId, user.id, change.update);
   if (change.needsOtherOwner) assertOtherActiveOwner(await tx.withRoleAndStatus(companyId, "owner", "active"), user.id);
   const seats = change.seats ? await seatsIn(tx, companyId, change.seats) : null;
@@ -78,7 +79,7 @@ export async function commitChange(
   companyId: string,
   uid: string,
   plan: (user: StoredUser, now: Timestamp) => PlannedChange | null,
-  origin: ChangeOrigin,
+  origin: AuditOrigin,
 ): Promise<{ user: StoredUser; changed: PlannedChange | null }> {
   return runUserTransaction(async (tx) => {
     const at = found(await tx.user(uid), companyId);
@@ -93,7 +94,7 @@ export async function commitChange(
  * Removes the user with the change `plan` makes, or answers `already` for a user removed before
  * (whose `createdAt` is moved aside then if an older version left it: an idempotent repair).
  */
-export async function commitRemoval(companyId: string, uid: string, plan: (user: StoredUser, now: Timestamp) => PlannedChange, origin: ChangeOrigin): Promise<"removed" | "already"> {
+export async function commitRemoval(companyId: string, uid: string, plan: (user: StoredUser, now: Timestamp) => PlannedChange, origin: AuditOrigin): Promise<"removed" | "already"> {
   return runUserTransaction(async (tx) => {
     const at = found(await tx.user(uid), companyId);
     if (!at) throw notFound();

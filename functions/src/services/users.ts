@@ -1,7 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
 import { deleteAccount, EmailTakenError, revokeSessions, setAccountEmail } from "../repos/authAccounts";
-import { moveRemovedAside, type ChangeOrigin } from "../repos/userTransaction";
+import type { AuditOrigin } from "../repos/auditLogs";
+import { moveRemovedAside } from "../repos/userTransaction";
 import { findOnRoster, userExists, usersWithEmail, type StoredUser } from "../repos/users";
 import { DEFAULT_ROLE } from "./roles";
 import { createAccountFor, syncSignIn, syncSignInEmail } from "./signInAccounts";
@@ -10,7 +11,7 @@ import { assertAddressFree, isProtected, planRemoval, planUpdate, type PersonNam
 import { addressTaken, notFound, protectedAddress, seatsExhausted, UsersError } from "./userErrors";
 import { assertInDomains, chooseDepartment, chooseRole, provisioningSettings, type UnmatchedDepartment } from "./userRules";
 
-export type { ChangeOrigin } from "../repos/userTransaction";
+export type { AuditOrigin } from "../repos/auditLogs";
 export type { StoredUser } from "../repos/users";
 export type { PersonName } from "./userDecisions";
 export { UsersError, type UsersErrorCode } from "./userErrors";
@@ -67,7 +68,7 @@ const asUsersError = (err: unknown) => (err instanceof EmailTakenError ? address
  * roster entry; telling such an account from a real one safely needs a marker, so none is
  * deleted automatically: see the README.)
  */
-export async function inviteUser(companyId: string, input: NewUser, origin: ChangeOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
+export async function inviteUser(companyId: string, input: NewUser, origin: AuditOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
   const email = lower(input.email);
   const settings = await provisioningSettings(companyId);
   assertInDomains(settings, email);
@@ -107,7 +108,7 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Chan
   }
 }
 
-async function applyUpdate(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin, unmatched: UnmatchedDepartment): Promise<StoredUser> {
+async function applyUpdate(companyId: string, uid: string, patch: UserPatch, origin: AuditOrigin, unmatched: UnmatchedDepartment): Promise<StoredUser> {
   const [current, settings] = await Promise.all([findOnRoster(companyId, uid), provisioningSettings(companyId)]);
   if (!current) throw notFound();
   const email = patch.email === undefined ? undefined : lower(patch.email);
@@ -139,7 +140,7 @@ async function applyUpdate(companyId: string, uid: string, patch: UserPatch, ori
  * the request is refused (a taken address or userName, a protected user's address, an unknown
  * department for /v1), the deactivation alone is applied and the refusal is still answered.
  */
-export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: ChangeOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
+export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: AuditOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
   try {
     return await applyUpdate(companyId, uid, patch, origin, unmatched);
   } catch (err) {
@@ -156,7 +157,7 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
  * ends every session and frees the address for a later invitation. Records stay.
  * `already`: they were removed before (the account is deleted again, repairing a failed delete).
  */
-export async function removeUser(companyId: string, uid: string, origin: ChangeOrigin): Promise<"removed" | "already"> {
+export async function removeUser(companyId: string, uid: string, origin: AuditOrigin): Promise<"removed" | "already"> {
   const outcome = await commitRemoval(companyId, uid, planRemoval, origin);
   await deleteAccount(uid).catch((err: unknown) => {
     accountSyncFailed({ uid, step: "delete_removed" }, err);
