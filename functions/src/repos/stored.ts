@@ -26,7 +26,7 @@ export class StoredDataError extends Error {
   }
 }
 
-export const fieldAt = (path: FieldPath, key: string | number): FieldPath => ({
+const fieldAt = (path: FieldPath, key: string | number): FieldPath => ({
   document: path.document,
   field: path.field === "" ? String(key) : `${path.field}.${key}`,
 });
