@@ -1,12 +1,11 @@
 import { DocumentReference, GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { timestampIso } from "./dates";
 
 /**
  * Turns a free-form Firestore value into plain JSON: Timestamps become ISO-8601 UTC strings,
  * GeoPoints `{ latitude, longitude }`, references their path. Everything else is kept.
  */
 export function toPlainJson(value: unknown): unknown {
-  if (value instanceof Timestamp) return timestampIso(value);
+  if (value instanceof Timestamp) return value.toDate().toISOString();
   if (value instanceof GeoPoint) return { latitude: value.latitude, longitude: value.longitude };
   if (value instanceof DocumentReference) return value.path;
   if (Buffer.isBuffer(value) || value instanceof Uint8Array) return Buffer.from(value).toString("base64");

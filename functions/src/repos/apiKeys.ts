@@ -1,21 +1,20 @@
 import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { parseStoredOrNull, type Stored } from "./stored";
-import { nullableString, rateLimitOverride, stringList, text, timestamp } from "./storedFields";
+import { nullableString, rateLimitOverride, requiredOneOf, requiredString, stringList, text, timestamp } from "./storedFields";
 
 /**
  * `apiKeys/{keyHash}`: API-owned, written only by key management. `api`, `companyId` and
  * `prefix` have no safe absent reading: a key document without them is unusable (unknown key).
  */
 export const apiKeyShape = {
-  api: z.enum(KEY_APIS),
-  companyId: z.string().min(1),
+  api: requiredOneOf(KEY_APIS),
+  companyId: requiredString,
   projectId: nullableString,
   scopes: stringList,
   name: text,
-  prefix: z.string().min(1),
+  prefix: requiredString,
   createdBy: text,
   createdAt: timestamp,
   revokedAt: timestamp,

@@ -1,45 +1,40 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "zod";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
-import { orWhenInvalid, parseStored, storedMap, type Stored } from "./stored";
-import { freeForm, nullableNumber, nullableString, rateLimitOverride } from "./storedFields";
+import { misfit, parseStored, storedMap, type Reader, type Stored } from "./stored";
+import { freeForm, nullableFlag, nullableNumber, nullableString, oneOf, rateLimitOverride, valueWhere } from "./storedFields";
 
 export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
-const attributeSource = orWhenInvalid(z.enum(ATTRIBUTE_SOURCES).nullish().transform((v): AttributeSource => v ?? "app"), "app");
+const attributeSource = oneOf(ATTRIBUTE_SOURCES, "app");
+
+/** A list that cannot be read refuses every address rather than opening all domains. */
+const domains: Reader<string[] | null> = (v, path) => {
+  if (v === undefined || v === null) return null;
+  if (Array.isArray(v) && v.every((d) => typeof d === "string")) return v.map((d: string) => d.toLowerCase());
+  return misfit(path, []);
+};
+
+const isMonth = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 12;
 
 /** `companies/{companyId}`: the fields the APIs act on. */
 export const companyShape = {
   name: nullableString,
   plan: nullableString,
-  apiAccess: storedMap({ findingsExport: z.boolean().nullish(), companyApi: z.boolean().nullish() }),
+  apiAccess: storedMap({ findingsExport: nullableFlag, companyApi: nullableFlag }),
   seatCapacity: nullableNumber,
   seatsUsed: nullableNumber,
   rateLimits: rateLimitOverride,
   /** IdP role value → app role, set by the operator (see services/roles.ts). */
   provisioningRoleMap: freeForm,
-  /**
-   * The company's e-mail domains for provisioning; null: any domain. A list that cannot be read
-   * refuses every address rather than opening all domains.
-   */
-  provisioningDomains: orWhenInvalid(z.array(z.string()).nullish().transform((v) => v?.map((d) => d.toLowerCase()) ?? null), []),
+  /** The company's e-mail domains for provisioning; null: any domain. */
+  provisioningDomains: domains,
   /** Who owns the role and the department of provisioned users (docs/firestore-data.md); anything else reads as `app`. */
   provisioningRolesSource: attributeSource,
   provisioningDepartmentSource: attributeSource,
   /** ESRS reporting period (lib/period.ts): an IANA zone and the financial year's first month; invalid reads as the default. */
-  reportingTimeZone: z
-    .string()
-    .refine(isTimeZone)
-    .nullish()
-    .transform((v) => v ?? DEFAULT_REPORTING.timeZone),
-  financialYearStartMonth: z
-    .number()
-    .int()
-    .min(1)
-    .max(12)
-    .nullish()
-    .transform((v) => v ?? DEFAULT_REPORTING.firstMonth),
+  reportingTimeZone: valueWhere((v): v is string => typeof v === "string" && isTimeZone(v), DEFAULT_REPORTING.timeZone),
+  financialYearStartMonth: valueWhere(isMonth, DEFAULT_REPORTING.firstMonth),
 };
 export type CompanyDoc = Stored<typeof companyShape>;
 

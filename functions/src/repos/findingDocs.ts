@@ -1,6 +1,5 @@
-import { z } from "zod";
-import { storedList, storedMap, type Stored } from "./stored";
-import { anyValue, flag, geoPoint, hiddenFlag, nullableInteger, nullableNumber, nullableString, stringList, text, timestamp } from "./storedFields";
+import { compactList, storedList, storedMap, type Stored } from "./stored";
+import { anyValue, flag, geoPoint, hiddenFlag, nullableInteger, nullableNumber, nullableString, oneOf, stringList, text, timestamp } from "./storedFields";
 
 /** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (docs/firestore-data.md). */
 const checklistItem = storedMap({
@@ -31,7 +30,8 @@ export const locationImage = storedMap({
   uploadedByCompanyName: nullableString,
 });
 
-const contentKind = z.enum(["image", "video", "audio", "file"]);
+// An unknown kind is offered as a plain file rather than dropped.
+const contentKind = oneOf(["image", "video", "audio", "file"], "file");
 
 export const findingShape = {
   findingNumber: nullableInteger,
@@ -77,8 +77,7 @@ export const findingShape = {
 export type FindingDoc = Stored<typeof findingShape> & { id: string };
 
 const mediaItem = storedMap({
-  // An unknown kind is offered as a plain file rather than dropped.
-  kind: contentKind.nullish().transform((v) => v ?? "file"),
+  kind: contentKind,
   storageRef: anyValue,
   fileName: nullableString,
   blurHash: nullableString,
@@ -92,7 +91,7 @@ export const commentShape = {
   authorId: nullableString,
   authorName: nullableString,
   systemTriggered: flag,
-  media: storedList(mediaItem).transform((items) => items.filter((item) => item !== null)),
+  media: compactList(mediaItem),
 };
 export type CommentDoc = Stored<typeof commentShape> & { id: string };
 
@@ -101,7 +100,7 @@ export const fileShape = {
   descriptionShort: nullableString,
   descriptionLong: nullableString,
   fileName: nullableString,
-  contentKind: contentKind.nullish().transform((v) => v ?? "file"),
+  contentKind,
   customIndex: nullableInteger,
   folderPath: nullableString,
   blurHash: nullableString,

@@ -1,9 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { z } from "zod";
 import { firestore } from "../config/firebase";
 import { companiesCollection, companyRef } from "./companies";
 import { parseStoredOrNull } from "./stored";
-import { stringList, timestamp } from "./storedFields";
+import { requiredMap, stringList, timestamp } from "./storedFields";
 
 /** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */
 const rollupRef = (companyId: string) => companyRef(companyId).collection("kpiRollups").doc("latest");
@@ -12,7 +11,7 @@ const rollupShape = {
   generatedAt: timestamp,
   months: stringList,
   // The areas are written by us as the response shapes them; the endpoint validates them.
-  areas: z.record(z.string(), z.unknown()),
+  areas: requiredMap,
 };
 
 export interface StoredRollup {

@@ -1,22 +1,23 @@
-import { z } from "zod";
 import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 import { firstTimeFilter } from "../lib/bounded";
 
 /**
  * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
- * so any field may hold a value of another type. The rule for every repo:
- * - each field is read on its own; one that does not fit is read as absent (absent and null
- *   mean the same in the contract) or as its declared fallback (`orWhenInvalid`), and the
- *   document path and field are logged once as a warning; the rest of the document is used;
- * - inside lists, an element that does not fit becomes `null` (positions are kept);
- * - only a document missing a field the API cannot do without (one whose schema has no absent
- *   reading and no fallback, e.g. a key's `companyId`) is unusable: StoredDataError.
- *
- * A document is described by a shape (a plain object of field schemas), not a z.object, so
- * one bad field can never fail the whole parse.
+ * so any field may hold a value of another type. Each field is read on its own by a reader (one
+ * per field kind, storedFields.ts): a value that does not fit reads as absent (or the kind's
+ * fallback) and is logged once, and the rest of the document is used. Only a missing or invalid
+ * required field (e.g. a key's `companyId`) makes the document unusable: StoredDataError.
  */
-export type Shape = Record<string, z.ZodType>;
-export type Stored<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
+
+/** Where a value is read: its document and its dotted field path there (`checklist.3.title`). */
+export interface FieldPath {
+  readonly document: string;
+  readonly field: string;
+}
+
+export type Reader<T> = (value: unknown, path: FieldPath) => T;
+export type Shape = Record<string, Reader<unknown>>;
+export type Stored<S extends Shape> = { [K in keyof S]: ReturnType<S[K]> };
 
 export class StoredDataError extends Error {
   constructor(readonly document: string, readonly field: string) {
@@ -25,149 +26,64 @@ export class StoredDataError extends Error {
   }
 }
 
-/** The document being read and where in it. zod parses synchronously, so one slot suffices. */
-let reading: { document: string; at: Array<string | number> } | null = null;
+const fieldAt = (path: FieldPath, key: string | number): FieldPath => ({
+  document: path.document,
+  field: path.field === "" ? String(key) : `${path.field}.${key}`,
+});
 
 /** Fields already logged by this instance: one line per document and field. */
 const firstWarning = firstTimeFilter(5000);
 
-function noteInvalid(): void {
-  if (!reading) return;
-  const field = reading.at.join(".");
-  if (firstWarning(`${reading.document}\u0000${field}`)) storedFieldInvalid({ document: reading.document, field });
+/** Logs a value that does not fit (once per document and field) and returns what it reads as. */
+export function misfit<T>(path: FieldPath, reading: T): T {
+  if (firstWarning(`${path.document}\u0000${path.field}`)) storedFieldInvalid({ document: path.document, field: path.field });
+  return reading;
 }
 
-const fallbacks = new WeakMap<z.ZodType, unknown>();
-
-/**
- * The hot path. Most stored values fit their schema, and a zod parse per field (some 75 per
- * finding) cost more than reading the document itself. So the common field schemas
- * (storedFields.ts) carry a plain reader that returns the value when it fits, or MISFIT; only a
- * misfit goes through zod (which then decides the fallback and logs). Each reader must accept exactly what its zod
- * schema accepts, with the same output (test/unit/storedFast.test.ts checks them side by side).
- */
-export const MISFIT: unique symbol = Symbol("misfit");
-type FastReader = (value: unknown, key: string | number) => unknown;
-const fastReaders = new WeakMap<z.ZodType, FastReader>();
-
-export function withFastReader<S extends z.ZodType>(schema: S, reader: FastReader): S {
-  fastReaders.set(schema, reader);
-  return schema;
-}
-
-/** Runs `read` with `key` on the path being read, so a nested misfit is logged with its full path. */
-function at<T>(key: string | number, read: () => T): T {
-  reading?.at.push(key);
-  try {
-    return read();
-  } finally {
-    reading?.at.pop();
-  }
-}
-
-/** Declares the value an invalid stored value is read as, where "absent" would be unsafe. */
-export function orWhenInvalid<S extends z.ZodType>(schema: S, value: z.output<S>): S {
-  fallbacks.set(schema, value);
-  return schema;
-}
-
-/** A field read by its zod schema alone: the reference every fast reader must agree with. */
-export function readByZod<S extends z.ZodType>(schema: S, value: unknown, key: string | number = "field"): z.output<S> {
-  reading?.at.push(key);
-  try {
-    const parsed = schema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    noteInvalid();
-    if (fallbacks.has(schema)) return fallbacks.get(schema) as z.output<S>;
-    const absent = schema.safeParse(undefined);
-    if (absent.success) return absent.data;
-    throw new StoredDataError(reading?.document ?? "?", reading?.at.join(".") ?? String(key));
-  } finally {
-    reading?.at.pop();
-  }
+/** A required field is missing or invalid: the whole document is unusable. */
+export function unusable(path: FieldPath): never {
+  misfit(path, undefined);
+  throw new StoredDataError(path.document, path.field);
 }
 
 /** A Firestore map as the SDK returns it (not a Timestamp, GeoPoint, reference, bytes or list). */
-function isMap(value: unknown): value is Record<string, unknown> {
+export function isMap(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 }
 
-/**
- * A shape as read: its fields with their fast readers (looked up once per shape, not per field
- * read), and blank objects that already hold its keys in order, with and without a leading `id`.
- * A document is read into a copy of a blank: an object grown key by key past a dozen keys turns
- * into a hash table in V8 (three times the memory of a literal, and slower to read), while a copy
- * of one made by JSON.parse is as compact as a literal (about 540 bytes a finding, not 1,850).
- */
-type Field = { key: string; schema: z.ZodType; fast: FastReader | undefined };
-type Compiled = { fields: Field[]; blank: Record<string, null>; blankWithId: Record<string, null> };
-const compiledShapes = new WeakMap<Shape, Compiled>();
-
-function compiled(shape: Shape): Compiled {
-  let found = compiledShapes.get(shape);
-  if (!found) {
-    const keys = Object.keys(shape);
-    const blank = (names: string[]) => JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))) as Record<string, null>;
-    found = { fields: keys.map((key) => ({ key, schema: shape[key], fast: fastReaders.get(shape[key]) })), blank: blank(keys), blankWithId: blank(["id", ...keys]) };
-    compiledShapes.set(shape, found);
-  }
-  return found;
-}
-
-function readShape<S extends Shape>(shape: S, input: Record<string, unknown>, id?: string): Stored<S> {
-  const { fields, blank, blankWithId } = compiled(shape);
-  const out: Record<string, unknown> = id === undefined ? { ...blank } : { ...blankWithId, id };
-  for (const { key, schema, fast } of fields) {
-    const value = input[key];
-    const read = fast ? fast(value, key) : MISFIT;
-    out[key] = read === MISFIT ? readByZod(schema, value, key) : read;
-  }
+function readShape<S extends Shape>(shape: S, input: Record<string, unknown>, path: FieldPath, id?: string): Stored<S> {
+  const out: Record<string, unknown> = id === undefined ? {} : { id };
+  for (const key of Object.keys(shape)) out[key] = shape[key](input[key], fieldAt(path, key));
   return out as Stored<S>;
 }
 
 /** A nested map field (e.g. `lastComment`): null when absent or not a map. */
-export function storedMap<S extends Shape>(shape: S) {
-  const schema = z.unknown().transform((input): Stored<S> | null => {
-    if (input === undefined || input === null) return null;
-    if (!isMap(input)) {
-      noteInvalid();
-      return null;
-    }
-    return readShape(shape, input);
-  });
-  return withFastReader(schema, (input, key) => (input === undefined || input === null ? null : isMap(input) ? at(key, () => readShape(shape, input)) : MISFIT));
+export function storedMap<S extends Shape>(shape: S): Reader<Stored<S> | null> {
+  return (value, path) => (value === undefined || value === null ? null : isMap(value) ? readShape(shape, value, path) : misfit(path, null));
 }
 
-/** One list element: its value when it fits (and is not null), else null (logged). */
-function readElement<S extends z.ZodType>(element: S, item: unknown, index: number): z.output<S> | null {
-  const fast = item === null || item === undefined ? undefined : fastReaders.get(element);
-  if (fast) {
-    const read = fast(item, index);
-    if (read !== MISFIT && read !== null) return read as z.output<S>;
-  }
-  return at(index, () => {
-    const parsed = item === null || item === undefined ? null : element.safeParse(item);
-    if (parsed?.success && parsed.data !== null) return parsed.data;
-    noteInvalid();
-    return null;
-  });
+/**
+ * A list field: `[]` when absent or not a list. An element that does not fit becomes null, so
+ * the others keep their positions; `element` must read a misfit as null (a map, a nullable kind).
+ */
+export function storedList<T>(element: Reader<T | null>): Reader<Array<T | null>> {
+  return (value, path) => {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) return misfit(path, []);
+    return value.map((item: unknown, index) => {
+      const at = fieldAt(path, index);
+      const read = item === undefined || item === null ? null : element(item, at);
+      return read === null ? misfit(at, null) : read;
+    });
+  };
 }
 
-/** A list field: `[]` when absent or not a list; an element that does not fit becomes null. */
-export function storedList<S extends z.ZodType>(element: S) {
-  const schema = z.unknown().transform((input): Array<z.output<S> | null> => {
-    if (input === undefined || input === null) return [];
-    if (!Array.isArray(input)) {
-      noteInvalid();
-      return [];
-    }
-    return input.map((item, index) => readElement(element, item, index));
-  });
-  return withFastReader(schema, (input, key) =>
-    input === undefined || input === null ? [] : Array.isArray(input) ? at(key, () => input.map((item, index) => readElement(element, item, index))) : MISFIT,
-  );
+/** A list field whose elements that do not fit are left out (logged). */
+export function compactList<T>(element: Reader<T | null>): Reader<T[]> {
+  const list = storedList(element);
+  return (value, path) => list(value, path).filter((item) => item !== null);
 }
 
 export type StoredSnapshot = { id: string; ref: { path: string }; data(): unknown };
@@ -177,22 +93,15 @@ export function parseSnapshot<S extends Shape>(shape: S, snap: StoredSnapshot): 
   return parseStored(shape, snap.ref.path, snap.data(), snap.id);
 }
 
-/**
- * Reads a stored document (see the module comment), with its `id` first when given (one object
- * built: a page reads hundreds). Throws StoredDataError only when unusable.
- */
+/** Reads a stored document, with its `id` first when given. Throws StoredDataError only when unusable. */
 export function parseStored<S extends Shape>(shape: S, document: string, data: unknown): Stored<S>;
 export function parseStored<S extends Shape>(shape: S, document: string, data: unknown, id: string): Stored<S> & { id: string };
 export function parseStored<S extends Shape>(shape: S, document: string, data: unknown, id?: string): Stored<S> {
-  const outer = reading;
-  reading = { document, at: [] };
   try {
-    return readShape(shape, isMap(data) ? data : {}, id);
+    return readShape(shape, isMap(data) ? data : {}, { document, field: "" }, id);
   } catch (err) {
     if (err instanceof StoredDataError) storedDocumentUnusable({ document: err.document, field: err.field });
     throw err;
-  } finally {
-    reading = outer;
   }
 }
 

@@ -1,52 +1,67 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { z } from "zod";
-import { timestampIso } from "../lib/dates";
-import { MISFIT, orWhenInvalid, storedList, withFastReader } from "./stored";
+import { compactList, isMap, misfit, unusable, type Reader } from "./stored";
 
-/** The field schemas of the stored shapes (see stored.ts for how a document is read with them). */
+/** The readers of the stored field kinds (see stored.ts for how a document is read with them). */
 const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
 
-export const timestamp = withFastReader(z.instanceof(Timestamp).nullish().transform((v) => v ?? null), (v) => (v instanceof Timestamp ? v : isNullish(v) ? null : MISFIT));
-export const nullableString = withFastReader(z.string().nullish().transform((v) => v ?? null), (v) => (typeof v === "string" ? v : isNullish(v) ? null : MISFIT));
-export const nullableNumber = withFastReader(z.number().nullish().transform((v) => v ?? null), (v) => (typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : MISFIT));
-export const nullableInteger = withFastReader(z.number().int().nullish().transform((v) => v ?? null), (v) => (Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : MISFIT));
-export const text = withFastReader(z.string().nullish().transform((v) => v ?? ""), (v) => (typeof v === "string" ? v : isNullish(v) ? "" : MISFIT));
-export const flag = withFastReader(z.boolean().nullish().transform((v) => v ?? false), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
-export const freeForm = z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {});
-const anyString = withFastReader(z.string(), (v) => (typeof v === "string" ? v : MISFIT));
-export const stringList = withFastReader(
-  storedList(anyString).transform((items) => items.filter((v): v is string => v !== null)),
-  (v) => (isNullish(v) ? [] : Array.isArray(v) && v.every((item) => typeof item === "string") ? [...(v as string[])] : MISFIT),
-);
-/** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
-export const anyValue = withFastReader(z.unknown(), (v) => v);
-
+export const timestamp: Reader<Timestamp | null> = (v, path) => (v instanceof Timestamp ? v : isNullish(v) ? null : misfit(path, null));
+export const nullableString: Reader<string | null> = (v, path) => (typeof v === "string" ? v : isNullish(v) ? null : misfit(path, null));
+export const nullableNumber: Reader<number | null> = (v, path) => (typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : misfit(path, null));
+export const nullableInteger: Reader<number | null> = (v, path) => (Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : misfit(path, null));
+export const nullableFlag: Reader<boolean | null> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? null : misfit(path, null));
+export const text: Reader<string> = (v, path) => (typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, ""));
+export const flag: Reader<boolean> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false));
 /** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
-export const hiddenFlag = withFastReader(orWhenInvalid(z.boolean().nullish().transform((v) => v ?? false), true), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
+export const hiddenFlag: Reader<boolean> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, true));
+export const freeForm: Reader<Record<string, unknown>> = (v, path) => (isMap(v) ? v : isNullish(v) ? {} : misfit(path, {}));
+/** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
+export const anyValue: Reader<unknown> = (v) => v;
+
+/** A list of strings; an element of another type is logged and left out. */
+export const stringList = compactList<string>((v, path) => (typeof v === "string" ? v : misfit(path, null)));
+
+/** A value that passes `fits`; absent or anything else reads as `absent`. */
+export function valueWhere<T, A>(fits: (v: unknown) => v is T, absent: A): Reader<T | A> {
+  return (v, path) => (fits(v) ? v : isNullish(v) ? absent : misfit(path, absent));
+}
+
+/** One of `values`; absent or anything else reads as `absent`. */
+export function oneOf<T extends string>(values: readonly T[], absent: T): Reader<T> {
+  return valueWhere((v): v is T => values.includes(v as T), absent);
+}
 
 /**
  * A GeoPoint. A plain `{ latitude, longitude }` map of numbers in range (written by an older
  * app generation) is the same location and is read as one.
  */
-export const geoPoint = withFastReader(
-  z
-    .union([
-      z.instanceof(GeoPoint),
-      z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
-    ])
-    .nullish()
-    .transform((v) => (v ? { latitude: v.latitude, longitude: v.longitude } : null)),
-  (v) => (v instanceof GeoPoint ? { latitude: v.latitude, longitude: v.longitude } : isNullish(v) ? null : MISFIT),
-);
+export const geoPoint: Reader<{ latitude: number; longitude: number } | null> = (v, path) => {
+  if (v instanceof GeoPoint) return { latitude: v.latitude, longitude: v.longitude };
+  if (isNullish(v)) return null;
+  if (isMap(v) && inRange(v.latitude, 90) && inRange(v.longitude, 180)) return { latitude: v.latitude, longitude: v.longitude };
+  return misfit(path, null);
+};
+const inRange = (n: unknown, max: number): n is number => typeof n === "number" && n >= -max && n <= max;
 
 /** Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies). */
-export const rateLimitOverride = z
-  .object({
-    perMinute: z.number().int().positive().optional(),
-    perDay: z.number().int().positive().optional(),
-  })
-  .optional();
+export interface RateLimitOverride {
+  perMinute?: number;
+  perDay?: number;
+}
+const isLimit = (n: unknown) => n === undefined || (Number.isSafeInteger(n) && (n as number) > 0);
+export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, path) => {
+  if (v === undefined) return undefined;
+  if (!isMap(v) || !isLimit(v.perMinute) || !isLimit(v.perDay)) return misfit(path, undefined);
+  return { perMinute: v.perMinute as number | undefined, perDay: v.perDay as number | undefined };
+};
+
+/** Required fields: a document without them is unusable (StoredDataError). */
+export const requiredString: Reader<string> = (v, path) => (typeof v === "string" && v !== "" ? v : unusable(path));
+export const requiredNumber: Reader<number> = (v, path) => (typeof v === "number" && Number.isFinite(v) ? v : unusable(path));
+export const requiredMap: Reader<Record<string, unknown>> = (v, path) => (isMap(v) ? v : unusable(path));
+export function requiredOneOf<T extends string>(values: readonly T[]): Reader<T> {
+  return (v, path) => (values.includes(v as T) ? (v as T) : unusable(path));
+}
 
 export function toIso(value: Timestamp | null): string | null {
-  return value ? timestampIso(value) : null;
+  return value ? value.toDate().toISOString() : null;
 }

@@ -1,11 +1,10 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { z } from "zod";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
 import type { AggregateStats } from "./aggregates";
 import { parseStored } from "./stored";
-import { nullableNumber, timestamp } from "./storedFields";
+import { nullableNumber, oneOf, timestamp, valueWhere } from "./storedFields";
 
 /**
  * `companies/{companyId}/workedHours/{docId}` (docs/firestore-data.md). App-recorded documents
@@ -18,13 +17,9 @@ const workedHoursShape = {
    * Only a real `YYYY-MM` key is a month: `2025-05-15` sorts inside 2025's range but is no
    * month, so it is read as absent (and logged), exactly as the per-month aggregations (`==`) miss it.
    */
-  month: z
-    .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
-    .nullish()
-    .transform((v) => v ?? null),
+  month: valueWhere((v): v is string => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v), null),
   hours: nullableNumber,
-  source: z.enum(["app", "api"]).nullish().transform((v) => v ?? "app"),
+  source: oneOf(["app", "api"], "app"),
   updatedAt: timestamp,
 };
 
