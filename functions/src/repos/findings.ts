@@ -1,9 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { z } from "zod";
 import { compareInstants, type Instant } from "../lib/dates";
 import { commentShape, fileShape, findingShape, type CommentDoc, type FileDoc, type FindingDoc } from "./findingDocs";
 import { projectRef } from "./projects";
-import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
+import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type StoredSnapshot } from "./stored";
 
 /** Reads of one project's findings and their comments and files. */
@@ -24,15 +23,10 @@ export async function queryFindings<R>(
   return streamRows(await rangeQuery(findingsOf(projectId), order, q), order, (doc) => convert(parseFinding(doc)));
 }
 
-/** Firestore document ids: no slash, not `.`/`..`, not `__…__`, at most 1,500 bytes. */
-export const documentId = z
-  .string()
-  .min(1)
-  .refine((id) => !id.includes("/") && id !== "." && id !== ".." && !/^__.*__$/.test(id) && Buffer.byteLength(id) <= 1500);
 
 /** A visible finding of the project, or null (unknown, hidden, or not a valid id). */
 export async function findVisibleFinding(projectId: string, findingId: string): Promise<FindingDoc | null> {
-  if (!documentId.safeParse(findingId).success) return null;
+  if (!isDocumentId(findingId)) return null;
   const snap = await findingsOf(projectId).doc(findingId).get();
   if (!snap.exists) return null;
   const finding = parseFinding(snap);

@@ -1,7 +1,6 @@
 import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { documentId } from "./findings";
-import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
+import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
 import { flag, nullableString, timestamp } from "./storedFields";
 
@@ -42,7 +41,7 @@ export type StoredUser = Stored<typeof userShape> & { id: string };
 
 export const parseUser = (snap: StoredSnapshot): StoredUser => parseSnapshot(userShape, snap);
 /** Whether the id can name a document at all (anything else is no user, never a Firestore error). */
-export const isUserId = (uid: string) => documentId.safeParse(uid).success;
+export const isUserId = isDocumentId;
 
 /** Users of any company with this sign-in address, removed ones included (the limit leaves room for them). */
 export const withEmailQuery = (email: string) => usersCollection().where("email", "==", email).limit(20);

@@ -48,11 +48,12 @@ describe("audit trail of keyed requests", () => {
   it("the entry is committed with the count, before the handler runs, and settled with the status after", async () => {
     const rid = `pending-${companyId}`;
     const seen: unknown[] = [];
-    const query = jest.spyOn(findingsRepo, "queryFindings").mockImplementationOnce(async (...args) => {
+    const whileRunning = async (...args: Parameters<typeof original>) => {
       // While the handler runs, the request is counted and its entry waits for its outcome.
       seen.push(...(await auditEntriesFor(companyId, rid)));
       return original(...args);
-    });
+    };
+    const query = jest.spyOn(findingsRepo, "queryFindings").mockImplementationOnce(whileRunning as typeof original);
     const res = await findings.get("/v1/findings?limit=1", key.key, { "X-Request-Id": rid });
     query.mockRestore();
     expect(res.status).toBe(200);
