@@ -79,7 +79,7 @@ async function serveKeyed(target: Target, dialects: readonly ErrorDialect[], req
     admitted = true;
     await readBody(req, res);
     const answer = await run(target, req, ctx, principal);
-    await record(req, ctx, { subject, admitted, status: answer.status, reason: "" });
+    await record(req, ctx, { subject, admitted, status: answer.status });
     recorded = true;
     await sendAnswer(res, answer);
   } catch (err) {

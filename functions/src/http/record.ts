@@ -37,7 +37,7 @@ export interface Outcome {
   admitted: boolean;
   status: number;
   /** Why a request of no known key failed, for the function log. */
-  reason: string;
+  reason?: string;
 }
 
 /**
@@ -51,7 +51,7 @@ export async function record(req: Request, ctx: RequestContext, outcome: Outcome
   const { subject, status } = outcome;
   const where = { api: ctx.api, requestId: ctx.requestId, method: req.method, path: pathOf(req) };
   if (!subject) {
-    unattributedRequest({ ...where, status, reason: outcome.reason });
+    unattributedRequest({ ...where, status, reason: outcome.reason ?? "" });
     return;
   }
   const failed = (err: unknown) => auditWriteFailed({ ...where, companyId: subject.companyId }, err);
