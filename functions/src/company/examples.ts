@@ -19,6 +19,7 @@ export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
       description: "Crew member slipped while mooring; sprained ankle.",
       event_date: "2026-03-14T06:40:00.000Z",
       reported_at: "2026-03-14T09:05:12.000Z",
+      date_of_death: null,
       status: "closed",
       type: "injury",
       work_related: true,

@@ -4,6 +4,8 @@ import { z } from "../http/zod";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { UNITS } from "../services/esrs/datapoints";
 import { esrsReport } from "../services/esrs/cache";
+import { PeriodNotBegunError } from "../services/esrs/report";
+import { invalidRequest } from "../http/errors";
 import { isoTimestamp } from "../http/zod";
 import { ESRS_EXAMPLE } from "./examples";
 import { yearParam } from "./schemas";
@@ -13,8 +15,9 @@ const FORMATS = ["json", "csv"] as const;
 const query = z
   .object({
     year: yearParam(
-      "The reporting period, named by the calendar year it starts in (four digits, not after the current UTC year): the company's financial " +
-        "year in its reporting time zone. Default: the period in progress.",
+      "The reporting period, named by the calendar year it starts in (four digits): the company's financial year in its reporting " +
+        "time zone. A period that has not begun there is refused (400, naming the latest period that has begun). Default: the period in progress.",
+      1,
     ),
     format: z
       .enum(FORMATS, { message: 'must be "json" or "csv"' })
@@ -103,7 +106,9 @@ export const getEsrsS1 = defineRoute({
   errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);
-    const report = await esrsReport(companyId, q.year);
+    const report = await esrsReport(companyId, q.year).catch((err: unknown) => {
+      throw err instanceof PeriodNotBegunError ? invalidRequest(`year: ${err.message}.`) : err;
+    });
     if (q.format === "csv") {
       return new Reply(esrsCsv(report.datapoints), {
         contentType: "text/csv; charset=utf-8",

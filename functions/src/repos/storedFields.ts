@@ -10,6 +10,8 @@ export const timestamp = withFastReader(z.instanceof(Timestamp).nullish().transf
 export const nullableString = withFastReader(z.string().nullish().transform((v) => v ?? null), (v) => (typeof v === "string" ? v : isNullish(v) ? null : MISFIT));
 export const nullableNumber = withFastReader(z.number().nullish().transform((v) => v ?? null), (v) => (typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : MISFIT));
 export const nullableInteger = withFastReader(z.number().int().nullish().transform((v) => v ?? null), (v) => (Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : MISFIT));
+/** A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional one reads as absent, logged. */
+export const nonNegativeInteger = withFastReader(z.number().int().min(0).nullish().transform((v) => v ?? null), (v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : isNullish(v) ? null : MISFIT));
 export const text = withFastReader(z.string().nullish().transform((v) => v ?? ""), (v) => (typeof v === "string" ? v : isNullish(v) ? "" : MISFIT));
 export const flag = withFastReader(z.boolean().nullish().transform((v) => v ?? false), (v) => (typeof v === "boolean" ? v : isNullish(v) ? false : MISFIT));
 export const freeForm = z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {});

@@ -70,21 +70,21 @@ describe("the rows", () => {
     expect(hours.reduce((s, m) => s + m.app, 0)).toBe(HOURS_2025.app);
     expect(rows.map((r) => [r.datapoint_id, r.value, r.unit])).toEqual([
       ["S1-14_01", 83.33, "percent"], // 250 / 300
-      ["S1-14_02", 5, "count"],
+      ["S1-14_02", 6, "count"],
       ["S1-14_03", 1, "count"],
-      ["S1-14_04", 11, "count"],
-      ["S1-14_05", 4.04, "per_million_hours"], // 11 / 2,720,000 × 1,000,000 = 4.0441…
+      ["S1-14_04", 14, "count"],
+      ["S1-14_05", 5.15, "per_million_hours"], // 14 / 2,720,000 × 1,000,000 = 5.1470…
       ["S1-14_06", 3, "count"],
-      ["S1-14_07", 52, "days"],
+      ["S1-14_07", 63, "days"],
       ["S1-14_08", 2, "count"],
       ["S1-14_09", 17, "days"],
       ["S1-14_10", 33.33, "percent"], // 100 / 300
       ["S1-14_11", "ISO 45001, SCC", "text"],
-      ["S1-14_02.employee", 3, "count"],
+      ["S1-14_02.employee", 4, "count"],
       ["S1-14_02.non_employee", 2, "count"],
       ["S1-14_02.injury", 3, "count"],
-      ["S1-14_02.ill_health", 2, "count"],
-      ["S1-14_04.employee", 9, "count"],
+      ["S1-14_02.ill_health", 3, "count"],
+      ["S1-14_04.employee", 12, "count"],
       ["S1-14_04.non_employee", 2, "count"],
       ["S1-14_05.employee", null, "per_million_hours"],
       ["S1-14_05.non_employee", null, "per_million_hours"],
@@ -100,7 +100,7 @@ describe("the rows", () => {
     for (const row of Object.values(byId)) expect(row.note).not.toMatch(/Incomplete|Not reported: no/);
     expect(byId["S1-14_05"].note).toMatch(/Period: 2025-01-01 to 2025-12-31 \(Europe\/Berlin\)\. Hours worked in the period: 2,720,000 \(app 1,220,000, API 1,500,000\)\./);
     expect(byId["S1-14_07"].note).toMatch(/calendar days .* not counting the day of the incident, booked in full to the period the case is dated in/);
-    expect(byId["S1-14_04"].note).toMatch(/A death counts whatever its `recordable` flag/);
+    expect(byId["S1-14_04"].note).toMatch(/or a death, whatever its `recordable` flag/);
     expect(byId["S1-14_06"].note).toMatch(/ill-health cases by when they were reported \(AR 94\)/);
     expect(byId["S1-14_07"].note).toMatch(/Phase-in \(ESRS 1 Appendix C\)/);
   });
@@ -108,9 +108,9 @@ describe("the rows", () => {
   it("the April year 2025 in progress, two months without hours: marked in the status and in the notes", () => {
     const { byId, status } = report(APRIL_LONDON, { now: new Date("2026-03-10T00:00:00Z") });
     expect(status).toEqual({ complete: false, inProgress: true, monthsWithoutHours: ["2026-02", "2026-03"] });
-    // Hours 2025-04 … 2026-03: 9 × 100,000 + 1,500,000 + 20,000 + 40,000 (2026-01) = 2,460,000; 9 accidents.
-    expect(byId["S1-14_05"].value).toBe(3.66); // 9 / 2,460,000 × 1,000,000 = 3.6585…
-    expect(byId["S1-14_04"].value).toBe(9);
+    // Hours 2025-04 … 2026-03: 9 × 100,000 + 1,500,000 + 20,000 + 40,000 (2026-01) = 2,460,000; 12 accidents.
+    expect(byId["S1-14_05"].value).toBe(4.88); // 12 / 2,460,000 × 1,000,000 = 4.8780…
+    expect(byId["S1-14_04"].value).toBe(12);
     expect(byId["S1-14_05"].note).toMatch(/Incomplete period 2025-04-01 to 2026-03-31 \(Europe\/London\): it has not ended yet \(year to date\); no worked hours are recorded for 2026-02, 2026-03\./);
     expect(byId["S1-14_02"].note).toMatch(/Incomplete period/);
     expect(byId["S1-14_01"].note).not.toMatch(/Incomplete period/); // coverage is a headcount, not a period's sum
@@ -121,7 +121,7 @@ describe("the rows", () => {
     expect(byId["S1-14_05"].value).toBeNull();
     expect(byId["S1-14_05"].note).toMatch(/Not reported: no worked hours are recorded for the 2025 period/);
     expect(status.monthsWithoutHours).toHaveLength(12);
-    expect(byId["S1-14_04"].value).toBe(11);
+    expect(byId["S1-14_04"].value).toBe(14);
   });
 
   it("a covered or audited headcount above the headcount is null with the reason, never 106.67 %", () => {
@@ -149,8 +149,8 @@ describe("the CSV", () => {
     expect(lines).toHaveLength(21); // header, 11 totals, 8 breakdowns, and the empty string after the last CRLF
     expect(lines[1]).toMatch(/^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,/);
     expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,/);
-    expect(lines[12]).toMatch(/^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,3,count,/);
-    expect(lines[15]).toMatch(/^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,2,count,/);
+    expect(lines[12]).toMatch(/^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,4,count,/);
+    expect(lines[15]).toMatch(/^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,3,count,/);
     expect(lines[20]).toBe("");
   });
 

@@ -1,7 +1,7 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { parseSnapshot, parseStored, readByZod, storedList, storedMap } from "../../src/repos/stored";
-import { anyValue, flag, geoPoint, hiddenFlag, nullableInteger, nullableNumber, nullableString, stringList, text, timestamp } from "../../src/repos/storedFields";
+import { anyValue, flag, geoPoint, hiddenFlag, nonNegativeInteger, nullableInteger, nullableNumber, nullableString, stringList, text, timestamp } from "../../src/repos/storedFields";
 
 /**
  * The fast readers of repos/storedFields.ts must read every stored value exactly as the zod schema
@@ -14,7 +14,7 @@ const VALUES: unknown[] = [
 ];
 
 const SCHEMAS: Record<string, z.ZodType> = {
-  timestamp, nullableString, nullableNumber, nullableInteger, text, flag, hiddenFlag, stringList, geoPoint, anyValue,
+  timestamp, nullableString, nullableNumber, nullableInteger, nonNegativeInteger, text, flag, hiddenFlag, stringList, geoPoint, anyValue,
   map: storedMap({ title: text, when: timestamp }),
   list: storedList(storedMap({ title: text, done: flag })),
   listOfStrings: storedList(nullableString),

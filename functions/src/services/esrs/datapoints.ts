@@ -57,13 +57,14 @@ export type Datapoint = Meta &
 export type IncidentDatapoint = Extract<Datapoint, { source: "incidents" }>;
 
 const CASES =
-  "Only work-related cases count, hidden incidents never. A death counts whatever its `recordable` flag; other cases only when recordable. " +
-  "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period.";
-const INJURY = "An injury is a recordable incident filed as `injury`, or a fatal one filed under any type but `ill_health`.";
+  "Only work-related cases count, hidden incidents never. A case is a recordable incident (harm to a person) or a death, whatever its `recordable` flag. " +
+  "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period; a death by its date of death where recorded, else as its case.";
+const INJURY = "An accident (injury) is a case filed under any type but `ill_health` (88 (c), AR 91): a recordable `dangerous_occurrence` counts, as a fatal one does.";
 const DAYS =
-  "Days lost are calendar days the person could not work, not counting the day of the incident, booked in full to the period the case is dated in.";
+  "Days lost are whole calendar days the person could not work (IG 3: an integer), not counting the day of the incident, booked in full to the period the case is dated in; a negative or fractional stored value adds nothing and is logged.";
 const PHASE_IN = "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
-const RATE_NOTE = "Divided by the hours worked in the period's twelve months (app records plus the API's values, nothing estimated), × 1,000,000, rounded to two decimals.";
+const RATE_NOTE =
+  "Divided by the hours worked in the period's twelve months (app records plus the API's values, nothing estimated), × 1,000,000, rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0).";
 
 const fatalities = (personTypes: readonly PersonType[], kinds: readonly CaseKind[] = BOTH): IncidentSelection => ({ personTypes, kinds, fatalOnly: true, measure: "count" });
 const accidents = (personTypes: readonly PersonType[]): IncidentSelection => ({ personTypes, kinds: ["injury"], measure: "count" });
@@ -77,7 +78,7 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "percent",
     source: "coverage",
     field: "coveredHeadcount",
-    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded to two decimals.",
+    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded half up to two decimals.",
   },
   {
     id: "S1-14_02",
@@ -159,7 +160,7 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "percent",
     source: "coverage",
     field: "auditedHeadcount",
-    methodology: "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded to two decimals.",
+    methodology: "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded half up to two decimals.",
   },
   {
     id: "S1-14_11",

@@ -4,8 +4,9 @@ import { findReportingSettings } from "../../repos/companies";
 import { findCoverage } from "../../repos/coverage";
 import { hoursBetween } from "../../repos/workedHours";
 import { hoursByMonth } from "../workedHours";
-import { evaluateByQueries } from "./queries";
-import { buildRows, periodStatus, type EsrsRow, type PeriodStatus } from "./rows";
+import { evaluateCases, type Basis } from "./evaluate";
+import { readCases } from "./queries";
+import { buildRows, describePeriod, periodStatus, type EsrsRow, type PeriodStatus } from "./rows";
 
 /**
  * The ESRS S1-14 report of one company and reporting period: the one calculation behind both
@@ -22,6 +23,20 @@ export interface EsrsReport {
   hours: { total: number; app: number; api: number };
   generatedAt: Date;
   datapoints: EsrsRow[];
+  /** Per incident datapoint, the incidents its value is made of (a frozen report keeps them). */
+  basis: Record<string, Basis>;
+}
+
+/** A year whose period has not begun in the company's calendar: no figures, not even zeros. */
+export class PeriodNotBegunError extends Error {
+  constructor(
+    readonly period: ReportingPeriod,
+    /** The latest period that has begun. */
+    readonly latestYear: number,
+  ) {
+    super(`the ${period.year} reporting period (${describePeriod(period)}) has not begun; the latest period that has begun is ${latestYear}`);
+    this.name = "PeriodNotBegunError";
+  }
 }
 
 const countRead = (stats: AggregateStats) => {
@@ -31,7 +46,8 @@ const countRead = (stats: AggregateStats) => {
 
 /**
  * Reads the inputs (the company's period settings, the coverage document, the period's worked-hours
- * records, the hidden incidents and a fixed set of incident aggregations) and builds the rows.
+ * records and the period's candidate cases) and builds the rows. A period that has not begun at
+ * `now` is refused (PeriodNotBegunError).
  * Hours are summed by the same code as GET /v1/worked-hours. No year: the period in progress at
  * `now`. `stats` counts the work.
  */
@@ -40,16 +56,18 @@ export async function computeEsrsReport(companyId: string, requestedYear: number
   countRead(stats);
   const year = requestedYear ?? periodYearAt(now, settings);
   const period = reportingPeriod(year, settings);
-  const [coverage, records, incidents] = await Promise.all([
+  if (period.start.getTime() > now.getTime()) throw new PeriodNotBegunError(period, periodYearAt(now, settings));
+  const [coverage, records, cases] = await Promise.all([
     findCoverage(companyId, year).then((doc) => {
       countRead(stats);
       return doc;
     }),
     hoursBetween(companyId, period.months[0], period.months[11], stats),
-    evaluateByQueries(companyId, period, stats),
+    readCases(companyId, period, stats),
   ]);
+  const { values: incidents, basis } = evaluateCases(cases, period);
   const hours = hoursByMonth(period.months, records);
   const status = periodStatus(period, hours, now);
   const sum = (key: "total" | "app" | "api") => hours.reduce((total, m) => total + m[key], 0);
-  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api") }, generatedAt: now, datapoints: buildRows(period, { incidents, hours, coverage }, status) };
+  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api") }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage }, status), basis };
 }

@@ -3,7 +3,7 @@ import type { ReportingPeriod } from "../../lib/period";
 import type { CoverageDoc } from "../../repos/coverage";
 import type { MonthHours } from "../workedHours";
 import { DATAPOINTS, type BreakdownOf, type Datapoint, type Unit } from "./datapoints";
-import type { IncidentValues } from "./evaluate";
+import type { Basis, IncidentValues } from "./evaluate";
 
 /** One row of the S1-14 export (JSON and CSV), in datapoint order: the eleven totals, then the breakdowns. */
 export interface EsrsRow {
@@ -20,6 +20,8 @@ export interface EsrsRow {
 
 export interface EsrsInputs {
   incidents: IncidentValues;
+  /** The incidents behind each incident value (absent: no details in the notes). */
+  basis?: Record<string, Basis>;
   /** The period's twelve months, by source. */
   hours: readonly MonthHours[];
   coverage: CoverageDoc | null;
@@ -38,9 +40,33 @@ export function periodStatus(period: ReportingPeriod, hours: readonly MonthHours
   return { complete: !inProgress && monthsWithoutHours.length === 0, inProgress, monthsWithoutHours };
 }
 
-/** Percentages and rates are published to two decimals; JSON and CSV carry the same rounded number. */
-const round2 = (x: number) => Math.round(x * 100) / 100;
+/**
+ * `x` rounded half away from zero to `decimals` places on its decimal form: 15 significant digits
+ * first, so that a quotient such as 1.00499999999999989… (the double nearest 1.005) rounds to 1.01,
+ * where `Math.round(1.005 * 100) / 100` gives 1.
+ */
+export function roundHalfUp(x: number, decimals: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const [mantissa, exponent] = Math.abs(x).toPrecision(15).includes("e") ? Math.abs(x).toPrecision(15).split("e") : [Math.abs(x).toPrecision(15), "0"];
+  const shifted = Math.round(Number(`${mantissa}e${Number(exponent) + decimals}`));
+  return Math.sign(x) * Number(`${shifted}e${-decimals}`);
+}
+
+/**
+ * The decimals a value is published with (its XBRL `decimals`): counts and days are whole numbers;
+ * percentages two decimals; rates two decimals, or three significant digits when below 1, so a
+ * small rate is never shown as 0. Null for text.
+ */
+export function decimalsOf(unit: Unit, value: number | null): number | null {
+  if (unit === "text") return null;
+  if (unit === "count" || unit === "days") return 0;
+  if (unit === "per_million_hours" && value !== null && value !== 0 && Math.abs(value) < 1) return Math.max(2, 2 - Math.floor(Math.log10(Math.abs(value))));
+  return 2;
+}
+
+const published = (unit: Unit, x: number): number => roundHalfUp(x, decimalsOf(unit, x) ?? 0);
 const figure = (x: number) => x.toLocaleString("en", { maximumFractionDigits: 2 });
+const cases = (n: number) => (n === 1 ? "1 case" : `${n} cases`);
 
 /** "1 April 2025 to 31 March 2026 (Europe/Berlin)", as local calendar dates. */
 export function describePeriod(p: ReportingPeriod): string {
@@ -66,18 +92,20 @@ function incidentValue(values: IncidentValues, id: string): number {
   return value;
 }
 
-function outcomeOf(d: Datapoint, year: number, { incidents, hours, coverage }: EsrsInputs): Outcome {
+function outcomeOf(d: Datapoint, year: number, { incidents, basis, hours, coverage }: EsrsInputs): Outcome {
   const noCoverage = { value: null, reason: `no health and safety coverage data is recorded for ${year}.` };
   switch (d.source) {
-    case "incidents":
-      return { value: incidentValue(incidents, d.id) };
+    case "incidents": {
+      const other = basis?.[d.id]?.filedAsOtherType ?? 0;
+      return { value: incidentValue(incidents, d.id), ...(other ? { detail: `Includes ${cases(other)} filed under another type than \`injury\` (accidents by 88 (c), AR 91).` } : {}) };
+    }
     case "rate": {
       if (d.workforce) return { value: null, reason: "worked hours are recorded for the whole own workforce, not separately for employees and non-employees." };
       const [total, app, api] = ["total", "app", "api"].map((k) => hours.reduce((sum, m) => sum + m[k as "total" | "app" | "api"], 0));
       const detail = `Hours worked in the period: ${figure(total)} (app ${figure(app)}, API ${figure(api)}).`;
       // Never a division by zero: no hours is "not computable", not 0 or infinity.
       if (!(total > 0)) return { value: null, reason: `no worked hours are recorded for the ${year} period, so the rate cannot be computed.` };
-      return { value: round2((incidentValue(incidents, d.numerator) / total) * d.per), detail };
+      return { value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / total), detail };
     }
     case "coverage": {
       if (!coverage) return noCoverage;
@@ -87,7 +115,7 @@ function outcomeOf(d: Datapoint, year: number, { incidents, hours, coverage }: E
       if (part < 0 || part > coverage.headcount) {
         return { value: null, reason: `the ${HEADCOUNT_LABEL[d.field]} headcount (${figure(part)}) for ${year} is not between 0 and the own-workforce headcount (${figure(coverage.headcount)}); the coverage data needs correcting.` };
       }
-      return { value: round2((part / coverage.headcount) * 100) };
+      return { value: published(d.unit, (part * 100) / coverage.headcount) };
     }
     case "standards": {
       if (!coverage) return noCoverage;
