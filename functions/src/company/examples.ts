@@ -70,7 +70,7 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
       in_progress: false,
       months_without_hours: [],
     },
-    worked_hours: { total: 149_760, app: 137_280, api: 12_480 },
+    worked_hours: { total: 149_760, app: 137_280, api: 12_480, employees: 0, non_employees: 12_480, unattributed: 137_280 },
     generated_at: "2026-11-20T10:12:45.301Z",
     datapoints: [
       {
@@ -135,10 +135,16 @@ export const USER_EXAMPLE: User = {
 export const NEW_USER_EXAMPLE = { email: "nina.holm@example.com", display_name: "Nina Holm", department: "HSE" };
 export const USER_UPDATE_EXAMPLE = { active: false };
 export const WORKED_HOURS_INPUT_EXAMPLE = { month: "2026-10", hours: 12480.5 };
-export const WORKED_HOURS_RECORD_EXAMPLE = { data: { month: "2026-10", hours: 12480.5, source: "api" as const, updated_at: "2026-11-02T07:00:00.000Z" } };
+export const WORKED_HOURS_RECORD_EXAMPLE = { data: { month: "2026-10", hours: 12480.5, source: "api" as const, worker_category: null, updated_at: "2026-11-02T07:00:00.000Z" } };
 export const WORKED_HOURS_YEAR_EXAMPLE = {
   data: {
     year: 2025,
-    months: Array.from({ length: 12 }, (_, i) => ({ month: `2025-${String(i + 1).padStart(2, "0")}`, app_hours: 11_440, api_hours: 1_040, total_hours: 12_480 })),
+    months: Array.from({ length: 12 }, (_, i) => ({
+      month: `2025-${String(i + 1).padStart(2, "0")}`,
+      app_hours: 11_440,
+      api_hours: 1_040,
+      total_hours: 12_480,
+      by_worker_category: { employees: 0, non_employees: 1_040, unattributed: 11_440 },
+    })),
   },
 };

@@ -66,8 +66,19 @@ const reportSchema = z
       })
       .openapi("EsrsPeriod"),
     worked_hours: z
-      .object({ total: z.number(), app: z.number(), api: z.number() })
-      .openapi({ description: "Hours worked in the period's months, by source: the sum of `GET /v1/worked-hours` for the same year, and what the rate divides by." }),
+      .object({
+        total: z.number(),
+        app: z.number(),
+        api: z.number(),
+        employees: z.number().openapi({ description: "Hours sent with `worker_category: employees`." }),
+        non_employees: z.number().openapi({ description: "Hours sent with `worker_category: non_employees`." }),
+        unattributed: z.number().openapi({ description: "Hours of no category (app records, API values without one): while above 0, the per-group rates are null." }),
+      })
+      .openapi({
+        description:
+          "Hours worked in the period's months by the whole own workforce (employees and non-employees, AR 89), by source and by worker category: the sum of " +
+          "`GET /v1/worked-hours` for the same year, and what the rate divides by.",
+      }),
     generated_at: isoTimestamp.openapi({ description: "When the numbers were computed from the live data. A report is computed at most once every 5 minutes per company and year and then served as it was, with this time: data changed since shows at the latest 5 minutes later." }),
     datapoints: z
       .array(datapointSchema)

@@ -69,4 +69,4 @@ export const HOURS_DOCS: Array<[id: string, month: unknown, hours: unknown, sour
   ["api_2026-01", "2026-01", 40_000, "api"], // the year after
 ];
 /** 2025's hours: 12 × 100,000 (app) + 1,500,000 (API) + 20,000 (app, no source). */
-export const HOURS_2025 = { total: 2_720_000, app: 1_220_000, api: 1_500_000 };
+export const HOURS_2025 = { total: 2_720_000, app: 1_220_000, api: 1_500_000, employees: 0, non_employees: 0, unattributed: 2_720_000 };

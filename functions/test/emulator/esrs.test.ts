@@ -226,7 +226,7 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.body.data.period).toMatchObject({ start: "2025-03-31T23:00:00.000Z", end: "2026-03-31T23:00:00.000Z", first_month: 4, complete: false });
     expect(res.body.data.worked_hours.total).toBe(500);
     const months = await company.get(`/v1/worked-hours?year=${YEAR}`, aprilKey);
-    expect([months.body.data.months[0].month, months.body.data.months[11]]).toEqual(["2025-04", { month: "2026-03", app_hours: 500, api_hours: 0, total_hours: 500 }]);
+    expect([months.body.data.months[0].month, months.body.data.months[11]]).toEqual(["2025-04", { month: "2026-03", app_hours: 500, api_hours: 0, total_hours: 500, by_worker_category: { employees: 0, non_employees: 0, unattributed: 500 } }]);
   });
 
   it.each([

@@ -14,8 +14,9 @@ import { BERLIN, inc } from "../../src/testing/esrsFixture";
 const warn = jest.spyOn(logger, "warn").mockImplementation(() => undefined);
 const period = reportingPeriod(2025, BERLIN);
 const AFTER = new Date("2026-06-01T00:00:00Z");
-const hoursOf = (total: number): MonthHours[] => period.months.map((month, i) => ({ month, app: i === 0 ? total : 0, api: 0, total: i === 0 ? total : 0 }));
-const full = (total: number): MonthHours[] => period.months.map((month) => ({ month, app: total / 12, api: 0, total: total / 12 }));
+const month = (m: string, app: number, employees = 0, nonEmployees = 0): MonthHours => ({ month: m, app, api: employees + nonEmployees, total: app + employees + nonEmployees, employees, nonEmployees, unattributed: app });
+const hoursOf = (total: number): MonthHours[] => period.months.map((m, i) => month(m, i === 0 ? total : 0));
+const full = (total: number): MonthHours[] => period.months.map((m) => month(m, total / 12));
 
 function rows(incidents: ReturnType<typeof inc>[], hours: MonthHours[], coverage = null as Parameters<typeof buildRows>[1]["coverage"]) {
   const { values, basis } = evaluateCases(incidents, period);
@@ -97,5 +98,32 @@ describe("rounding and decimals", () => {
     expect(rows([1, 2, 3].map((d) => inc("employee", "injury", `2025-03-0${d}T10:00:00Z`, 0)), hoursOf(7_000_000))["S1-14_05"].value).toBe(0.429);
     expect(decimalsOf("per_million_hours", 5.147)).toBe(2);
     expect([decimalsOf("count", 3), decimalsOf("days", 3), decimalsOf("percent", 83.33), decimalsOf("text", null)]).toEqual([0, 0, 2, null]);
+  });
+});
+
+describe("hours per worker category (AR 89) and the rate per group", () => {
+  const accidents = [
+    inc("employee", "injury", "2025-02-01T10:00:00Z", 0),
+    inc("employee", "injury", "2025-03-01T10:00:00Z", 0),
+    inc("non_employee", "injury", "2025-04-01T10:00:00Z", 0),
+  ];
+  it("every hour attributed: employees 800,000 h, non-employees 200,000 h; the rates per group and in total", () => {
+    // Each month: employees 800,000 / 12, non-employees 200,000 / 12, nothing unattributed.
+    const byId = rows(accidents, period.months.map((m) => month(m, 0, 800_000 / 12, 200_000 / 12)));
+    expect(byId["S1-14_05.employee"].value).toBe(2.5); // 2 / 800,000 × 1,000,000
+    expect(byId["S1-14_05.non_employee"].value).toBe(5); // 1 / 200,000 × 1,000,000
+    expect(byId["S1-14_05"].value).toBe(3); // 3 / 1,000,000 × 1,000,000
+    expect(byId["S1-14_05"].note).toMatch(/whole own workforce, employees and non-employees, as the accidents counted are \(AR 89\)/);
+  });
+  it("one unattributed hour: the per-group rates are null with the reason; the total rate stands", () => {
+    const hours = period.months.map((m, i) => month(m, i === 0 ? 1 : 0, 800_000 / 12, 200_000 / 12));
+    const byId = rows(accidents, hours);
+    expect(byId["S1-14_05.employee"]).toMatchObject({ value: null, note: expect.stringMatching(/Not reported: 1 hours of the period are not attributed to employees or non-employees/) });
+    expect(byId["S1-14_05"].value).toBe(3); // 3 / 1,000,001 × 1,000,000 = 2.999997 → 3.00
+  });
+  it("no hours of one group: that group's rate is null", () => {
+    const byId = rows(accidents, period.months.map((m) => month(m, 0, 1_000_000 / 12, 0)));
+    expect(byId["S1-14_05.non_employee"]).toMatchObject({ value: null, note: expect.stringMatching(/no worked hours of non-employees are recorded/) });
+    expect(byId["S1-14_05.employee"].value).toBe(2);
   });
 });

@@ -91,7 +91,7 @@ describe("the rows", () => {
     ]);
     expect(rows.slice(0, 11).every((r) => r.breakdown === null)).toBe(true);
     expect(rows[15].breakdown).toEqual({ of: "S1-14_04", by: "person_type", member: "employee" });
-    expect(rows[17].note).toMatch(/Not reported: worked hours are recorded for the whole own workforce/);
+    expect(rows[17].note).toMatch(/Not reported: 2,720,000 hours of the period are not attributed to employees or non-employees/);
   });
 
   it("a complete period: no incomplete mark; the notes state the period, the hours by source and the conventions", () => {

@@ -63,8 +63,10 @@ const INJURY = "An accident (injury) is a case filed under any type but `ill_hea
 const DAYS =
   "Days lost are whole calendar days the person could not work (IG 3: an integer), not counting the day of the incident, booked in full to the period the case is dated in; a negative or fractional stored value adds nothing and is logged.";
 const PHASE_IN = "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
+const ROUNDING = "rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0)";
 const RATE_NOTE =
-  "Divided by the hours worked in the period's twelve months (app records plus the API's values, nothing estimated), × 1,000,000, rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0).";
+  "Divided by the hours worked in the period's twelve months by the whole own workforce, employees and non-employees, as the accidents counted are (AR 89): " +
+  `app records plus the API's values, nothing estimated; hours of employees alone would overstate the rate. × 1,000,000, ${ROUNDING}.`;
 
 const fatalities = (personTypes: readonly PersonType[], kinds: readonly CaseKind[] = BOTH): IncidentSelection => ({ personTypes, kinds, fatalOnly: true, measure: "count" });
 const accidents = (personTypes: readonly PersonType[]): IncidentSelection => ({ personTypes, kinds: ["injury"], measure: "count" });
@@ -214,7 +216,7 @@ export const BREAKDOWNS: readonly Datapoint[] = [
     numerator: `S1-14_04.${p}`,
     per: 1_000_000,
     workforce: p,
-    methodology: `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} (S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}.`,
+    methodology: `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} (S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}: the hours sent with \`worker_category\` ${p === "employee" ? "`employees`" : "`non_employees`"}, given only when every hour of the period is attributed to a group; ${ROUNDING}.`,
   })),
 ];
 

@@ -19,8 +19,8 @@ export interface EsrsReport {
   year: number;
   period: ReportingPeriod;
   status: PeriodStatus;
-  /** The period's worked hours, by source: what the rate divides by. */
-  hours: { total: number; app: number; api: number };
+  /** The period's worked hours, by source and worker category: what the rates divide by. */
+  hours: { total: number; app: number; api: number; employees: number; non_employees: number; unattributed: number };
   generatedAt: Date;
   datapoints: EsrsRow[];
   /** Per incident datapoint, the incidents its value is made of (a frozen report keeps them). */
@@ -68,6 +68,7 @@ export async function computeEsrsReport(companyId: string, requestedYear: number
   const { values: incidents, basis } = evaluateCases(cases, period);
   const hours = hoursByMonth(period.months, records);
   const status = periodStatus(period, hours, now);
-  const sum = (key: "total" | "app" | "api") => hours.reduce((total, m) => total + m[key], 0);
-  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api") }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage }, status), basis };
+  const sum = (key: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[key], 0);
+  const byCategory = { employees: sum("employees"), non_employees: sum("nonEmployees"), unattributed: sum("unattributed") };
+  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage }, status), basis };
 }

@@ -100,8 +100,18 @@ function outcomeOf(d: Datapoint, year: number, { incidents, basis, hours, covera
       return { value: incidentValue(incidents, d.id), ...(other ? { detail: `Includes ${cases(other)} filed under another type than \`injury\` (accidents by 88 (c), AR 91).` } : {}) };
     }
     case "rate": {
-      if (d.workforce) return { value: null, reason: "worked hours are recorded for the whole own workforce, not separately for employees and non-employees." };
-      const [total, app, api] = ["total", "app", "api"].map((k) => hours.reduce((sum, m) => sum + m[k as "total" | "app" | "api"], 0));
+      const sum = (k: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[k], 0);
+      if (d.workforce) {
+        const group = d.workforce === "employee" ? "employees" : "non-employees";
+        const unattributed = sum("unattributed");
+        if (unattributed > 0) {
+          return { value: null, reason: `${figure(unattributed)} hours of the period are not attributed to employees or non-employees (app records, API values without \`worker_category\`), so the hours of ${group} are not known.` };
+        }
+        const part = sum(d.workforce === "employee" ? "employees" : "nonEmployees");
+        if (!(part > 0)) return { value: null, reason: `no worked hours of ${group} are recorded for the ${year} period, so the rate cannot be computed.` };
+        return { value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / part), detail: `Hours worked by ${group} in the period: ${figure(part)}.` };
+      }
+      const [total, app, api] = [sum("total"), sum("app"), sum("api")];
       const detail = `Hours worked in the period: ${figure(total)} (app ${figure(app)}, API ${figure(api)}).`;
       // Never a division by zero: no hours is "not computable", not 0 or infinity.
       if (!(total > 0)) return { value: null, reason: `no worked hours are recorded for the ${year} period, so the rate cannot be computed.` };
