@@ -2,7 +2,7 @@ import { authenticated } from "../http/context";
 import { defineRoute, Reply } from "../http/route";
 import { z } from "../http/zod";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
-import { UNITS } from "../services/esrs/datapoints";
+import { OMISSIONS, UNITS } from "../services/esrs/datapoints";
 import { esrsReport } from "../services/esrs/cache";
 import { PeriodNotBegunError } from "../services/esrs/report";
 import { invalidRequest } from "../http/errors";
@@ -45,7 +45,29 @@ const datapointSchema = z
         member: z.enum(["employee", "non_employee", "other_worker", "injury", "ill_health"]),
       })
       .nullable()
-      .openapi({ description: "Null on the eleven total rows; on a breakdown row, what it breaks down." }),
+      .openapi({ description: "Null on the twelve total rows; on a breakdown row, what it breaks down." }),
+    concept: z
+      .string()
+      .nullable()
+      .openapi({ description: "The ESRS XBRL taxonomy element. Null on every row for now: the element names could not be verified against the taxonomy's published files, and a guessed name would mis-tag a report; map by `datapoint_id` (EFRAG IG 3)." }),
+    xbrl_value: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .openapi({ example: 0.8333, description: "`value` as the taxonomy types it: a percentage as a fraction (83.33 % → 0.8333), anything else as `value`." }),
+    xbrl_unit: z.enum(["pure"]).nullable().openapi({ description: "`pure` for every number (counts, days, rates, fractions); null for text." }),
+    decimals: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ example: 2, description: "XBRL `decimals` of `xbrl_value`: 0 for counts and days, 4 for a fraction (two decimals of a percentage), 2 for rates or three significant digits below 1; null for text and null values." }),
+    period_type: z.enum(["duration", "instant"]).openapi({ description: "`instant` for the coverage shares (headcounts at the period's end), `duration` otherwise." }),
+    axis: z.enum(["person_type", "cause"]).nullable().openapi({ description: "The breakdown's axis (`breakdown.by`); null on a total row." }),
+    member: z.enum(["employee", "non_employee", "other_worker", "injury", "ill_health"]).nullable().openapi({ description: "The breakdown's member; null on a total row." }),
+    voluntary: z.boolean().openapi({ description: "A datapoint the undertaking may (not must) disclose: `S1-14_08`, `S1-14_09` (¶89), `S1-14_12` (AR 94)." }),
+    omission: z
+      .enum(OMISSIONS)
+      .nullable()
+      .openapi({ description: "Why the company does not disclose it, as marked in the app: `not_collected_legal_restrictions` or `voluntary_not_disclosed`; the value is then null. Null: not marked." }),
   })
   .openapi("EsrsDatapoint");
 
@@ -82,19 +104,22 @@ const reportSchema = z
     generated_at: isoTimestamp.openapi({ description: "When the numbers were computed from the live data. A report is computed at most once every 5 minutes per company and year and then served as it was, with this time: data changed since shows at the latest 5 minutes later." }),
     datapoints: z
       .array(datapointSchema)
-      .openapi({ description: "One row per datapoint, `S1-14_01` to `S1-14_11` in that order, then the breakdown rows (`S1-14_02.employee`, …; see `breakdown`)." }),
+      .openapi({ description: "One row per datapoint, `S1-14_01` to `S1-14_12` in that order (`S1-14_12` always present, null when not collected), then the breakdown rows (`S1-14_02.employee`, …; see `breakdown`)." }),
   })
   .openapi("EsrsS1Report");
 
 const responseSchema = z.object({ data: reportSchema });
 export type GetEsrsS1Response = z.infer<typeof responseSchema>;
 
-const CSV_EXAMPLE = `${CSV_COLUMNS.join(",")}\r\nS1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,Deaths of employees and non-employees …\r\n`;
+const CSV_EXAMPLE =
+  `\uFEFF${CSV_COLUMNS.join(",")}\r\n` +
+  "S1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,0,,0,pure,duration,,,,false,,2025-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,UTC,true,2026-11-20T10:12:45.301Z,Deaths of employees and non-employees …\r\n";
 
 const csvSchema = z.string().openapi({
   description:
-    `UTF-8 CSV (RFC 4180, CRLF line ends, no BOM) with the header row \`${CSV_COLUMNS.join(",")}\` and one row per datapoint, the same ` +
-    "values as the JSON, breakdown rows included (null as an empty cell). Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
+    `UTF-8 CSV with a byte order mark (RFC 4180, CRLF line ends) with the header row \`${CSV_COLUMNS.join(",")}\` and one row per datapoint, the same ` +
+    "values as the JSON, breakdown rows included (null as an empty cell; the breakdown as `breakdown_of`, `axis`, `member`), and on every row the period " +
+    "(`period_start`, `period_end` as UTC instants, `time_zone`), its completeness and `generated_at`. Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
     'Sent with `Content-Disposition: attachment; filename="esrs-s1-14-<company_id>-<year>.csv"`.',
   example: CSV_EXAMPLE,
 });
@@ -121,7 +146,8 @@ export const getEsrsS1 = defineRoute({
       throw err instanceof PeriodNotBegunError ? invalidRequest(`year: ${err.message}.`) : err;
     });
     if (q.format === "csv") {
-      return new Reply(esrsCsv(report.datapoints), {
+      const context = { periodStart: report.period.start.toISOString(), periodEnd: report.period.end.toISOString(), timeZone: report.period.timeZone, complete: report.status.complete, generatedAt: report.generatedAt.toISOString() };
+      return new Reply(esrsCsv(report.datapoints, context), {
         contentType: "text/csv; charset=utf-8",
         headers: { "Content-Disposition": `attachment; filename="${esrsCsvFilename(companyId, report.year)}"` },
       });

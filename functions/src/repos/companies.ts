@@ -40,6 +40,8 @@ export const companyShape = {
     .max(12)
     .nullish()
     .transform((v) => v ?? DEFAULT_REPORTING.firstMonth),
+  /** ESRS datapoint id → why it is not disclosed (docs/firestore-data.md); interpreted by services/esrs. */
+  esrsOmissions: freeForm,
 };
 export type CompanyDoc = Stored<typeof companyShape>;
 
@@ -49,6 +51,14 @@ export const companyRef = (companyId: string) => companiesCollection().doc(compa
 export async function findCompany(companyId: string): Promise<CompanyDoc | null> {
   const snap = await readDoc(companyRef(companyId));
   return snap.exists ? parseStored(companyShape, snap.ref.path, snap.data()) : null;
+}
+
+/** The company's ESRS settings in one read: the reporting period's and the datapoints marked as not disclosed (as stored). */
+export async function findEsrsSettings(companyId: string): Promise<{ reporting: ReportingSettings; omissions: Record<string, unknown> }> {
+  const company = await findCompany(companyId);
+  return company
+    ? { reporting: { timeZone: company.reportingTimeZone, firstMonth: company.financialYearStartMonth }, omissions: company.esrsOmissions }
+    : { reporting: DEFAULT_REPORTING, omissions: {} };
 }
 
 /** The company's reporting period settings; the defaults (UTC, January) when it or they are absent. */

@@ -33,6 +33,7 @@ const EXPECTED_VALUES = {
   "S1-14_09": 17,
   "S1-14_10": 33.33,
   "S1-14_11": "ISO 45001, SCC",
+  "S1-14_12": null,
   "S1-14_02.employee": 4,
   "S1-14_02.non_employee": 2,
   "S1-14_02.injury": 3,
@@ -209,13 +210,15 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="esrs-s1-14-${companyId}-${YEAR}.csv"`);
-    expect(res.text).toBe(esrsCsv(json.body.data.datapoints));
-    const lines = res.text.split("\r\n");
-    expect(lines[0]).toBe("datapoint_id,esrs_paragraph,name,value,unit,note");
-    expect(lines).toHaveLength(21);
+    const { period: p, generated_at } = json.body.data;
+    expect(res.text).toBe(esrsCsv(json.body.data.datapoints, { periodStart: p.start, periodEnd: p.end, timeZone: p.time_zone, complete: p.complete, generatedAt: generated_at }));
+    expect(res.text.startsWith("\uFEFFdatapoint_id,")).toBe(true);
+    const lines = res.text.slice(1).split("\r\n");
+    expect(lines[0]).toMatch(/^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,note$/);
+    expect(lines).toHaveLength(22);
     expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,5\.15,per_million_hours,/);
     expect(lines[11]).toMatch(/^S1-14_11,ESRS S1 AR 81,health_and_safety_management_system_standards,"ISO 45001, SCC",text,/);
-    expect(lines[16]).toMatch(/^S1-14_04\.employee,ESRS S1 88 \(c\),recordable_work_related_accidents_employees,12,count,/);
+    expect(lines[17]).toMatch(/^S1-14_04\.employee,ESRS S1 88 \(c\),recordable_work_related_accidents_employees,12,count,/);
   });
 
   it("a year from April in London: the period, its months and its hours follow the setting", async () => {
@@ -259,7 +262,7 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.year).toBe(periodYearAt(new Date(), BERLIN));
     expect(res.body.data.period).toMatchObject({ in_progress: true, complete: false });
-    expect(res.body.data.datapoints).toHaveLength(19);
+    expect(res.body.data.datapoints).toHaveLength(20);
   });
 });
 

@@ -85,9 +85,9 @@ const cases: Array<[string, ReportingSettings, Record<string, number>]> = [
 ];
 
 describe("ESRS S1-14 definitions", () => {
-  it("the eleven total rows in order, then the breakdowns; unique names and a methodology each", () => {
-    expect(TOTALS.map((d) => d.id)).toEqual(Array.from({ length: 11 }, (_, i) => `S1-14_${String(i + 1).padStart(2, "0")}`));
-    expect(DATAPOINTS.slice(11).map((d) => d.id)).toEqual([
+  it("the twelve total rows in order, then the breakdowns; unique names and a methodology each", () => {
+    expect(TOTALS.map((d) => d.id)).toEqual(Array.from({ length: 12 }, (_, i) => `S1-14_${String(i + 1).padStart(2, "0")}`));
+    expect(DATAPOINTS.slice(12).map((d) => d.id)).toEqual([
       "S1-14_02.employee",
       "S1-14_02.non_employee",
       "S1-14_02.injury",
@@ -99,7 +99,7 @@ describe("ESRS S1-14 definitions", () => {
     ]);
     expect(new Set(DATAPOINTS.map((d) => d.name)).size).toBe(DATAPOINTS.length);
     for (const d of DATAPOINTS) expect(d.methodology).toMatch(/^[A-Z][^]*\.$/);
-    for (const d of DATAPOINTS.slice(11)) expect(d.breakdown?.of).toBe(d.id.split(".")[0]);
+    for (const d of DATAPOINTS.slice(12)) expect(d.breakdown?.of).toBe(d.id.split(".")[0]);
   });
 });
 

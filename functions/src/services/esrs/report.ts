@@ -1,6 +1,6 @@
 import { periodYearAt, reportingPeriod, type ReportingPeriod } from "../../lib/period";
 import type { AggregateStats } from "../../repos/aggregates";
-import { findReportingSettings } from "../../repos/companies";
+import { findEsrsSettings } from "../../repos/companies";
 import { findCoverage } from "../../repos/coverage";
 import { hoursBetween } from "../../repos/workedHours";
 import { hoursByMonth } from "../workedHours";
@@ -52,7 +52,7 @@ const countRead = (stats: AggregateStats) => {
  * `now`. `stats` counts the work.
  */
 export async function computeEsrsReport(companyId: string, requestedYear: number | undefined, stats: AggregateStats = { queries: 0, documentsRead: 0 }, now = new Date()): Promise<EsrsReport> {
-  const settings = await findReportingSettings(companyId);
+  const { reporting: settings, omissions } = await findEsrsSettings(companyId);
   countRead(stats);
   const year = requestedYear ?? periodYearAt(now, settings);
   const period = reportingPeriod(year, settings);
@@ -70,5 +70,5 @@ export async function computeEsrsReport(companyId: string, requestedYear: number
   const status = periodStatus(period, hours, now);
   const sum = (key: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[key], 0);
   const byCategory = { employees: sum("employees"), non_employees: sum("nonEmployees"), unattributed: sum("unattributed") };
-  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage }, status), basis };
+  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage, omissions }, status), basis };
 }

@@ -2,10 +2,10 @@ import { monthKey } from "../../lib/months";
 import type { ReportingPeriod } from "../../lib/period";
 import type { CoverageDoc } from "../../repos/coverage";
 import type { MonthHours } from "../workedHours";
-import { DATAPOINTS, type BreakdownOf, type Datapoint, type Unit } from "./datapoints";
+import { DATAPOINTS, OMISSIONS, type BreakdownOf, type Datapoint, type Omission, type PeriodType, type Unit } from "./datapoints";
 import type { Basis, IncidentValues } from "./evaluate";
 
-/** One row of the S1-14 export (JSON and CSV), in datapoint order: the eleven totals, then the breakdowns. */
+/** One row of the S1-14 export (JSON and CSV), in datapoint order: the twelve totals, then the breakdowns. */
 export interface EsrsRow {
   datapoint_id: string;
   esrs_paragraph: string;
@@ -16,10 +16,31 @@ export interface EsrsRow {
   note: string;
   /** Null on a total row; on a breakdown row, the total it is part of and by what. */
   breakdown: BreakdownOf | null;
+  /**
+   * The ESRS XBRL taxonomy element. Null throughout: its names could not be verified against the
+   * taxonomy's published files (docs/company-api.md), and a guessed name would mis-tag a report.
+   */
+  concept: string | null;
+  /** `value` as the taxonomy types it: a percentage as a fraction (83.33 → 0.8333), anything else as is. */
+  xbrl_value: number | string | null;
+  /** `pure` for every number (counts, days, rates, fractions); null for text. */
+  xbrl_unit: "pure" | null;
+  /** XBRL `decimals` of `xbrl_value`; null for text and null values. */
+  decimals: number | null;
+  period_type: PeriodType;
+  /** The breakdown as axis and member (`person_type` / `employee`, `cause` / `ill_health`); null on a total. */
+  axis: BreakdownOf["by"] | null;
+  member: BreakdownOf["member"] | null;
+  /** May be disclosed (¶89, AR 94), not must. */
+  voluntary: boolean;
+  /** Why the company does not disclose it (`esrsOmissions`), or null. */
+  omission: Omission | null;
 }
 
 export interface EsrsInputs {
   incidents: IncidentValues;
+  /** The company's marks, as stored (absent: none); unknown ids and values are ignored. */
+  omissions?: Readonly<Record<string, unknown>>;
   /** The incidents behind each incident value (absent: no details in the notes). */
   basis?: Record<string, Basis>;
   /** The period's twelve months, by source. */
@@ -127,6 +148,8 @@ function outcomeOf(d: Datapoint, year: number, { incidents, basis, hours, covera
       }
       return { value: published(d.unit, (part * 100) / coverage.headcount) };
     }
+    case "not_collected":
+      return { value: null, reason: "the app does not collect the data for this voluntary datapoint." };
     case "standards": {
       if (!coverage) return noCoverage;
       const standards = [...new Set(coverage.certificationStandards.map((s) => s.trim()).filter(Boolean))];
@@ -144,10 +167,32 @@ function incompleteNote(period: ReportingPeriod, status: PeriodStatus): string {
   return `Incomplete period ${describePeriod(period)}: ${why.join("; ")}.`;
 }
 
+const OMISSION_REASON: Record<Omission, string> = {
+  not_collected_legal_restrictions: "the undertaking does not collect this data where legal restrictions prevent it (marked by the company).",
+  voluntary_not_disclosed: "a voluntary datapoint the company has chosen not to disclose.",
+};
+
+/** The company's mark for a datapoint (a breakdown row follows its total); voluntary_not_disclosed only on a voluntary one. */
+function omissionOf(d: Datapoint, omissions: Readonly<Record<string, unknown>>): Omission | null {
+  const of = d.breakdown ? DATAPOINTS.find((t) => t.id === d.breakdown?.of) : d;
+  const mark = omissions[d.id] ?? (d.breakdown ? omissions[d.breakdown.of] : undefined);
+  if (!(OMISSIONS as readonly unknown[]).includes(mark)) return null;
+  return mark === "voluntary_not_disclosed" && !(d.voluntary || of?.voluntary) ? null : (mark as Omission);
+}
+
+/** `value` as the taxonomy types it, and its decimals. */
+function xbrlOf(unit: Unit, value: number | string | null): Pick<EsrsRow, "xbrl_value" | "xbrl_unit" | "decimals"> {
+  if (typeof value !== "number") return { xbrl_value: value, xbrl_unit: unit === "text" ? null : "pure", decimals: null };
+  const decimals = decimalsOf(unit, value) ?? 0;
+  return unit === "percent" ? { xbrl_value: roundHalfUp(value / 100, decimals + 2), xbrl_unit: "pure", decimals: decimals + 2 } : { xbrl_value: value, xbrl_unit: "pure", decimals };
+}
+
 /** The rows, totals first then breakdowns: pure, from already-read inputs. */
 export function buildRows(period: ReportingPeriod, inputs: EsrsInputs, status: PeriodStatus): EsrsRow[] {
   return DATAPOINTS.map((d) => {
-    const { value, reason, detail } = outcomeOf(d, period.year, inputs);
+    const omission = omissionOf(d, inputs.omissions ?? {});
+    const computed = outcomeOf(d, period.year, inputs);
+    const { value, reason, detail } = omission ? { value: null, reason: OMISSION_REASON[omission], detail: undefined } : computed;
     const periodic = d.source === "incidents" || d.source === "rate";
     const note = [
       d.methodology,
@@ -156,6 +201,22 @@ export function buildRows(period: ReportingPeriod, inputs: EsrsInputs, status: P
       ...(periodic && !status.complete ? [incompleteNote(period, status)] : []),
       ...(reason ? [`Not reported: ${reason}`] : []),
     ].join(" ");
-    return { datapoint_id: d.id, esrs_paragraph: d.paragraph, name: d.name, value, unit: d.unit, note, breakdown: d.breakdown ?? null };
+    const breakdown = d.breakdown ?? null;
+    return {
+      datapoint_id: d.id,
+      esrs_paragraph: d.paragraph,
+      name: d.name,
+      value,
+      unit: d.unit,
+      note,
+      breakdown,
+      concept: null,
+      ...xbrlOf(d.unit, value),
+      period_type: d.periodType ?? "duration",
+      axis: breakdown?.by ?? null,
+      member: breakdown?.member ?? null,
+      voluntary: d.voluntary === true || (breakdown !== null && DATAPOINTS.some((t) => t.id === breakdown.of && t.voluntary === true)),
+      omission,
+    };
   });
 }
