@@ -71,7 +71,10 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
       months_without_hours: [],
     },
     worked_hours: { total: 149_760, app: 137_280, api: 12_480, employees: 0, non_employees: 12_480, unattributed: 137_280 },
-    generated_at: "2026-11-20T10:12:45.301Z",
+    basis: "frozen",
+    frozen: { version: 1, frozen_at: "2026-02-10T09:30:00.000Z", frozen_by: { type: "user", id: "u-owner1", name: "Kari Nilsen" } },
+    restatement: { live_generated_at: "2026-11-20T10:12:45.301Z", differences: [{ datapoint_id: "S1-14_07", frozen_value: 41, live_value: 44 }] },
+    generated_at: "2026-02-10T09:30:00.000Z",
     datapoints: [
       {
         datapoint_id: "S1-14_05",

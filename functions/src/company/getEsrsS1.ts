@@ -5,12 +5,14 @@ import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { OMISSIONS, UNITS } from "../services/esrs/datapoints";
 import { esrsReport } from "../services/esrs/cache";
 import { PeriodNotBegunError } from "../services/esrs/report";
-import { invalidRequest } from "../http/errors";
+import { NoFrozenReportError, servedEsrs } from "../services/esrs/freeze";
+import { invalidRequest, notFound } from "../http/errors";
 import { isoTimestamp } from "../http/zod";
 import { ESRS_EXAMPLE } from "./examples";
 import { yearParam } from "./schemas";
 
 const FORMATS = ["json", "csv"] as const;
+const BASES = ["frozen", "live"] as const;
 
 const query = z
   .object({
@@ -24,6 +26,14 @@ const query = z
       .optional()
       .transform((f) => f ?? "json")
       .openapi({ type: "string", enum: [...FORMATS], default: "json", description: "`json` (default) or `csv` (the same rows as a file)." }),
+    basis: z
+      .enum(BASES, { message: 'must be "frozen" or "live"' })
+      .optional()
+      .openapi({
+        type: "string",
+        enum: [...BASES],
+        description: "`live`: today's figures. `frozen`: the year's frozen version (404 when there is none). Default: the frozen version when the year has one, else live.",
+      }),
   })
   .strict();
 
@@ -101,6 +111,30 @@ const reportSchema = z
           "Hours worked in the period's months by the whole own workforce (employees and non-employees, AR 89), by source and by worker category: the sum of " +
           "`GET /v1/worked-hours` for the same year, and what the rate divides by.",
       }),
+    basis: z.enum(BASES).openapi({ description: "`frozen`: the rows as frozen (see `frozen`); `live`: computed from today's data." }),
+    frozen: z
+      .object({
+        version: z.number().int().openapi({ example: 2, description: "1 for the first freeze; earlier versions are kept." }),
+        frozen_at: isoTimestamp,
+        frozen_by: z.object({ type: z.string(), id: z.string(), name: z.string() }).openapi({ description: "The console user (or operator) who froze it." }),
+      })
+      .nullable()
+      .openapi({ description: "The year's current frozen version, whether served or not; null when the year was never frozen." }),
+    restatement: z
+      .object({
+        live_generated_at: isoTimestamp,
+        differences: z
+          .array(
+            z.object({
+              datapoint_id: z.string(),
+              frozen_value: z.union([z.number(), z.string()]).nullable(),
+              live_value: z.union([z.number(), z.string()]).nullable(),
+            }),
+          )
+          .openapi({ description: "Every datapoint whose value from today's data differs from the frozen one (ESRS 1 §7.4: a restatement to disclose); empty when none does." }),
+      })
+      .nullable()
+      .openapi({ description: "Null when the year has no frozen version." }),
     generated_at: isoTimestamp.openapi({ description: "When the numbers were computed from the live data. A report is computed at most once every 5 minutes per company and year and then served as it was, with this time: data changed since shows at the latest 5 minutes later." }),
     datapoints: z
       .array(datapointSchema)
@@ -134,16 +168,18 @@ export const getEsrsS1 = defineRoute({
     "the health and safety coverage entered in the app: the same numbers as the app's ESRS export (at most once every 5 minutes " +
     "per company and year; `generated_at` says when). The period is the company's " +
     "financial year in its reporting time zone. Only work-related, not hidden incidents count; deaths always, other cases when " +
-    "recordable; injuries by event date, ill health by report date. `format=csv` answers `text/csv` with the same rows.",
+    "recordable; injuries by event date, ill health by report date. A year frozen in the app is served as frozen (who froze it and when in " +
+    "`frozen`), with `restatement` listing where today's figures differ; `basis=live` gives today's. `format=csv` answers `text/csv` with the same rows.",
   tags: ["Safety data"],
   scope: "read",
   query,
   success: { description: "The year's datapoints, as JSON or (with `format=csv`) as a CSV file.", schema: responseSchema, example: ESRS_EXAMPLE, alternatives: { "text/csv": { schema: csvSchema, example: CSV_EXAMPLE } } },
-  errors: ["invalid_request", "unauthorized", "forbidden", "rate_limited", "internal"],
+  errors: ["invalid_request", "unauthorized", "forbidden", "not_found", "rate_limited", "internal"],
   handler: async ({ query: q, principal }) => {
     const { companyId } = authenticated(principal);
-    const report = await esrsReport(companyId, q.year).catch((err: unknown) => {
-      throw err instanceof PeriodNotBegunError ? invalidRequest(`year: ${err.message}.`) : err;
+    const report = await servedEsrs(companyId, q.year, q.basis, (year) => esrsReport(companyId, year)).catch((err: unknown) => {
+      if (err instanceof PeriodNotBegunError) throw invalidRequest(`year: ${err.message}.`);
+      throw err instanceof NoFrozenReportError ? notFound(`No frozen ESRS S1-14 report exists for ${err.year}; basis=live gives today's figures.`) : err;
     });
     if (q.format === "csv") {
       const context = { periodStart: report.period.start.toISOString(), periodEnd: report.period.end.toISOString(), timeZone: report.period.timeZone, complete: report.status.complete, generatedAt: report.generatedAt.toISOString() };
@@ -168,6 +204,9 @@ export const getEsrsS1 = defineRoute({
           months_without_hours: status.monthsWithoutHours,
         },
         worked_hours: report.hours,
+        basis: report.basis,
+        frozen: report.frozen && { version: report.frozen.version, frozen_at: report.frozen.frozenAt.toISOString(), frozen_by: report.frozen.frozenBy },
+        restatement: report.restatement && { live_generated_at: report.restatement.liveGeneratedAt.toISOString(), differences: report.restatement.differences },
         generated_at: report.generatedAt.toISOString(),
         datapoints: report.datapoints,
       },

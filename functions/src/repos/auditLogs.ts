@@ -33,7 +33,7 @@ export interface AuditEntry {
 export type AuditActor = AuditEntry["actor"];
 
 export interface AuditTarget {
-  type: "api_key" | "user" | "worked_hours" | "company";
+  type: "api_key" | "user" | "worked_hours" | "company" | "esrs_report";
   id: string;
 }
 

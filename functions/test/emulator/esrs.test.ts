@@ -2,7 +2,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import type { Incident } from "../../src/company/schemas";
 import { firestore } from "../../src/config/firebase";
-import { esrsS1Report } from "../../src/index";
+import { esrsS1Report, freezeEsrsS1Report } from "../../src/index";
 import { periodYearAt, reportingPeriod } from "../../src/lib/period";
 import { esrsCsv } from "../../src/services/esrs/csv";
 import { evaluateInMemory } from "../../src/services/esrs/evaluate";
@@ -18,6 +18,7 @@ import { client } from "../../src/testing/http";
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();
 const report = callable(esrsS1Report);
+const freeze = callable(freezeEsrsS1Report);
 afterAll(cleanup);
 
 /** The Berlin 2025 numbers worked out by hand in test/unit/esrs.test.ts and esrsRows.test.ts. */
@@ -280,5 +281,59 @@ describe("the esrsS1Report callable", () => {
     await rejectsWith(report({ companyId }, admin), "invalid-argument");
     await rejectsWith(report({ companyId, year: YEAR, extra: 1 }, admin), "invalid-argument");
     await rejectsWith(report({ companyId: await seedCompany({ plan: "pro" }), year: YEAR }, admin), "failed-precondition");
+  });
+});
+
+describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
+  it("freeze → edit an incident → the frozen figures stay, the live ones change, the difference is listed; freezing again keeps the earlier version", async () => {
+    const frozenCompany = await seedFixture();
+    const frozenKey = (await seedKey({ api: "company", companyId: frozenCompany, rateLimits: { perMinute: 10_000 } })).key;
+    const boss = await signedIn();
+    await seedUser(boss.uid, { companyId: frozenCompany, role: "owner", displayName: "Olga Owner" });
+    const first = await freeze({ companyId: frozenCompany, year: YEAR }, boss);
+    expect(first).toMatchObject({ companyId: frozenCompany, year: YEAR, version: 1, frozenAt: expect.stringMatching(/Z$/) });
+    const v1 = (await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}`).get()).data();
+    // What S1-14_07 (63 days) was made of: #1 (inc0001, 5 days) among others, with the facts as read.
+    expect(v1?.content.basis["S1-14_07"].incidents).toContain("inc0001");
+    expect(v1?.content.incidents).toContainEqual(expect.objectContaining({ id: "inc0001", daysLost: 5, type: "injury", personType: "employee" }));
+    expect(v1?.content.monthHours).toHaveLength(12);
+
+    await firestore().doc(`companies/${frozenCompany}/incidents/inc0001`).update({ daysLost: 15 });
+
+    const served = await company.get(`/v1/esrs-s1?year=${YEAR}`, frozenKey);
+    expect(served.status).toBe(200);
+    expect(served.body.data).toMatchObject({ basis: "frozen", frozen: { version: 1, frozen_by: { type: "user", id: boss.uid } } });
+    expect(valuesOf(served.body.data.datapoints)).toEqual(EXPECTED_VALUES); // 63 days, as frozen
+    expect(served.body.data.restatement.differences).toEqual([{ datapoint_id: "S1-14_07", frozen_value: 63, live_value: 73 }]); // 63 − 5 + 15
+
+    const live = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=live`, frozenKey);
+    expect(live.body.data).toMatchObject({ basis: "live", frozen: { version: 1 } });
+    expect(valuesOf(live.body.data.datapoints)["S1-14_07"]).toBe(73);
+
+    const second = await freeze({ companyId: frozenCompany, year: YEAR }, boss);
+    expect(second.version).toBe(2);
+    const kept = (await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}-v1`).get()).data();
+    expect(kept).toMatchObject({ year: YEAR, version: 1 });
+    expect(kept?.content.datapoints.find((d: { datapoint_id: string }) => d.datapoint_id === "S1-14_07").value).toBe(63);
+    const now = await company.get(`/v1/esrs-s1?year=${YEAR}`, frozenKey);
+    expect(now.body.data).toMatchObject({ basis: "frozen", frozen: { version: 2 }, restatement: { differences: [] } });
+    expect(valuesOf(now.body.data.datapoints)["S1-14_07"]).toBe(73);
+
+    const audit = await firestore().collection(`companies/${frozenCompany}/auditLogs`).where("action", "==", "esrs_report.frozen").get();
+    expect(audit.docs.map((d) => d.get("target.id")).sort()).toEqual([`${YEAR}-v1`, `${YEAR}-v2`]);
+  });
+
+  it("owner or Admin only; a period in progress cannot be frozen; basis=frozen without a frozen version → 404", async () => {
+    const standard = await signedIn();
+    await seedUser(standard.uid, { companyId, role: "standard" });
+    await rejectsWith(freeze({ companyId, year: YEAR }, standard), "permission-denied");
+    await rejectsWith(freeze({ companyId, year: YEAR }, null), "unauthenticated");
+    const admin = await signedIn({ admin: true });
+    await rejectsWith(freeze({ companyId, year: periodYearAt(new Date(), BERLIN) }, admin), "failed-precondition");
+    const res = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=frozen`, key);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+    const plain = await company.get(`/v1/esrs-s1?year=${YEAR}`, key);
+    expect(plain.body.data).toMatchObject({ basis: "live", frozen: null, restatement: null });
   });
 });

@@ -1,10 +1,10 @@
 import { periodYearAt, reportingPeriod, type ReportingPeriod } from "../../lib/period";
 import type { AggregateStats } from "../../repos/aggregates";
 import { findEsrsSettings } from "../../repos/companies";
-import { findCoverage } from "../../repos/coverage";
+import { findCoverage, type CoverageDoc } from "../../repos/coverage";
 import { hoursBetween } from "../../repos/workedHours";
-import { hoursByMonth } from "../workedHours";
-import { evaluateCases, type Basis } from "./evaluate";
+import { hoursByMonth, type MonthHours } from "../workedHours";
+import { evaluateCases, type Basis, type IncidentFacts } from "./evaluate";
 import { readCases } from "./queries";
 import { buildRows, describePeriod, periodStatus, type EsrsRow, type PeriodStatus } from "./rows";
 
@@ -25,6 +25,8 @@ export interface EsrsReport {
   datapoints: EsrsRow[];
   /** Per incident datapoint, the incidents its value is made of (a frozen report keeps them). */
   basis: Record<string, Basis>;
+  /** The inputs as read: the period's candidate cases, its months' hours, the coverage document. */
+  inputs: { cases: IncidentFacts[]; monthHours: MonthHours[]; coverage: CoverageDoc | null };
 }
 
 /** A year whose period has not begun in the company's calendar: no figures, not even zeros. */
@@ -70,5 +72,5 @@ export async function computeEsrsReport(companyId: string, requestedYear: number
   const status = periodStatus(period, hours, now);
   const sum = (key: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[key], 0);
   const byCategory = { employees: sum("employees"), non_employees: sum("nonEmployees"), unattributed: sum("unattributed") };
-  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage, omissions }, status), basis };
+  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage, omissions }, status), basis, inputs: { cases, monthHours: hours, coverage } };
 }
