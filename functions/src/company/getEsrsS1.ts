@@ -147,13 +147,13 @@ export type GetEsrsS1Response = z.infer<typeof responseSchema>;
 
 const CSV_EXAMPLE =
   `\uFEFF${CSV_COLUMNS.join(",")}\r\n` +
-  "S1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,0,,0,pure,duration,,,,false,,2025-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,UTC,true,2026-11-20T10:12:45.301Z,Deaths of employees and non-employees …\r\n";
+  "S1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,0,,0,pure,duration,,,,false,,2025-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,UTC,true,2026-02-10T09:30:00.000Z,frozen,1,2026-02-10T09:30:00.000Z,Deaths of employees and non-employees …\r\n";
 
 const csvSchema = z.string().openapi({
   description:
     `UTF-8 CSV with a byte order mark (RFC 4180, CRLF line ends) with the header row \`${CSV_COLUMNS.join(",")}\` and one row per datapoint, the same ` +
     "values as the JSON, breakdown rows included (null as an empty cell; the breakdown as `breakdown_of`, `axis`, `member`), and on every row the period " +
-    "(`period_start`, `period_end` as UTC instants, `time_zone`), its completeness and `generated_at`. Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
+    "(`period_start`, `period_end` as UTC instants, `time_zone`), its completeness, `generated_at`, and `basis` with the frozen version served (`frozen_version`, `frozen_at`; empty when live). Cells starting with `=`, `+`, `-` or `@` get a leading `'` so spreadsheets never run them. " +
     'Sent with `Content-Disposition: attachment; filename="esrs-s1-14-<company_id>-<year>.csv"`.',
   example: CSV_EXAMPLE,
 });
@@ -182,7 +182,9 @@ export const getEsrsS1 = defineRoute({
       throw err instanceof NoFrozenReportError ? notFound(`No frozen ESRS S1-14 report exists for ${err.year}; basis=live gives today's figures.`) : err;
     });
     if (q.format === "csv") {
-      const context = { periodStart: report.period.start.toISOString(), periodEnd: report.period.end.toISOString(), timeZone: report.period.timeZone, complete: report.status.complete, generatedAt: report.generatedAt.toISOString() };
+      const { period: p, status, frozen } = report;
+      const servedFrozen = report.basis === "frozen" && frozen ? { version: frozen.version, frozenAt: frozen.frozenAt.toISOString() } : null;
+      const context = { periodStart: p.start.toISOString(), periodEnd: p.end.toISOString(), timeZone: p.timeZone, complete: status.complete, generatedAt: report.generatedAt.toISOString(), basis: report.basis, frozen: servedFrozen };
       return new Reply(esrsCsv(report.datapoints, context), {
         contentType: "text/csv; charset=utf-8",
         headers: { "Content-Disposition": `attachment; filename="${esrsCsvFilename(companyId, report.year)}"` },

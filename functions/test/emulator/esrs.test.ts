@@ -212,10 +212,11 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="esrs-s1-14-${companyId}-${YEAR}.csv"`);
     const { period: p, generated_at } = json.body.data;
-    expect(res.text).toBe(esrsCsv(json.body.data.datapoints, { periodStart: p.start, periodEnd: p.end, timeZone: p.time_zone, complete: p.complete, generatedAt: generated_at }));
+    const context = { periodStart: p.start, periodEnd: p.end, timeZone: p.time_zone, complete: p.complete, generatedAt: generated_at, basis: "live" as const, frozen: null };
+    expect(res.text).toBe(esrsCsv(json.body.data.datapoints, context));
     expect(res.text.startsWith("\uFEFFdatapoint_id,")).toBe(true);
     const lines = res.text.slice(1).split("\r\n");
-    expect(lines[0]).toMatch(/^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,note$/);
+    expect(lines[0]).toMatch(/^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note$/);
     expect(lines).toHaveLength(22);
     expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,5\.15,per_million_hours,/);
     expect(lines[11]).toMatch(/^S1-14_11,ESRS S1 AR 81,health_and_safety_management_system_standards,"ISO 45001, SCC",text,/);
@@ -306,6 +307,9 @@ describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
     expect(valuesOf(served.body.data.datapoints)).toEqual(EXPECTED_VALUES); // 63 days, as frozen
     expect(served.body.data.restatement.differences).toEqual([{ datapoint_id: "S1-14_07", frozen_value: 63, live_value: 73 }]); // 63 − 5 + 15
 
+    const csv = await company.raw().get(`/v1/esrs-s1?year=${YEAR}&format=csv`).set("Authorization", `Bearer ${frozenKey}`);
+    expect(csv.text.split("\r\n")[7]).toMatch(/^S1-14_07,ESRS S1 88 \(e\),days_lost_to_work_related_injuries,63,days,/); // as frozen
+    expect(csv.text.split("\r\n")[7]).toMatch(new RegExp(`^S1-14_07,.*,frozen,1,${served.body.data.frozen.frozen_at.replace(/\./g, "\\.")},`));
     const live = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=live`, frozenKey);
     expect(live.body.data).toMatchObject({ basis: "live", frozen: { version: 1 } });
     expect(valuesOf(live.body.data.datapoints)["S1-14_07"]).toBe(73);

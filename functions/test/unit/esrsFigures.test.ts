@@ -118,7 +118,7 @@ describe("hours per worker category (AR 89) and the rate per group", () => {
   it("one unattributed hour: the per-group rates are null with the reason; the total rate stands", () => {
     const hours = period.months.map((m, i) => month(m, i === 0 ? 1 : 0, 800_000 / 12, 200_000 / 12));
     const byId = rows(accidents, hours);
-    expect(byId["S1-14_05.employee"]).toMatchObject({ value: null, note: expect.stringMatching(/Not reported: 1 hours of the period are not attributed to employees or non-employees/) });
+    expect(byId["S1-14_05.employee"]).toMatchObject({ value: null, note: expect.stringMatching(/Not reported: 1 hour of the period is not attributed to employees or non-employees/) });
     expect(byId["S1-14_05"].value).toBe(3); // 3 / 1,000,001 × 1,000,000 = 2.999997 → 3.00
   });
   it("no hours of one group: that group's rate is null", () => {

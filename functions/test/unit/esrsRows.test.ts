@@ -142,7 +142,7 @@ describe("the rows", () => {
   });
 });
 
-const CONTEXT = { periodStart: "2024-12-31T23:00:00.000Z", periodEnd: "2025-12-31T23:00:00.000Z", timeZone: "Europe/Berlin", complete: true, generatedAt: "2026-06-01T00:00:00.000Z" };
+const CONTEXT = { periodStart: "2024-12-31T23:00:00.000Z", periodEnd: "2025-12-31T23:00:00.000Z", timeZone: "Europe/Berlin", complete: true, generatedAt: "2026-06-01T00:00:00.000Z", basis: "live" as const, frozen: null };
 
 describe("the CSV", () => {
   it("a BOM, the header, twelve totals in order, then one row per breakdown; period, completeness and generated_at as columns", () => {
@@ -150,10 +150,10 @@ describe("the CSV", () => {
     expect(csv.startsWith("\uFEFFdatapoint_id,")).toBe(true);
     const lines = csv.slice(1).split("\r\n");
     expect(lines[0]).toBe(
-      "datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,note",
+      "datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note",
     );
     expect(lines).toHaveLength(22); // header, 12 totals, 8 breakdowns, and the empty string after the last CRLF
-    const tail = ",2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,";
+    const tail = ",2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,";
     expect(lines[1]).toMatch(/^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,4,,0\.8333,pure,instant,,,,false,,/);
     expect(lines[1]).toContain(tail);
     expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,,,,pure,duration,,,,false,,/);
@@ -161,6 +161,8 @@ describe("the CSV", () => {
     expect(lines[13]).toMatch(/^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,4,count,0,,4,pure,duration,S1-14_02,person_type,employee,false,,/);
     expect(lines[16]).toMatch(/^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,3,count,0,,3,pure,duration,S1-14_02,cause,ill_health,false,,/);
     expect(lines[21]).toBe("");
+    const frozen = esrsCsv(report(BERLIN, { records: [] }).rows, { ...CONTEXT, basis: "frozen", frozen: { version: 2, frozenAt: "2026-02-10T09:30:00.000Z" } });
+    expect(frozen.split("\r\n")[1]).toContain(",2026-06-01T00:00:00.000Z,frozen,2,2026-02-10T09:30:00.000Z,");
   });
 
   it("quotes commas, quotes and line breaks (RFC 4180) and defuses spreadsheet formulas", () => {
@@ -169,7 +171,7 @@ describe("the CSV", () => {
       concept: null, xbrl_value: value, xbrl_unit: null, decimals: null, period_type: "duration", axis: null, member: null, voluntary: false, omission: null,
     });
     const csv = esrsCsv([row('=HYPERLINK("http://evil.example")', "+cmd|' /C calc'!A0"), row("ISO 45001, SCC", 'said "no",\nthen left\r\nfor good'), row("@SUM(A1)", "-2+3"), row(null, "plain")], CONTEXT);
-    const line = (v: string, note: string) => `X,P,n,${v},text,,,${v},,duration,,,,false,,2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,${note}`;
+    const line = (v: string, note: string) => `X,P,n,${v},text,,,${v},,duration,,,,false,,2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,${note}`;
     expect(csv.split("\r\n").slice(1).join("\r\n")).toBe(
       [
         line(`"'=HYPERLINK(""http://evil.example"")"`, "'+cmd|' /C calc'!A0"),

@@ -1,4 +1,4 @@
-import { computeEsrsReport, type EsrsReport } from "./report";
+import { computeEsrsReport, figuresOf, type EsrsFigures } from "./report";
 import { setBounded } from "../../lib/bounded";
 import { MINUTE_MS } from "../../lib/dates";
 
@@ -12,14 +12,15 @@ import { MINUTE_MS } from "../../lib/dates";
 export const CACHE_MS = 5 * MINUTE_MS;
 const MAX_ENTRIES = 1000;
 
-const cache = new Map<string, { at: number; report: Promise<EsrsReport> }>();
+const cache = new Map<string, { at: number; report: Promise<EsrsFigures> }>();
 
-export function esrsReport(companyId: string, year: number | undefined, now = Date.now()): Promise<EsrsReport> {
+/** The figures only: what each was made of is read again by a freeze (freeze.ts), never kept here. */
+export function esrsReport(companyId: string, year: number | undefined, now = Date.now()): Promise<EsrsFigures> {
   // No year: the period in progress, whose year may change; computed, then cached under its year.
   const key = year === undefined ? null : `${companyId}\u0000${year}`;
   const hit = key ? cache.get(key) : undefined;
   if (hit && now - hit.at < CACHE_MS) return hit.report;
-  const report = computeEsrsReport(companyId, year, undefined, new Date(now));
+  const report = computeEsrsReport(companyId, year, undefined, new Date(now)).then(figuresOf);
   const stored = { at: now, report };
   report.then(
     (done) => {

@@ -4,7 +4,7 @@ import type { EsrsRow } from "./rows";
 /**
  * The CSV form of the ESRS S1-14 rows, for a tagging tool or a spreadsheet: the JSON's columns and
  * numbers, plus the breakdown, the period, its completeness and `generated_at` as columns of every
- * row (not inside notes). UTF-8 with a BOM (so that Excel reads "×" as "×", not "Ã—"), a header
+ * row (not inside notes), and whether they are a frozen version. UTF-8 with a BOM (so that Excel reads "×" as "×", not "Ã—"), a header
  * row, CRLF line ends and RFC 4180 quoting. Notes and values are text a spreadsheet could run as
  * a formula (`=`, `+`, `-`, `@` first), so those cells get a leading `'`.
  */
@@ -29,16 +29,22 @@ export const CSV_COLUMNS = [
   "time_zone",
   "complete",
   "generated_at",
+  "basis",
+  "frozen_version",
+  "frozen_at",
   "note",
 ] as const;
 
-/** What every row of one file shares: the period and when the numbers were computed. */
+/** What every row of one file shares: the period, when the numbers were computed, and whether they are a frozen version. */
 export interface CsvContext {
   periodStart: string;
   periodEnd: string;
   timeZone: string;
   complete: boolean;
   generatedAt: string;
+  basis: "frozen" | "live";
+  /** The year's frozen version served, or null when the rows are live. */
+  frozen: { version: number; frozenAt: string } | null;
 }
 
 type Cell = string | number | null;
@@ -65,6 +71,9 @@ export function esrsCsv(rows: readonly EsrsRow[], context: CsvContext): string {
     time_zone: context.timeZone,
     complete: String(context.complete),
     generated_at: context.generatedAt,
+    basis: context.basis,
+    frozen_version: context.frozen?.version ?? null,
+    frozen_at: context.frozen?.frozenAt ?? null,
     note: r.note,
   }));
   return stringify(records, {

@@ -1,7 +1,7 @@
 import type { AuditActor } from "../../repos/auditLogs";
 import { findFrozenReport, saveFrozenReport } from "../../repos/esrsReports";
 import type { ReportingPeriod } from "../../lib/period";
-import { computeEsrsReport, type EsrsReport } from "./report";
+import { computeEsrsReport, type EsrsFigures, type EsrsReport } from "./report";
 import type { EsrsRow, PeriodStatus } from "./rows";
 
 /**
@@ -113,7 +113,7 @@ export interface ServedEsrs extends Pick<FrozenEsrs, "period" | "status" | "hour
  * `frozen` = the frozen version or NoFrozenReportError. Whenever a frozen version exists, the
  * datapoints whose live value differs are listed (the live report is the cached one: `live`).
  */
-export async function servedEsrs(companyId: string, year: number | undefined, basis: "frozen" | "live" | undefined, live: (year: number | undefined) => Promise<EsrsReport>): Promise<ServedEsrs> {
+export async function servedEsrs(companyId: string, year: number | undefined, basis: "frozen" | "live" | undefined, live: (year: number | undefined) => Promise<EsrsFigures>): Promise<ServedEsrs> {
   const today = await live(year);
   const frozen = await findFrozenEsrs(companyId, today.year);
   if (basis === "frozen" && !frozen) throw new NoFrozenReportError(today.year);

@@ -29,6 +29,12 @@ export interface EsrsReport {
   inputs: { cases: IncidentFacts[]; monthHours: MonthHours[]; coverage: CoverageDoc | null };
 }
 
+/** The figures alone, without what they were made of: what the cache keeps and the API serves. */
+export type EsrsFigures = Omit<EsrsReport, "basis" | "inputs">;
+
+/** The figures of a report, dropping its inputs (the cache would otherwise hold every case it read). */
+export const figuresOf = ({ companyId, year, period, status, hours, generatedAt, datapoints }: EsrsReport): EsrsFigures => ({ companyId, year, period, status, hours, generatedAt, datapoints });
+
 /** A year whose period has not begun in the company's calendar: no figures, not even zeros. */
 export class PeriodNotBegunError extends Error {
   constructor(

@@ -126,7 +126,7 @@ function outcomeOf(d: Datapoint, year: number, { incidents, basis, hours, covera
         const group = d.workforce === "employee" ? "employees" : "non-employees";
         const unattributed = sum("unattributed");
         if (unattributed > 0) {
-          return { value: null, reason: `${figure(unattributed)} hours of the period are not attributed to employees or non-employees (app records, API values without \`worker_category\`), so the hours of ${group} are not known.` };
+          return { value: null, reason: `${figure(unattributed)} hour${unattributed === 1 ? "" : "s"} of the period ${unattributed === 1 ? "is" : "are"} not attributed to employees or non-employees (app records, API values without \`worker_category\`), so the hours of ${group} are not known.` };
         }
         const part = sum(d.workforce === "employee" ? "employees" : "nonEmployees");
         if (!(part > 0)) return { value: null, reason: `no worked hours of ${group} are recorded for the ${year} period, so the rate cannot be computed.` };
