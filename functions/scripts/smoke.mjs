@@ -88,10 +88,12 @@ async function checks() {
   await check("incidents", "/companyApi/v1/incidents?limit=5&status=closed", companyRead, 200, (b) => b.data.length === 5 && b.data.every((i) => i.status === "closed") && typeof b.next_page_token === "string");
   await check("KPI rollup of the demo seed", "/companyApi/v1/kpis", companyRead, 200, (b) => b.data.months.length === 24 && b.data.areas.incidents.total > 0);
   await check("audit trail", "/companyApi/v1/audit-logs?limit=3", companyRead, 200, (b) => Array.isArray(b.data) && b.data.length > 0);
-  await check("ESRS S1-14 of 2025", "/companyApi/v1/esrs-s1?year=2025", companyRead, 200, (b) => b.data.datapoints.length === 19 && b.data.datapoints[10].datapoint_id === "S1-14_11" && b.data.datapoints.every((d) => d.value !== undefined));
+  await check("ESRS S1-14 of 2025", "/companyApi/v1/esrs-s1?year=2025", companyRead, 200, (b) => b.data.datapoints.length === 20 && b.data.datapoints[10].datapoint_id === "S1-14_11" && b.data.datapoints[11].datapoint_id === "S1-14_12" && b.data.datapoints.every((d) => d.value !== undefined));
   const csv = await fetch(`${BASE}/companyApi/v1/esrs-s1?year=2025&format=csv`, { headers: { Authorization: `Bearer ${companyRead.key}` } });
+  // text() decodes UTF-8 and drops the byte order mark: check the bytes for it.
+  const csvBytes = new Uint8Array(await csv.clone().arrayBuffer());
   const csvText = await csv.text();
-  if (csv.status === 200 && csv.headers.get("content-type") === "text/csv; charset=utf-8" && /2025\.csv"$/.test(csv.headers.get("content-disposition") ?? "") && csvText.split("\r\n").filter(Boolean).length === 20) passed++;
+  if (csv.status === 200 && csv.headers.get("content-type") === "text/csv; charset=utf-8" && /2025\.csv"$/.test(csv.headers.get("content-disposition") ?? "") && csvBytes[0] === 0xef && csvBytes[1] === 0xbb && csvBytes[2] === 0xbf && csvText.startsWith("datapoint_id,") && csvText.split("\r\n").filter(Boolean).length === 21) passed++;
   else failures.push(`ESRS CSV: ${csv.status} ${csv.headers.get("content-type")} ${csvText.slice(0, 200)}`);
   // The README's incremental-sync example returns findings on the demo data.
   await check("README incremental sync example", "/findingsApi/v1/findings?updated_since=2026-08-01T00:00:00Z", vesselA, 200, (b) => b.data.length > 0);

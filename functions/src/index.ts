@@ -5,6 +5,7 @@ import { onSchedule } from "firebase-functions/v2/scheduler";
 import { createCompanyApp } from "./company/app";
 import { createApiKeyHandler } from "./console/createApiKey";
 import { esrsS1ReportHandler } from "./console/esrsS1Report";
+import { freezeEsrsS1ReportHandler } from "./console/freezeEsrsS1Report";
 import { listApiKeysHandler } from "./console/listApiKeys";
 import { refreshKpiRollupHandler } from "./console/refreshKpiRollup";
 import { revokeApiKeyHandler } from "./console/revokeApiKey";
@@ -30,6 +31,7 @@ export const revokeApiKey = onCall(callableOptions, revokeApiKeyHandler);
 /** Company reports for the app (owner or Admin): the same services the company API serves. */
 export const refreshKpiRollup = onCall(reportCallableOptions, refreshKpiRollupHandler);
 export const esrsS1Report = onCall(reportCallableOptions, esrsS1ReportHandler);
+export const freezeEsrsS1Report = onCall(reportCallableOptions, freezeEsrsS1ReportHandler);
 
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" }, async () => {

@@ -19,6 +19,7 @@ export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
       description: "Crew member slipped while mooring; sprained ankle.",
       event_date: "2026-03-14T06:40:00.000Z",
       reported_at: "2026-03-14T09:05:12.000Z",
+      date_of_death: null,
       status: "closed",
       type: "injury",
       work_related: true,
@@ -69,8 +70,11 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
       in_progress: false,
       months_without_hours: [],
     },
-    worked_hours: { total: 149_760, app: 137_280, api: 12_480 },
-    generated_at: "2026-11-20T10:12:45.301Z",
+    worked_hours: { total: 149_760, app: 137_280, api: 12_480, employees: 0, non_employees: 12_480, unattributed: 137_280 },
+    basis: "frozen",
+    frozen: { version: 1, frozen_at: "2026-02-10T09:30:00.000Z", frozen_by: { type: "user", id: "u-owner1", name: "Kari Nilsen" } },
+    restatement: { live_generated_at: "2026-11-20T10:12:45.301Z", differences: [{ datapoint_id: "S1-14_07", frozen_value: 41, live_value: 44 }] },
+    generated_at: "2026-02-10T09:30:00.000Z",
     datapoints: [
       {
         datapoint_id: "S1-14_05",
@@ -80,6 +84,15 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
         unit: "per_million_hours",
         note: "Recordable work-related accidents per 1,000,000 hours worked, 2025-01-01 to 2025-12-31 (UTC).",
         breakdown: null,
+        concept: null,
+        xbrl_value: 33.39,
+        xbrl_unit: "pure",
+        decimals: 2,
+        period_type: "duration",
+        axis: null,
+        member: null,
+        voluntary: false,
+        omission: null,
       },
       {
         datapoint_id: "S1-14_02.employee",
@@ -89,6 +102,15 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
         unit: "count",
         note: "Deaths of employees as a result of work-related injuries and ill health.",
         breakdown: { of: "S1-14_02", by: "person_type", member: "employee" },
+        concept: null,
+        xbrl_value: 0,
+        xbrl_unit: "pure",
+        decimals: 0,
+        period_type: "duration",
+        axis: "person_type",
+        member: "employee",
+        voluntary: false,
+        omission: null,
       },
     ],
   },
@@ -134,10 +156,16 @@ export const USER_EXAMPLE: User = {
 export const NEW_USER_EXAMPLE = { email: "nina.holm@example.com", display_name: "Nina Holm", department: "HSE" };
 export const USER_UPDATE_EXAMPLE = { active: false };
 export const WORKED_HOURS_INPUT_EXAMPLE = { month: "2026-10", hours: 12480.5 };
-export const WORKED_HOURS_RECORD_EXAMPLE = { data: { month: "2026-10", hours: 12480.5, source: "api" as const, updated_at: "2026-11-02T07:00:00.000Z" } };
+export const WORKED_HOURS_RECORD_EXAMPLE = { data: { month: "2026-10", hours: 12480.5, source: "api" as const, worker_category: null, updated_at: "2026-11-02T07:00:00.000Z" } };
 export const WORKED_HOURS_YEAR_EXAMPLE = {
   data: {
     year: 2025,
-    months: Array.from({ length: 12 }, (_, i) => ({ month: `2025-${String(i + 1).padStart(2, "0")}`, app_hours: 11_440, api_hours: 1_040, total_hours: 12_480 })),
+    months: Array.from({ length: 12 }, (_, i) => ({
+      month: `2025-${String(i + 1).padStart(2, "0")}`,
+      app_hours: 11_440,
+      api_hours: 1_040,
+      total_hours: 12_480,
+      by_worker_category: { employees: 0, non_employees: 1_040, unattributed: 11_440 },
+    })),
   },
 };

@@ -17,6 +17,7 @@ export function toIncident(doc: IncidentDoc): Incident {
     description: doc.description,
     event_date: toIso(doc.eventDate),
     reported_at: toIso(doc.reportedAt),
+    date_of_death: toIso(doc.dateOfDeath),
     status: oneOf(INCIDENT_STATUSES, doc.status),
     type: oneOf(INCIDENT_TYPES, doc.type),
     work_related: doc.workRelated,

@@ -17,13 +17,14 @@ export const incidentSchema = z
     description: z.string(),
     event_date: nullableTimestamp.openapi({ description: "When it happened." }),
     reported_at: nullableTimestamp,
+    date_of_death: nullableTimestamp.openapi({ description: "When the person died, where a fatal case records it (dates the death in ESRS S1-14); null otherwise." }),
     status: z.enum(INCIDENT_STATUSES).nullable().openapi({ description: "Null when the stored value is none of the four." }),
     type: z.enum(INCIDENT_TYPES).nullable(),
     work_related: z.boolean(),
     recordable: z.boolean(),
     fatality: z.boolean(),
     person_type: z.enum(PERSON_TYPES).nullable().openapi({ description: "`employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites." }),
-    days_lost: z.number().nullable().openapi({ description: "Calendar days lost, not counting the day of the incident." }),
+    days_lost: z.number().int().min(0).nullable().openapi({ description: "Calendar days lost, not counting the day of the incident: a whole number (EFRAG IG 3 types days lost as an integer). A stored negative or fractional value reads as null (and is logged)." }),
     location_id: z.string().nullable(),
     department_id: z.string().nullable(),
     reported_by: z.string().nullable().openapi({ description: "User id of the reporter." }),
@@ -42,9 +43,11 @@ const DOCUMENT_YEAR = new Date().getUTCFullYear();
 /**
  * `year`: four digits, not in the future (checked per request: it moves with the clock). Absent
  * reads as `undefined`: the handler defaults to the company's reporting period in progress,
- * which depends on its settings (lib/period.ts).
+ * which depends on its settings (lib/period.ts). `ahead`: years past the current UTC one let
+ * through, for endpoints that check the period itself (a zone ahead of UTC starts its year sooner);
+ * the document's `maximum` stays the current UTC year (the period check answers the rest).
  */
-export const yearParam = (description: string) =>
+export const yearParam = (description: string, ahead = 0) =>
   z
     .string()
     .optional()
@@ -52,8 +55,9 @@ export const yearParam = (description: string) =>
       const now = new Date();
       if (text === undefined) return undefined;
       const year = /^\d{4}$/.test(text) ? Number(text) : NaN;
-      if (!isReportableYear(year, now)) {
-        ctx.addIssue({ code: "custom", message: `must be a four-digit year from ${MIN_YEAR} to the current UTC year (${now.getUTCFullYear()})` });
+      if (!(isReportableYear(year, now) || (year > now.getUTCFullYear() && year <= now.getUTCFullYear() + ahead))) {
+        const last = now.getUTCFullYear() + ahead;
+        ctx.addIssue({ code: "custom", message: `must be a four-digit year from ${MIN_YEAR} to ${ahead ? `${last} (the current UTC year + ${ahead})` : `the current UTC year (${last})`}` });
         return z.NEVER;
       }
       return year;

@@ -4,7 +4,7 @@ import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
 import { toIso } from "../repos/storedFields";
-import { hoursBetween, setApiHours } from "../repos/workedHours";
+import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import { isoTimestamp } from "../http/zod";
 import { WORKED_HOURS_INPUT_EXAMPLE, WORKED_HOURS_RECORD_EXAMPLE, WORKED_HOURS_YEAR_EXAMPLE } from "./examples";
@@ -21,6 +21,7 @@ const recordSchema = z
     month: z.string().openapi({ example: "2026-10" }),
     hours: z.number(),
     source: z.literal("api"),
+    worker_category: z.enum(WORKER_CATEGORIES).nullable().openapi({ description: "The group the hours are of; null: the whole own workforce." }),
     updated_at: isoTimestamp,
   })
   .openapi("WorkedHoursRecord");
@@ -36,7 +37,21 @@ const body = z
       .finite()
       .min(0, `must be from 0 to ${MAX_HOURS.toLocaleString("en")}`)
       .max(MAX_HOURS, `must be from 0 to ${MAX_HOURS.toLocaleString("en")}`)
-      .openapi({ example: 12480.5, description: "Hours worked by the company's workforce in that month, 0 to 1,000,000,000." }),
+      .openapi({
+        example: 12480.5,
+        description:
+          "Hours worked in that month by the company's own workforce, employees and non-employees alike (ESRS S1 AR 89: the accident rate " +
+          "divides by the own workforce's hours, and its accidents include non-employees'), or by the group `worker_category` names; 0 to 1,000,000,000.",
+      }),
+    worker_category: z
+      .enum(WORKER_CATEGORIES, { message: 'must be "employees" or "non_employees"' })
+      .optional()
+      .openapi({
+        description:
+          "`employees` or `non_employees`: the hours are that group's, stored beside the other group's and summed with it (the ESRS rate is then also " +
+          "given per group). Absent: the whole own workforce, as before. A month's hours are the sum of all its values, so send for a month either " +
+          "one value without a category or one per group, never both.",
+      }),
   })
   .strict()
   .openapi("WorkedHoursInput");
@@ -63,8 +78,8 @@ export const postWorkedHours = defineRoute({
   errors: ["invalid_request", "payload_too_large", "unsupported_media_type"],
   handler: async ({ body: input, principal, origin }) => {
     const { companyId } = principal;
-    const { record, replaced } = await setApiHours(companyId, input.month, input.hours, origin);
-    const data = { month: record.month, hours: record.hours, source: "api" as const, updated_at: toIso(record.updatedAt) ?? "" };
+    const { record, replaced } = await setApiHours(companyId, input.month, input.hours, input.worker_category ?? null, origin);
+    const data = { month: record.month, hours: record.hours, source: "api" as const, worker_category: record.workerCategory, updated_at: toIso(record.updatedAt) ?? "" };
     return new Reply({ data }, { status: replaced ? 200 : 201 });
   },
 });
@@ -73,8 +88,11 @@ const monthSchema = z
   .object({
     month: z.string().openapi({ example: "2026-10" }),
     app_hours: z.number().openapi({ description: "Hours recorded in the app for the month, all its records summed." }),
-    api_hours: z.number().openapi({ description: "The month's API value (0 when none was sent)." }),
+    api_hours: z.number().openapi({ description: "The month's API values, all categories summed (0 when none was sent)." }),
     total_hours: z.number(),
+    by_worker_category: z
+      .object({ employees: z.number(), non_employees: z.number(), unattributed: z.number() })
+      .openapi({ description: "`total_hours` split by the API values' `worker_category`; `unattributed`: hours of no category (all app records, and API values sent without one)." }),
   })
   .openapi("WorkedHoursMonth");
 
@@ -97,7 +115,13 @@ export const getWorkedHours = defineRoute({
     const settings = await findReportingSettings(companyId);
     const { year, months } = reportingPeriod(query.year ?? periodYearAt(new Date(), settings), settings);
     const records = await hoursBetween(companyId, months[0], months[11]);
-    const perMonth = hoursByMonth(months, records).map((m) => ({ month: m.month, app_hours: m.app, api_hours: m.api, total_hours: m.total }));
+    const perMonth = hoursByMonth(months, records).map((m) => ({
+      month: m.month,
+      app_hours: m.app,
+      api_hours: m.api,
+      total_hours: m.total,
+      by_worker_category: { employees: m.employees, non_employees: m.nonEmployees, unattributed: m.unattributed },
+    }));
     return { data: { year, months: perMonth } };
   },
 });

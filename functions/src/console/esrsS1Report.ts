@@ -2,15 +2,17 @@ import { z } from "../http/zod";
 import { assertMayReport } from "../services/keyAdmin";
 import { isReportableYear, MIN_YEAR } from "../lib/months";
 import { esrsReport } from "../services/esrs/cache";
+import { PeriodNotBegunError } from "../services/esrs/report";
 import { callableHandler } from "./callable";
+import { HttpsError } from "firebase-functions/v2/https";
 import { companyInput } from "./schemas";
 
-/** `{ companyId, year }`: the company as every console callable names it, and a period (named by its start year) not after the current UTC year. */
+/** `{ companyId, year }`: the company as every console callable names it, and a period named by its start year (the report refuses one that has not begun). */
 export const esrsS1ReportInput = companyInput.extend({
   year: z
     .number({ message: "year must be a whole number, e.g. 2025" })
     .int("year must be a whole number, e.g. 2025")
-    .refine((year) => isReportableYear(year), { message: `year must be from ${MIN_YEAR} to the current UTC year` }),
+    .refine((year) => isReportableYear(year) || isReportableYear(year - 1), { message: `year must be from ${MIN_YEAR} to the current UTC year + 1` }),
 });
 
 /**
@@ -19,7 +21,9 @@ export const esrsS1ReportInput = companyInput.extend({
  */
 export const esrsS1ReportHandler = callableHandler("esrsS1Report", esrsS1ReportInput, async (input, caller) => {
   await assertMayReport(caller, input.companyId);
-  const report = await esrsReport(input.companyId, input.year);
+  const report = await esrsReport(input.companyId, input.year).catch((err: unknown) => {
+    throw err instanceof PeriodNotBegunError ? new HttpsError("invalid-argument", `year: ${err.message}.`) : err;
+  });
   const { period, status } = report;
   return {
     companyId: report.companyId,

@@ -1,4 +1,4 @@
-import { monthWindow } from "./months";
+import { monthWindow, type MonthWindow } from "./months";
 
 /**
  * The undertaking's reporting period (ESRS 1 ¶73: its financial year) in its own time zone.
@@ -52,13 +52,29 @@ function wallClock(timeZone: string, instant: number): number {
   return Date.UTC(at("year"), at("month") - 1, at("day"), at("hour"), at("minute"), at("second"));
 }
 
-/** The instant of local midnight on the first of a month; the index may run past either end of the year. */
+/**
+ * The first instant of the first day of a month in the zone: local midnight, or, where the clocks
+ * jump over midnight (America/Asuncion on 1 October 2023: 00:00 → 01:00), the instant of the jump,
+ * never 23:00 the day before. Where midnight occurs twice, the first. The index may run past
+ * either end of the year.
+ */
 export function zonedMonthStart(year: number, monthIndex: number, timeZone: string): Date {
   const local = Date.UTC(year, monthIndex, 1);
-  // Guess with the offset at the local reading, then correct once with the offset at the guess
-  // (they differ only when a DST change falls between the two).
-  const first = local - (wallClock(timeZone, local) - local);
-  return new Date(local - (wallClock(timeZone, first) - first));
+  // The two offsets around the date: at the local reading taken as UTC, and at the first guess.
+  const early = local - (wallClock(timeZone, local) - local);
+  const late = local - (wallClock(timeZone, early) - early);
+  const exact = [early, late].filter((t) => wallClock(timeZone, t) === local).sort((a, b) => a - b);
+  if (exact.length) return new Date(exact[0]);
+  // Midnight does not exist: the day starts at the first instant whose reading is at or after it,
+  // which lies between the two guesses (the readings only move forward across a gap).
+  let [lo, hi] = [Math.min(early, late), Math.max(early, late)];
+  if (wallClock(timeZone, lo) >= local) return new Date(lo);
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (wallClock(timeZone, mid) >= local) hi = mid;
+    else lo = mid;
+  }
+  return new Date(hi);
 }
 
 export function reportingPeriod(year: number, settings: ReportingSettings): ReportingPeriod {
@@ -76,4 +92,17 @@ export function reportingPeriod(year: number, settings: ReportingSettings): Repo
 export function periodYearAt(now: Date, settings: ReportingSettings): number {
   const local = new Date(wallClock(settings.timeZone, now.getTime()));
   return local.getUTCMonth() + 1 >= settings.firstMonth ? local.getUTCFullYear() : local.getUTCFullYear() - 1;
+}
+
+/**
+ * The `count` most recent months of the zone's calendar up to and including the one `now` falls
+ * in, oldest first: keys and instants, so that monthly counts follow the company's one calendar.
+ */
+export function recentZonedMonths(now: Date, count: number, timeZone: string): MonthWindow[] {
+  const local = new Date(wallClock(timeZone, now.getTime()));
+  const [year, month] = [local.getUTCFullYear(), local.getUTCMonth()];
+  return Array.from({ length: count }, (_, i) => {
+    const index = month - (count - 1 - i);
+    return { key: monthWindow(year, index).key, start: zonedMonthStart(year, index, timeZone), end: zonedMonthStart(year, index + 1, timeZone) };
+  });
 }

@@ -36,7 +36,7 @@ export type AuditActor = AuditEntry["actor"];
 export type AuditOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target" | "count">;
 
 export interface AuditTarget {
-  type: "api_key" | "user" | "worked_hours" | "company";
+  type: "api_key" | "user" | "worked_hours" | "company" | "esrs_report";
   id: string;
 }
 

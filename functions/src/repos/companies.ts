@@ -35,6 +35,8 @@ export const companyShape = {
   /** ESRS reporting period (lib/period.ts): an IANA zone and the financial year's first month; invalid reads as the default. */
   reportingTimeZone: valueWhere((v): v is string => typeof v === "string" && isTimeZone(v), DEFAULT_REPORTING.timeZone),
   financialYearStartMonth: valueWhere(isMonth, DEFAULT_REPORTING.firstMonth),
+  /** ESRS datapoint id → why it is not disclosed (docs/firestore-data.md); interpreted by services/esrs. */
+  esrsOmissions: freeForm,
 };
 export type CompanyDoc = Stored<typeof companyShape>;
 
@@ -45,6 +47,14 @@ export const companyOf = (snap: DocumentSnapshot): CompanyDoc | null => (snap.ex
 
 export async function findCompany(companyId: string): Promise<CompanyDoc | null> {
   return companyOf(await companyRef(companyId).get());
+}
+
+/** The company's ESRS settings in one read: the reporting period's and the datapoints marked as not disclosed (as stored). */
+export async function findEsrsSettings(companyId: string): Promise<{ reporting: ReportingSettings; omissions: Record<string, unknown> }> {
+  const company = await findCompany(companyId);
+  return company
+    ? { reporting: { timeZone: company.reportingTimeZone, firstMonth: company.financialYearStartMonth }, omissions: company.esrsOmissions }
+    : { reporting: DEFAULT_REPORTING, omissions: {} };
 }
 
 /** The company's reporting period settings; the defaults (UTC, January) when it or they are absent. */

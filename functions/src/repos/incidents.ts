@@ -1,9 +1,9 @@
-import { Timestamp } from "firebase-admin/firestore";
+import { Timestamp, type Query } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import type { AggregateStats } from "./aggregates";
+import type { AggregateStats, Filter } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored } from "./stored";
-import { flag, hiddenFlag, nullableNumber, nullableString, text, timestamp } from "./storedFields";
+import { flag, hiddenFlag, nonNegativeInteger, nullableString, text, timestamp } from "./storedFields";
 
 /** `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is private: never read. */
 export const incidentShape = {
@@ -18,7 +18,8 @@ export const incidentShape = {
   recordable: flag,
   fatality: flag,
   personType: nullableString,
-  daysLost: nullableNumber,
+  daysLost: nonNegativeInteger,
+  dateOfDeath: timestamp,
   locationId: nullableString,
   departmentId: nullableString,
   reportedBy: nullableString,
@@ -56,4 +57,23 @@ export async function readHiddenIncidents(companyId: string, stats: AggregateSta
   return snap.docs
     .map((doc) => Object.fromEntries(Object.entries(doc.data()).map(([k, v]) => [k, v instanceof Timestamp ? v.toDate() : v])))
     .filter((data) => isHiddenValue(data.hidden));
+}
+
+/**
+ * The incidents matching any of the filter sets (each one query), each once, read as the shape
+ * reads them: the few documents an ESRS figure can be made of. Cost: one query per set and one
+ * read per matching document.
+ */
+export async function incidentsMatchingAny(companyId: string, filterSets: readonly Filter[][], stats: AggregateStats): Promise<IncidentDoc[]> {
+  const snaps = await Promise.all(
+    filterSets.map((filters) => filters.reduce<Query>((q, [field, op, value]) => q.where(field, op, value), incidentsOf(companyId)).get()),
+  );
+  const byId = new Map<string, IncidentDoc>();
+  for (const snap of snaps) {
+    stats.queries++;
+    stats.documentsRead += snap.size;
+    if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
+    for (const doc of snap.docs) if (!byId.has(doc.id)) byId.set(doc.id, parseSnapshot(incidentShape, doc));
+  }
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

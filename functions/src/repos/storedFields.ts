@@ -11,6 +11,9 @@ export const nullableInteger: Reader<number | null> = (v, path) => (Number.isSaf
 export const nullableFlag: Reader<boolean | null> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? null : misfit(path, null));
 export const text: Reader<string> = (v, path) => (typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, ""));
 export const flag: Reader<boolean> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false));
+/** A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional one reads as absent, logged. */
+export const nonNegativeInteger: Reader<number | null> = (v, path) =>
+  Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : isNullish(v) ? null : misfit(path, null);
 /** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
 export const hiddenFlag: Reader<boolean> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, true));
 export const freeForm: Reader<Record<string, unknown>> = (v, path) => (isMap(v) ? v : isNullish(v) ? {} : misfit(path, {}));
@@ -26,7 +29,7 @@ export function valueWhere<T, A>(fits: (v: unknown) => v is T, absent: A): Reade
 }
 
 /** One of `values`; absent or anything else reads as `absent`. */
-export function oneOf<T extends string>(values: readonly T[], absent: T): Reader<T> {
+export function oneOf<T extends string, A extends T | null = T>(values: readonly T[], absent: A): Reader<T | A> {
   return valueWhere((v): v is T => values.includes(v as T), absent);
 }
 

@@ -8,9 +8,14 @@ import { nullableNumber, oneOf, timestamp, valueWhere } from "./storedFields";
 
 /**
  * `companies/{companyId}/workedHours/{docId}` (docs/firestore-data.md). App-recorded documents
- * have any id and are never written here; the API owns exactly `api_YYYY-MM`, one per month.
+ * have any id and are never written here; the API owns exactly `api_YYYY-MM` (the whole own
+ * workforce) and `api_YYYY-MM_employees` / `api_YYYY-MM_non_employees` (one group), per month.
  */
 const workedHoursOf = (companyId: string) => companyRef(companyId).collection("workedHours");
+
+/** The own workforce's two groups (ESRS S1 ¶88: employees and non-employees). */
+export const WORKER_CATEGORIES = ["employees", "non_employees"] as const;
+export type WorkerCategory = (typeof WORKER_CATEGORIES)[number];
 
 const workedHoursShape = {
   /**
@@ -20,6 +25,8 @@ const workedHoursShape = {
   month: valueWhere((v): v is string => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v), null),
   hours: nullableNumber,
   source: oneOf(["app", "api"], "app"),
+  /** Absent (or not one of the two): hours of the whole own workforce, or of a part not attributed to either group. */
+  workerCategory: oneOf(WORKER_CATEGORIES, null),
   updatedAt: timestamp,
 };
 
@@ -27,6 +34,7 @@ export interface StoredHours {
   month: string;
   hours: number;
   source: "app" | "api";
+  workerCategory: WorkerCategory | null;
   updatedAt: Timestamp | null;
 }
 
@@ -48,24 +56,29 @@ export function readHoursRecord(path: string, data: unknown): StoredHours | null
 }
 
 /**
- * Sets the month's API value, replacing the previous one; its privileged audit entry commits
- * in the same transaction. Returns the stored record and whether the month had one before.
+ * Sets the month's API value (of one worker category, or of the whole own workforce: `null`),
+ * replacing the previous one; its privileged audit entry commits in the same transaction. Returns
+ * the stored record and whether the month had one before. Ids: `api_YYYY-MM` for the whole own
+ * workforce, `api_YYYY-MM_employees` and `api_YYYY-MM_non_employees` per group.
  */
 export async function setApiHours(
   companyId: string,
   month: string,
   hours: number,
+  workerCategory: WorkerCategory | null,
   audit: Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target">,
 ): Promise<{ record: StoredHours; replaced: boolean }> {
-  const ref = workedHoursOf(companyId).doc(`api_${month}`);
+  const id = workerCategory ? `${month}_${workerCategory}` : month;
+  const ref = workedHoursOf(companyId).doc(`api_${id}`);
   return firestore().runTransaction(async (tx) => {
     const replaced = (await tx.get(ref)).exists;
     const updatedAt = Timestamp.now();
-    const record: StoredHours = { month, hours, source: "api", updatedAt };
-    tx.set(ref, record);
+    const record: StoredHours = { month, hours, source: "api", workerCategory, updatedAt };
+    // Written only when given: a whole-workforce document stays as it was before categories existed.
+    tx.set(ref, { month, hours, source: "api", ...(workerCategory ? { workerCategory } : {}), updatedAt });
     tx.create(
       auditLogsCollection(companyId).doc(),
-      auditEntry({ ...audit, class: "privileged", action: "worked_hours.set", target: { type: "worked_hours", id: month } }, updatedAt),
+      auditEntry({ ...audit, class: "privileged", action: "worked_hours.set", target: { type: "worked_hours", id: workerCategory ? `${month}/${workerCategory}` : month } }, updatedAt),
     );
     return { record, replaced };
   });

@@ -1,11 +1,13 @@
-import { recentMonths } from "../lib/months";
+import { recentMonths, type MonthWindow } from "../lib/months";
+import { recentZonedMonths } from "../lib/period";
 import { createLimiter } from "../lib/pool";
 import { aggregate, distinctValues, matchesFilters, type AggregateStats, type Aggregation, type Filter } from "../repos/aggregates";
+import { findReportingSettings } from "../repos/companies";
 import { readHiddenIncidents } from "../repos/incidents";
 
 /**
  * The KPI rollup of one company: for each area a total, a count per month for the 24 most
- * recent UTC months (zero-filled) and a count per status value present (incidents also per
+ * recent months of the company's reporting calendar (its `reportingTimeZone`, as ESRS; zero-filled) and a count per status value present (incidents also per
  * type), computed with aggregation queries, plus one read of the hidden incidents. The number of
  * queries depends on the number of months, areas and distinct status/type values, never on the
  * number of documents; documents read are the distinct values' and the hidden incidents'.
@@ -55,7 +57,7 @@ export interface Rollup {
 
 type Run = <T>(task: () => Promise<T>) => Promise<T>;
 
-type Month = ReturnType<typeof recentMonths>[number];
+type Month = MonthWindow;
 
 /** The filters every rollup query is built from (the queries below and rollupAggregations alike). */
 const inMonth = (area: Area, m: Month): Filter[] => [
@@ -113,7 +115,9 @@ async function workedHours(companyId: string, months: Month[], run: Run, stats: 
 }
 
 export async function computeRollup(companyId: string, now: Date, stats: AggregateStats = { queries: 0, documentsRead: 0 }): Promise<Rollup> {
-  const months = recentMonths(now, MONTHS);
+  const { timeZone } = await findReportingSettings(companyId);
+  stats.documentsRead++;
+  const months = recentZonedMonths(now, MONTHS, timeZone);
   const run = createLimiter(CONCURRENCY);
   const names = Object.keys(ROLLUP_AREAS) as Array<keyof typeof ROLLUP_AREAS>;
   const hidden = run(() => readHiddenIncidents(companyId, stats));

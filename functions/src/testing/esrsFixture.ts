@@ -36,7 +36,7 @@ export const FIXTURE: IncidentFacts[] = [
   /* 8 */ inc("employee", "injury", "2025-04-04T00:00:00Z", 1, { hidden: false }), // explicitly not hidden: counts
   /* 9 */ inc("employee", "injury", "2025-02-02T00:00:00Z", 6, { workRelated: false }),
   /* 10 */ inc("employee", "injury", "2025-02-03T00:00:00Z", 1, { recordable: false }), // not recordable, not fatal: out
-  /* 11 */ inc("employee", "dangerous_occurrence", "2025-07-07T00:00:00Z", 11), // not fatal: neither an accident nor ill health
+  /* 11 */ inc("employee", "dangerous_occurrence", "2025-07-07T00:00:00Z", 11), // recordable under another type: an accident (88 (c))
   /* 12 */ inc("non_employee", "injury", "2025-08-08T00:00:00Z", 8),
   /* 13 */ inc("non_employee", "ill_health", "2025-09-09T00:00:00Z", 9, { reportedAt: new Date("2025-09-10T00:00:00Z") }),
   /* 14 */ inc("non_employee", "ill_health", "2025-10-10T00:00:00Z", 0, { fatality: true }), // an ill-health death
@@ -53,6 +53,9 @@ export const FIXTURE: IncidentFacts[] = [
   /* 25 */ inc("employee", "ill_health", "2025-04-20T00:00:00Z", 0, { fatality: true, recordable: false, reportedAt: new Date("2025-04-21T00:00:00Z") }),
   /* 26 */ inc("employee", "injury", "2025-03-31T23:30:00Z", 6), // 00:30 on 1 April in London: the April year 2025
   /* 27 */ inc("employee", "injury", "2025-03-31T22:30:00Z", 1), // 23:30 on 31 March in London: the April year 2024
+  /* 28 */ inc("employee", "ill_health", "2023-03-01T00:00:00Z", 0, { fatality: true, reportedAt: new Date("2023-05-01T00:00:00Z"), dateOfDeath: new Date("2025-02-10T00:00:00Z") }), // a 2023 case, a 2025 death
+  /* 29 */ inc("employee", "injury", "2025-05-05T10:00:00Z", -3), // negative days: an accident that adds no days
+  /* 30 */ inc("employee", "injury", "2025-05-06T10:00:00Z", 2.5), // fractional days: the same
 ];
 
 /** Worked-hours documents as stored (id, month, hours, source; `null` source = field absent). */
@@ -66,4 +69,4 @@ export const HOURS_DOCS: Array<[id: string, month: unknown, hours: unknown, sour
   ["api_2026-01", "2026-01", 40_000, "api"], // the year after
 ];
 /** 2025's hours: 12 × 100,000 (app) + 1,500,000 (API) + 20,000 (app, no source). */
-export const HOURS_2025 = { total: 2_720_000, app: 1_220_000, api: 1_500_000 };
+export const HOURS_2025 = { total: 2_720_000, app: 1_220_000, api: 1_500_000, employees: 0, non_employees: 0, unattributed: 2_720_000 };

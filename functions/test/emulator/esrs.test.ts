@@ -2,11 +2,11 @@ import { Timestamp } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import type { Incident } from "../../src/company/schemas";
 import { firestore } from "../../src/config/firebase";
-import { esrsS1Report } from "../../src/index";
+import { esrsS1Report, freezeEsrsS1Report } from "../../src/index";
 import { periodYearAt, reportingPeriod } from "../../src/lib/period";
 import { esrsCsv } from "../../src/services/esrs/csv";
 import { evaluateInMemory } from "../../src/services/esrs/evaluate";
-import { evaluateByQueries } from "../../src/services/esrs/queries";
+import { readCases } from "../../src/services/esrs/queries";
 import { computeEsrsReport } from "../../src/services/esrs/report";
 import { computeRollup } from "../../src/services/kpiRollup";
 import { signedIn } from "../../src/testing/authUsers";
@@ -18,26 +18,28 @@ import { client } from "../../src/testing/http";
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();
 const report = callable(esrsS1Report);
+const freeze = callable(freezeEsrsS1Report);
 afterAll(cleanup);
 
 /** The Berlin 2025 numbers worked out by hand in test/unit/esrs.test.ts and esrsRows.test.ts. */
 const EXPECTED_VALUES = {
   "S1-14_01": 83.33,
-  "S1-14_02": 5,
+  "S1-14_02": 6,
   "S1-14_03": 1,
-  "S1-14_04": 11,
-  "S1-14_05": 4.04,
+  "S1-14_04": 14,
+  "S1-14_05": 5.15,
   "S1-14_06": 3,
-  "S1-14_07": 52,
+  "S1-14_07": 63,
   "S1-14_08": 2,
   "S1-14_09": 17,
   "S1-14_10": 33.33,
   "S1-14_11": "ISO 45001, SCC",
-  "S1-14_02.employee": 3,
+  "S1-14_12": null,
+  "S1-14_02.employee": 4,
   "S1-14_02.non_employee": 2,
   "S1-14_02.injury": 3,
-  "S1-14_02.ill_health": 2,
-  "S1-14_04.employee": 9,
+  "S1-14_02.ill_health": 3,
+  "S1-14_04.employee": 12,
   "S1-14_04.non_employee": 2,
   "S1-14_05.employee": null,
   "S1-14_05.non_employee": null,
@@ -60,6 +62,7 @@ async function seedFixture(copies = 1): Promise<string> {
         description: "Seeded for the ESRS S1-14 test.",
         eventDate: i.eventDate ? Timestamp.fromDate(i.eventDate) : null,
         reportedAt: i.reportedAt ? Timestamp.fromDate(i.reportedAt) : null,
+        ...(i.dateOfDeath ? { dateOfDeath: Timestamp.fromDate(i.dateOfDeath) } : {}),
         status: "closed",
         type: i.type,
         workRelated: i.workRelated,
@@ -111,24 +114,26 @@ beforeAll(async () => {
 });
 
 describe("the ESRS S1-14 calculation on Firestore", () => {
-  it("the aggregation queries give exactly the in-memory evaluator's numbers", async () => {
+  it("the incidents the five queries read give exactly the evaluator's numbers over all incidents", async () => {
     const expected = evaluateInMemory(FIXTURE, period);
-    expect(await evaluateByQueries(companyId, period, { queries: 0, documentsRead: 0 })).toEqual(expected);
-    expect(expected).toMatchObject({ "S1-14_02": 5, "S1-14_04": 11, "S1-14_07": 52, "S1-14_09": 17 });
+    expect(evaluateInMemory(await readCases(companyId, period, { queries: 0, documentsRead: 0 }), period)).toEqual(expected);
+    expect(expected).toMatchObject({ "S1-14_02": 6, "S1-14_04": 14, "S1-14_07": 63, "S1-14_09": 17 });
   });
 
-  it("runs the same queries for the fixture and ten copies of it; only the hidden incidents are read", async () => {
+  it("runs the same queries for the fixture and ten copies of it; reads grow with the cases only", async () => {
     const large = await seedFixture(10);
     const small = { queries: 0, documentsRead: 0 };
     const tenfold = { queries: 0, documentsRead: 0 };
     await computeEsrsReport(companyId, YEAR, small, AFTER);
     const result = await computeEsrsReport(large, YEAR, tenfold, AFTER);
-    // 31 aggregations, the hidden incidents, the period's worked-hours records.
+    // The five case queries and the period's worked-hours records.
     expect(tenfold.queries).toBe(small.queries);
-    expect(small.queries).toBe(33);
-    // Nine more copies of #7 and #23 (and of #24, if Firestore's `!= false` returns `null`s).
-    expect([18, 27]).toContain(tenfold.documentsRead - small.documentsRead);
-    expect(valuesOf(result.datapoints)).toMatchObject({ "S1-14_04": 110, "S1-14_05": 40.44, "S1-14_07": 520 });
+    expect(small.queries).toBe(6);
+    // Nine more copies of each incident read (the candidate cases), nothing else.
+    const perCopy = (tenfold.documentsRead - small.documentsRead) / 9;
+    expect(Number.isInteger(perCopy) && perCopy > 0 && perCopy <= FIXTURE.length * 5).toBe(true);
+    // 10 × 14 accidents / 2,720,000 h × 1,000,000 = 51.4705… → 51.47; 10 × 63 days.
+    expect(valuesOf(result.datapoints)).toMatchObject({ "S1-14_04": 140, "S1-14_05": 51.47, "S1-14_07": 630 });
   });
 });
 
@@ -152,25 +157,28 @@ describe("one set of numbers", () => {
     expect(rows).toHaveLength(FIXTURE.length - 2); // #7 (hidden: true) and #23 (hidden: "true") are left out; #24 (null) is in
     const inPeriod = (iso: string | null) => iso !== null && new Date(iso) >= period.start && new Date(iso) < period.end;
     const cases = rows.flatMap((r) => {
-      if (!r.work_related || !(r.fatality || (r.recordable && (r.type === "injury" || r.type === "ill_health")))) return [];
+      if (!r.work_related || !(r.fatality || r.recordable)) return [];
       const kind = r.type === "ill_health" ? "ill_health" : "injury";
-      return inPeriod(kind === "ill_health" ? r.reported_at : r.event_date) ? [{ ...r, kind }] : [];
+      const date = kind === "ill_health" ? r.reported_at : r.event_date;
+      return [{ ...r, kind, inPeriod: inPeriod(date), diedInPeriod: r.fatality && inPeriod(r.date_of_death ?? date) }];
     });
     const own = (p: string | null) => p === "employee" || p === "non_employee";
-    const count = (pred: (c: (typeof cases)[number]) => boolean) => cases.filter(pred).length;
-    const days = (pred: (c: (typeof cases)[number]) => boolean) => cases.filter(pred).reduce((s, c) => s + (c.days_lost ?? 0), 0);
+    type Case = (typeof cases)[number];
+    const count = (pred: (c: Case) => boolean) => cases.filter((c) => c.inPeriod && pred(c)).length;
+    const deaths = (pred: (c: Case) => boolean) => cases.filter((c) => c.diedInPeriod && pred(c)).length;
+    const days = (pred: (c: Case) => boolean) => cases.filter((c) => c.inPeriod && pred(c)).reduce((s, c) => s + (c.days_lost ?? 0), 0);
     const fromExport = {
-      "S1-14_02": count((c) => own(c.person_type) && c.fatality),
-      "S1-14_03": count((c) => c.person_type === "other_worker" && c.fatality),
+      "S1-14_02": deaths((c) => own(c.person_type)),
+      "S1-14_03": deaths((c) => c.person_type === "other_worker"),
       "S1-14_04": count((c) => own(c.person_type) && c.kind === "injury"),
       "S1-14_06": count((c) => c.person_type === "employee" && c.kind === "ill_health"),
       "S1-14_07": days((c) => c.person_type === "employee"),
       "S1-14_08": count((c) => c.person_type === "non_employee" && c.kind === "ill_health"),
       "S1-14_09": days((c) => c.person_type === "non_employee"),
-      "S1-14_02.employee": count((c) => c.person_type === "employee" && c.fatality),
-      "S1-14_02.non_employee": count((c) => c.person_type === "non_employee" && c.fatality),
-      "S1-14_02.injury": count((c) => own(c.person_type) && c.fatality && c.kind === "injury"),
-      "S1-14_02.ill_health": count((c) => own(c.person_type) && c.fatality && c.kind === "ill_health"),
+      "S1-14_02.employee": deaths((c) => c.person_type === "employee"),
+      "S1-14_02.non_employee": deaths((c) => c.person_type === "non_employee"),
+      "S1-14_02.injury": deaths((c) => own(c.person_type) && c.kind === "injury"),
+      "S1-14_02.ill_health": deaths((c) => own(c.person_type) && c.kind === "ill_health"),
       "S1-14_04.employee": count((c) => c.person_type === "employee" && c.kind === "injury"),
       "S1-14_04.non_employee": count((c) => c.person_type === "non_employee" && c.kind === "injury"),
     };
@@ -203,13 +211,16 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="esrs-s1-14-${companyId}-${YEAR}.csv"`);
-    expect(res.text).toBe(esrsCsv(json.body.data.datapoints));
-    const lines = res.text.split("\r\n");
-    expect(lines[0]).toBe("datapoint_id,esrs_paragraph,name,value,unit,note");
-    expect(lines).toHaveLength(21);
-    expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,4\.04,per_million_hours,/);
+    const { period: p, generated_at } = json.body.data;
+    const context = { periodStart: p.start, periodEnd: p.end, timeZone: p.time_zone, complete: p.complete, generatedAt: generated_at, basis: "live" as const, frozen: null };
+    expect(res.text).toBe(esrsCsv(json.body.data.datapoints, context));
+    expect(res.text.startsWith("\uFEFFdatapoint_id,")).toBe(true);
+    const lines = res.text.slice(1).split("\r\n");
+    expect(lines[0]).toMatch(/^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note$/);
+    expect(lines).toHaveLength(22);
+    expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,5\.15,per_million_hours,/);
     expect(lines[11]).toMatch(/^S1-14_11,ESRS S1 AR 81,health_and_safety_management_system_standards,"ISO 45001, SCC",text,/);
-    expect(lines[16]).toMatch(/^S1-14_04\.employee,ESRS S1 88 \(c\),recordable_work_related_accidents_employees,9,count,/);
+    expect(lines[17]).toMatch(/^S1-14_04\.employee,ESRS S1 88 \(c\),recordable_work_related_accidents_employees,12,count,/);
   });
 
   it("a year from April in London: the period, its months and its hours follow the setting", async () => {
@@ -220,7 +231,7 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.body.data.period).toMatchObject({ start: "2025-03-31T23:00:00.000Z", end: "2026-03-31T23:00:00.000Z", first_month: 4, complete: false });
     expect(res.body.data.worked_hours.total).toBe(500);
     const months = await company.get(`/v1/worked-hours?year=${YEAR}`, aprilKey);
-    expect([months.body.data.months[0].month, months.body.data.months[11]]).toEqual(["2025-04", { month: "2026-03", app_hours: 500, api_hours: 0, total_hours: 500 }]);
+    expect([months.body.data.months[0].month, months.body.data.months[11]]).toEqual(["2025-04", { month: "2026-03", app_hours: 500, api_hours: 0, total_hours: 500, by_worker_category: { employees: 0, non_employees: 0, unattributed: 500 } }]);
   });
 
   it.each([
@@ -236,12 +247,24 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.body.error.message).toMatch(message);
   });
 
+  it("a period that has not begun in the company's calendar → 400 naming the latest one that has (no zeros labelled year to date)", async () => {
+    const april = await seedCompany({ reportingTimeZone: "Europe/London", financialYearStartMonth: 4 });
+    const aprilKey = (await seedKey({ api: "company", companyId: april })).key;
+    const next = new Date().getUTCFullYear() + 1; // its April is always ahead
+    const latest = periodYearAt(new Date(), { timeZone: "Europe/London", firstMonth: 4 });
+    const res = await company.get(`/v1/esrs-s1?year=${next}`, aprilKey);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "invalid_request", message: `year: the ${next} reporting period (${next}-04-01 to ${next + 1}-03-31 (Europe/London)) has not begun; the latest period that has begun is ${latest}.` });
+    expect((await company.get(`/v1/esrs-s1?year=${latest}`, aprilKey)).status).toBe(200);
+    await rejectsWith(report({ companyId: april, year: next }, await signedIn({ admin: true })), "invalid-argument");
+  });
+
   it("defaults to the period in progress (in the company's time zone) and JSON; it is marked incomplete", async () => {
     const res = await company.get("/v1/esrs-s1", key);
     expect(res.status).toBe(200);
     expect(res.body.data.year).toBe(periodYearAt(new Date(), BERLIN));
     expect(res.body.data.period).toMatchObject({ in_progress: true, complete: false });
-    expect(res.body.data.datapoints).toHaveLength(19);
+    expect(res.body.data.datapoints).toHaveLength(20);
   });
 });
 
@@ -259,5 +282,62 @@ describe("the esrsS1Report callable", () => {
     await rejectsWith(report({ companyId }, admin), "invalid-argument");
     await rejectsWith(report({ companyId, year: YEAR, extra: 1 }, admin), "invalid-argument");
     await rejectsWith(report({ companyId: await seedCompany({ plan: "pro" }), year: YEAR }, admin), "failed-precondition");
+  });
+});
+
+describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
+  it("freeze → edit an incident → the frozen figures stay, the live ones change, the difference is listed; freezing again keeps the earlier version", async () => {
+    const frozenCompany = await seedFixture();
+    const frozenKey = (await seedKey({ api: "company", companyId: frozenCompany, rateLimits: { perMinute: 10_000 } })).key;
+    const boss = await signedIn();
+    await seedUser(boss.uid, { companyId: frozenCompany, role: "owner", displayName: "Olga Owner" });
+    const first = await freeze({ companyId: frozenCompany, year: YEAR }, boss);
+    expect(first).toMatchObject({ companyId: frozenCompany, year: YEAR, version: 1, frozenAt: expect.stringMatching(/Z$/) });
+    const v1 = (await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}`).get()).data();
+    // What S1-14_07 (63 days) was made of: #1 (inc0001, 5 days) among others, with the facts as read.
+    expect(v1?.content.basis["S1-14_07"].incidents).toContain("inc0001");
+    expect(v1?.content.incidents).toContainEqual(expect.objectContaining({ id: "inc0001", daysLost: 5, type: "injury", personType: "employee" }));
+    expect(v1?.content.monthHours).toHaveLength(12);
+
+    await firestore().doc(`companies/${frozenCompany}/incidents/inc0001`).update({ daysLost: 15 });
+
+    const served = await company.get(`/v1/esrs-s1?year=${YEAR}`, frozenKey);
+    expect(served.status).toBe(200);
+    expect(served.body.data).toMatchObject({ basis: "frozen", frozen: { version: 1, frozen_by: { type: "user", id: boss.uid } } });
+    expect(valuesOf(served.body.data.datapoints)).toEqual(EXPECTED_VALUES); // 63 days, as frozen
+    expect(served.body.data.restatement.differences).toEqual([{ datapoint_id: "S1-14_07", frozen_value: 63, live_value: 73 }]); // 63 − 5 + 15
+
+    const csv = await company.raw().get(`/v1/esrs-s1?year=${YEAR}&format=csv`).set("Authorization", `Bearer ${frozenKey}`);
+    expect(csv.text.split("\r\n")[7]).toMatch(/^S1-14_07,ESRS S1 88 \(e\),days_lost_to_work_related_injuries,63,days,/); // as frozen
+    expect(csv.text.split("\r\n")[7]).toMatch(new RegExp(`^S1-14_07,.*,frozen,1,${served.body.data.frozen.frozen_at.replace(/\./g, "\\.")},`));
+    const live = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=live`, frozenKey);
+    expect(live.body.data).toMatchObject({ basis: "live", frozen: { version: 1 } });
+    expect(valuesOf(live.body.data.datapoints)["S1-14_07"]).toBe(73);
+
+    const second = await freeze({ companyId: frozenCompany, year: YEAR }, boss);
+    expect(second.version).toBe(2);
+    const kept = (await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}-v1`).get()).data();
+    expect(kept).toMatchObject({ year: YEAR, version: 1 });
+    expect(kept?.content.datapoints.find((d: { datapoint_id: string }) => d.datapoint_id === "S1-14_07").value).toBe(63);
+    const now = await company.get(`/v1/esrs-s1?year=${YEAR}`, frozenKey);
+    expect(now.body.data).toMatchObject({ basis: "frozen", frozen: { version: 2 }, restatement: { differences: [] } });
+    expect(valuesOf(now.body.data.datapoints)["S1-14_07"]).toBe(73);
+
+    const audit = await firestore().collection(`companies/${frozenCompany}/auditLogs`).where("action", "==", "esrs_report.frozen").get();
+    expect(audit.docs.map((d) => d.get("target.id")).sort()).toEqual([`${YEAR}-v1`, `${YEAR}-v2`]);
+  });
+
+  it("owner or Admin only; a period in progress cannot be frozen; basis=frozen without a frozen version → 404", async () => {
+    const standard = await signedIn();
+    await seedUser(standard.uid, { companyId, role: "standard" });
+    await rejectsWith(freeze({ companyId, year: YEAR }, standard), "permission-denied");
+    await rejectsWith(freeze({ companyId, year: YEAR }, null), "unauthenticated");
+    const admin = await signedIn({ admin: true });
+    await rejectsWith(freeze({ companyId, year: periodYearAt(new Date(), BERLIN) }, admin), "failed-precondition");
+    const res = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=frozen`, key);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+    const plain = await company.get(`/v1/esrs-s1?year=${YEAR}`, key);
+    expect(plain.body.data).toMatchObject({ basis: "live", frozen: null, restatement: null });
   });
 });

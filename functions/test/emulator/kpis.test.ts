@@ -80,6 +80,18 @@ describe("the KPI rollup service", () => {
     expect(worked_hours.by_source).toEqual({ app: 2950.5, api: 300 });
   });
 
+  it("counts months on the company's reporting calendar, as ESRS does (one company, one calendar)", async () => {
+    const companyId = await seedCompany({ reportingTimeZone: "Europe/Berlin" });
+    await seedFixture(companyId);
+    const rollup = await computeRollup(companyId, NOW);
+    expect(rollup.months[23]).toBe("2026-11");
+    // Berlin is UTC+1 in November and December: 2026-11-30T23:59:59Z is 1 December there (after the
+    // window, total only), 2026-10-31T23:59:59Z is 1 November, and 2024-11-30T23:59:59Z (before the
+    // UTC window) is 1 December 2024, the window's first month, beside 2024-12-01T00:00:00Z.
+    expect(rollup.areas.incidents.by_month).toMatchObject({ "2026-11": 2, "2026-10": 0, "2024-12": 2 });
+    expect(Object.values(rollup.areas.incidents.by_month).reduce((a, b) => a + b, 0)).toBe(4);
+  });
+
   it("runs the same number of queries for 1 and 20 times the documents", async () => {
     const small = await seedCompany();
     const large = await seedCompany();

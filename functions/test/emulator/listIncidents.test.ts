@@ -74,6 +74,7 @@ describe("GET /v1/incidents", () => {
       description: "Wet deck near the gangway.",
       event_date: "2026-01-10T00:00:00.000Z",
       reported_at: "2026-03-01T11:00:00.000Z",
+      date_of_death: null,
       status: "reported",
       type: "injury",
       work_related: true,

@@ -28,6 +28,7 @@ beforeAll(async () => {
     await setDoc(doc(db, "companies/acme"), { name: "Acme", plan: "pro", apiAccess: { findingsExport: false, companyApi: false }, seatCapacity: 5, seatsUsed: 3, provisioningRoleMap: {} });
     await setDoc(doc(db, "companies/acme/auditLogs/e1"), { action: "api.request" });
     await setDoc(doc(db, "companies/acme/kpiRollups/latest"), { incidents: {} });
+    await setDoc(doc(db, "companies/acme/esrsReports/2025"), { year: 2025, version: 1, content: {} });
   });
 });
 
@@ -79,6 +80,14 @@ describe("firestore.rules", () => {
   ])("%s cannot read the audit log", async (_who, uid) => {
     await assertFails(getDoc(doc(as(uid), "companies/acme/auditLogs/e1")));
     await assertFails(getDocs(collection(as(uid), "companies/acme/auditLogs")));
+  });
+
+  it.each([["the owner", alice], ["a platform admin", admin], ["an anonymous client", anon]])("%s can neither read nor write frozen ESRS reports", async (_who, ctx) => {
+    await assertFails(getDoc(doc(ctx(), "companies/acme/esrsReports/2025")));
+    await assertFails(getDocs(collection(ctx(), "companies/acme/esrsReports")));
+    await assertFails(setDoc(doc(ctx(), "companies/acme/esrsReports/2025"), { year: 2025, version: 2, content: {} }));
+    await assertFails(updateDoc(doc(ctx(), "companies/acme/esrsReports/2025"), { version: 9 }));
+    await assertFails(deleteDoc(doc(ctx(), "companies/acme/esrsReports/2025")));
   });
 
   it("live members read the rollup; a deactivated one does not", async () => {

@@ -32,12 +32,13 @@ describe("POST /v1/worked-hours", () => {
     const rid = randomId("rq");
     const first = await post({ month: "2025-03", hours: 300 }, prov, rid);
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ data: { month: "2025-03", hours: 300, source: "api", updated_at: expect.any(String) } });
+    expect(first.body).toEqual({ data: { month: "2025-03", hours: 300, source: "api", worker_category: null, updated_at: expect.any(String) } });
     const again = await post({ month: "2025-03", hours: 320.25 });
     expect(again.status).toBe(200);
     expect(again.body.data.hours).toBe(320.25);
     const stored = await firestore().doc(`companies/${companyId}/workedHours/api_2025-03`).get();
     expect(stored.data()).toMatchObject({ month: "2025-03", hours: 320.25, source: "api" });
+    expect(stored.data()).not.toHaveProperty("workerCategory");
     expect((await firestore().doc(`companies/${companyId}/workedHours/app-2025-03-a`).get()).data()).toEqual({ month: "2025-03", hours: 1000, source: "app" });
     const entries = await auditEntriesFor(companyId, rid);
     expect(entries).toEqual(
@@ -46,6 +47,19 @@ describe("POST /v1/worked-hours", () => {
         expect.objectContaining({ class: "privileged", action: "api.request", status: 201, method: "POST", path: "/v1/worked-hours" }),
       ]),
     );
+  });
+
+  it("per worker category: one value per group beside each other, audited per group; the month's hours are their sum", async () => {
+    const rid = randomId("rq");
+    const employees = await post({ month: "2025-06", hours: 800, worker_category: "employees" }, prov, rid);
+    expect(employees.status).toBe(201);
+    expect(employees.body.data).toMatchObject({ month: "2025-06", hours: 800, worker_category: "employees" });
+    expect((await post({ month: "2025-06", hours: 200, worker_category: "non_employees" })).status).toBe(201);
+    expect((await post({ month: "2025-06", hours: 210, worker_category: "non_employees" })).status).toBe(200);
+    expect((await firestore().doc(`companies/${companyId}/workedHours/api_2025-06_employees`).get()).data()).toMatchObject({ month: "2025-06", hours: 800, source: "api", workerCategory: "employees" });
+    expect(await auditEntriesFor(companyId, rid)).toEqual(expect.arrayContaining([expect.objectContaining({ action: "worked_hours.set", target: { type: "worked_hours", id: "2025-06/employees" } })]));
+    const june = (await company.get("/v1/worked-hours?year=2025", read)).body.data.months[5];
+    expect(june).toEqual({ month: "2025-06", app_hours: 0, api_hours: 1010, total_hours: 1010, by_worker_category: { employees: 800, non_employees: 210, unattributed: 0 } });
   });
 
   it("a large company's month (7,000 people, 1,200,000 h) is accepted", async () => {
@@ -67,6 +81,7 @@ describe("POST /v1/worked-hours", () => {
     [{ month: "2025-03" }, 'Invalid body parameter "hours"'],
     [{ hours: 1 }, 'Invalid body parameter "month": is required.'],
     [{ month: "2025-03", hours: 1, source: "app" }, 'Unknown body parameter "source".'],
+    [{ month: "2025-03", hours: 1, worker_category: "contractors" }, 'Invalid body parameter "worker_category": must be "employees" or "non_employees".'],
     [[{ month: "2025-03", hours: 1 }], "Invalid body parameter"],
   ])("%j → 400 naming the problem, nothing written", async (body, message) => {
     const changes = () => firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "worked_hours.set").count().get();
@@ -110,9 +125,10 @@ describe("GET /v1/worked-hours", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.year).toBe(2025);
     expect(res.body.data.months).toHaveLength(12);
-    expect(res.body.data.months[2]).toEqual({ month: "2025-03", app_hours: 1250.5, api_hours: 320.25, total_hours: 1570.75 });
-    expect(res.body.data.months[3]).toEqual({ month: "2025-04", app_hours: 70, api_hours: 0, total_hours: 70 });
-    expect(res.body.data.months[4]).toEqual({ month: "2025-05", app_hours: 0, api_hours: 0, total_hours: 0 });
+    const none = { employees: 0, non_employees: 0 };
+    expect(res.body.data.months[2]).toEqual({ month: "2025-03", app_hours: 1250.5, api_hours: 320.25, total_hours: 1570.75, by_worker_category: { ...none, unattributed: 1570.75 } });
+    expect(res.body.data.months[3]).toEqual({ month: "2025-04", app_hours: 70, api_hours: 0, total_hours: 70, by_worker_category: { ...none, unattributed: 70 } });
+    expect(res.body.data.months[4]).toEqual({ month: "2025-05", app_hours: 0, api_hours: 0, total_hours: 0, by_worker_category: { ...none, unattributed: 0 } });
   });
 
   it("defaults to the current year; a future or malformed year → 400", async () => {

@@ -70,28 +70,29 @@ describe("the rows", () => {
     expect(hours.reduce((s, m) => s + m.app, 0)).toBe(HOURS_2025.app);
     expect(rows.map((r) => [r.datapoint_id, r.value, r.unit])).toEqual([
       ["S1-14_01", 83.33, "percent"], // 250 / 300
-      ["S1-14_02", 5, "count"],
+      ["S1-14_02", 6, "count"],
       ["S1-14_03", 1, "count"],
-      ["S1-14_04", 11, "count"],
-      ["S1-14_05", 4.04, "per_million_hours"], // 11 / 2,720,000 × 1,000,000 = 4.0441…
+      ["S1-14_04", 14, "count"],
+      ["S1-14_05", 5.15, "per_million_hours"], // 14 / 2,720,000 × 1,000,000 = 5.1470…
       ["S1-14_06", 3, "count"],
-      ["S1-14_07", 52, "days"],
+      ["S1-14_07", 63, "days"],
       ["S1-14_08", 2, "count"],
       ["S1-14_09", 17, "days"],
       ["S1-14_10", 33.33, "percent"], // 100 / 300
       ["S1-14_11", "ISO 45001, SCC", "text"],
-      ["S1-14_02.employee", 3, "count"],
+      ["S1-14_12", null, "count"], // voluntary (AR 94), not collected: present all the same
+      ["S1-14_02.employee", 4, "count"],
       ["S1-14_02.non_employee", 2, "count"],
       ["S1-14_02.injury", 3, "count"],
-      ["S1-14_02.ill_health", 2, "count"],
-      ["S1-14_04.employee", 9, "count"],
+      ["S1-14_02.ill_health", 3, "count"],
+      ["S1-14_04.employee", 12, "count"],
       ["S1-14_04.non_employee", 2, "count"],
       ["S1-14_05.employee", null, "per_million_hours"],
       ["S1-14_05.non_employee", null, "per_million_hours"],
     ]);
-    expect(rows.slice(0, 11).every((r) => r.breakdown === null)).toBe(true);
-    expect(rows[15].breakdown).toEqual({ of: "S1-14_04", by: "person_type", member: "employee" });
-    expect(rows[17].note).toMatch(/Not reported: worked hours are recorded for the whole own workforce/);
+    expect(rows.slice(0, 12).every((r) => r.breakdown === null)).toBe(true);
+    expect(rows[16].breakdown).toEqual({ of: "S1-14_04", by: "person_type", member: "employee" });
+    expect(rows[18].note).toMatch(/Not reported: 2,720,000 hours of the period are not attributed to employees or non-employees/);
   });
 
   it("a complete period: no incomplete mark; the notes state the period, the hours by source and the conventions", () => {
@@ -100,7 +101,7 @@ describe("the rows", () => {
     for (const row of Object.values(byId)) expect(row.note).not.toMatch(/Incomplete|Not reported: no/);
     expect(byId["S1-14_05"].note).toMatch(/Period: 2025-01-01 to 2025-12-31 \(Europe\/Berlin\)\. Hours worked in the period: 2,720,000 \(app 1,220,000, API 1,500,000\)\./);
     expect(byId["S1-14_07"].note).toMatch(/calendar days .* not counting the day of the incident, booked in full to the period the case is dated in/);
-    expect(byId["S1-14_04"].note).toMatch(/A death counts whatever its `recordable` flag/);
+    expect(byId["S1-14_04"].note).toMatch(/or a death, whatever its `recordable` flag/);
     expect(byId["S1-14_06"].note).toMatch(/ill-health cases by when they were reported \(AR 94\)/);
     expect(byId["S1-14_07"].note).toMatch(/Phase-in \(ESRS 1 Appendix C\)/);
   });
@@ -108,9 +109,9 @@ describe("the rows", () => {
   it("the April year 2025 in progress, two months without hours: marked in the status and in the notes", () => {
     const { byId, status } = report(APRIL_LONDON, { now: new Date("2026-03-10T00:00:00Z") });
     expect(status).toEqual({ complete: false, inProgress: true, monthsWithoutHours: ["2026-02", "2026-03"] });
-    // Hours 2025-04 … 2026-03: 9 × 100,000 + 1,500,000 + 20,000 + 40,000 (2026-01) = 2,460,000; 9 accidents.
-    expect(byId["S1-14_05"].value).toBe(3.66); // 9 / 2,460,000 × 1,000,000 = 3.6585…
-    expect(byId["S1-14_04"].value).toBe(9);
+    // Hours 2025-04 … 2026-03: 9 × 100,000 + 1,500,000 + 20,000 + 40,000 (2026-01) = 2,460,000; 12 accidents.
+    expect(byId["S1-14_05"].value).toBe(4.88); // 12 / 2,460,000 × 1,000,000 = 4.8780…
+    expect(byId["S1-14_04"].value).toBe(12);
     expect(byId["S1-14_05"].note).toMatch(/Incomplete period 2025-04-01 to 2026-03-31 \(Europe\/London\): it has not ended yet \(year to date\); no worked hours are recorded for 2026-02, 2026-03\./);
     expect(byId["S1-14_02"].note).toMatch(/Incomplete period/);
     expect(byId["S1-14_01"].note).not.toMatch(/Incomplete period/); // coverage is a headcount, not a period's sum
@@ -121,7 +122,7 @@ describe("the rows", () => {
     expect(byId["S1-14_05"].value).toBeNull();
     expect(byId["S1-14_05"].note).toMatch(/Not reported: no worked hours are recorded for the 2025 period/);
     expect(status.monthsWithoutHours).toHaveLength(12);
-    expect(byId["S1-14_04"].value).toBe(11);
+    expect(byId["S1-14_04"].value).toBe(14);
   });
 
   it("a covered or audited headcount above the headcount is null with the reason, never 106.67 %", () => {
@@ -141,29 +142,80 @@ describe("the rows", () => {
   });
 });
 
+const CONTEXT = { periodStart: "2024-12-31T23:00:00.000Z", periodEnd: "2025-12-31T23:00:00.000Z", timeZone: "Europe/Berlin", complete: true, generatedAt: "2026-06-01T00:00:00.000Z", basis: "live" as const, frozen: null };
+
 describe("the CSV", () => {
-  it("today's header and eleven rows first, in order; then one row per breakdown", () => {
-    const csv = esrsCsv(report(BERLIN, { records: [] }).rows);
-    const lines = csv.split("\r\n");
-    expect(lines[0]).toBe("datapoint_id,esrs_paragraph,name,value,unit,note");
-    expect(lines).toHaveLength(21); // header, 11 totals, 8 breakdowns, and the empty string after the last CRLF
-    expect(lines[1]).toMatch(/^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,/);
-    expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,/);
-    expect(lines[12]).toMatch(/^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,3,count,/);
-    expect(lines[15]).toMatch(/^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,2,count,/);
-    expect(lines[20]).toBe("");
+  it("a BOM, the header, twelve totals in order, then one row per breakdown; period, completeness and generated_at as columns", () => {
+    const csv = esrsCsv(report(BERLIN, { records: [] }).rows, CONTEXT);
+    expect(csv.startsWith("\uFEFFdatapoint_id,")).toBe(true);
+    const lines = csv.slice(1).split("\r\n");
+    expect(lines[0]).toBe(
+      "datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note",
+    );
+    expect(lines).toHaveLength(22); // header, 12 totals, 8 breakdowns, and the empty string after the last CRLF
+    const tail = ",2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,";
+    expect(lines[1]).toMatch(/^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,4,,0\.8333,pure,instant,,,,false,,/);
+    expect(lines[1]).toContain(tail);
+    expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,,,,pure,duration,,,,false,,/);
+    expect(lines[12]).toMatch(/^S1-14_12,ESRS S1 AR 94,voluntary_datapoint_ar_94,,count,,,,pure,duration,,,,true,,/);
+    expect(lines[13]).toMatch(/^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,4,count,0,,4,pure,duration,S1-14_02,person_type,employee,false,,/);
+    expect(lines[16]).toMatch(/^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,3,count,0,,3,pure,duration,S1-14_02,cause,ill_health,false,,/);
+    expect(lines[21]).toBe("");
+    const frozen = esrsCsv(report(BERLIN, { records: [] }).rows, { ...CONTEXT, basis: "frozen", frozen: { version: 2, frozenAt: "2026-02-10T09:30:00.000Z" } });
+    expect(frozen.split("\r\n")[1]).toContain(",2026-06-01T00:00:00.000Z,frozen,2,2026-02-10T09:30:00.000Z,");
   });
 
   it("quotes commas, quotes and line breaks (RFC 4180) and defuses spreadsheet formulas", () => {
-    const row = (value: EsrsRow["value"], note: string): EsrsRow => ({ datapoint_id: "X", esrs_paragraph: "P", name: "n", value, unit: "text", note, breakdown: null });
-    const csv = esrsCsv([row('=HYPERLINK("http://evil.example")', "+cmd|' /C calc'!A0"), row("ISO 45001, SCC", 'said "no",\nthen left\r\nfor good'), row("@SUM(A1)", "-2+3"), row(null, "plain")]);
+    const row = (value: EsrsRow["value"], note: string): EsrsRow => ({
+      datapoint_id: "X", esrs_paragraph: "P", name: "n", value, unit: "text", note, breakdown: null,
+      concept: null, xbrl_value: value, xbrl_unit: null, decimals: null, period_type: "duration", axis: null, member: null, voluntary: false, omission: null,
+    });
+    const csv = esrsCsv([row('=HYPERLINK("http://evil.example")', "+cmd|' /C calc'!A0"), row("ISO 45001, SCC", 'said "no",\nthen left\r\nfor good'), row("@SUM(A1)", "-2+3"), row(null, "plain")], CONTEXT);
+    const line = (v: string, note: string) => `X,P,n,${v},text,,,${v},,duration,,,,false,,2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,${note}`;
     expect(csv.split("\r\n").slice(1).join("\r\n")).toBe(
-      [`X,P,n,"'=HYPERLINK(""http://evil.example"")",text,'+cmd|' /C calc'!A0`, `X,P,n,"ISO 45001, SCC",text,"said ""no"",\nthen left\r\nfor good"`, `X,P,n,'@SUM(A1),text,'-2+3`, "X,P,n,,text,plain", ""].join("\r\n"),
+      [
+        line(`"'=HYPERLINK(""http://evil.example"")"`, "'+cmd|' /C calc'!A0"),
+        line(`"ISO 45001, SCC"`, `"said ""no"",\nthen left\r\nfor good"`),
+        line("'@SUM(A1)", "'-2+3"),
+        line("", "plain"),
+        "",
+      ].join("\r\n"),
     );
   });
 
   it("names the file after the company (made safe) and the year", () => {
     expect(esrsCsvFilename("co-1_A", 2025)).toBe("esrs-s1-14-co-1_A-2025.csv");
     expect(esrsCsvFilename('a"b\r\n/ü', 2024)).toBe("esrs-s1-14-a_b____-2024.csv");
+  });
+});
+
+describe("the tagging fields", () => {
+  it("per row: unit as the taxonomy types it, decimals, period type, axis and member; concept null (not verified)", () => {
+    const { byId } = report();
+    expect(byId["S1-14_01"]).toMatchObject({ value: 83.33, xbrl_value: 0.8333, xbrl_unit: "pure", decimals: 4, period_type: "instant", concept: null }); // 250 / 300 = 0.83333…
+    expect(byId["S1-14_05"]).toMatchObject({ value: 5.15, xbrl_value: 5.15, xbrl_unit: "pure", decimals: 2, period_type: "duration" });
+    expect(byId["S1-14_07"]).toMatchObject({ value: 63, xbrl_value: 63, decimals: 0 });
+    expect(byId["S1-14_11"]).toMatchObject({ xbrl_unit: null, decimals: null });
+    expect(byId["S1-14_04.non_employee"]).toMatchObject({ axis: "person_type", member: "non_employee" });
+    expect(byId["S1-14_02.injury"]).toMatchObject({ axis: "cause", member: "injury" });
+    expect(Object.values(byId).every((r) => r.concept === null)).toBe(true);
+    expect(Object.values(byId).filter((r) => r.voluntary).map((r) => r.datapoint_id)).toEqual(["S1-14_08", "S1-14_09", "S1-14_12"]);
+  });
+
+  it("S1-14_12 is a row even when null", () => {
+    expect(report().byId["S1-14_12"]).toMatchObject({ value: null, voluntary: true, omission: null, note: expect.stringMatching(/Not reported: the app does not collect/) });
+  });
+
+  it("marks: not collected under legal restrictions on any datapoint (its breakdowns follow); voluntary_not_disclosed on voluntary ones only", () => {
+    const period = reportingPeriod(YEAR, BERLIN);
+    const hours = hoursByMonth(period.months, RECORDS);
+    const omissions = { "S1-14_06": "not_collected_legal_restrictions", "S1-14_04": "not_collected_legal_restrictions", "S1-14_08": "voluntary_not_disclosed", "S1-14_07": "voluntary_not_disclosed", "S1-14_09": "other" };
+    const rows = buildRows(period, { incidents: evaluateInMemory(FIXTURE, period), hours, coverage: COVERAGE, omissions }, periodStatus(period, hours, AFTER));
+    const byId = Object.fromEntries(rows.map((r) => [r.datapoint_id, r]));
+    expect(byId["S1-14_06"]).toMatchObject({ value: null, omission: "not_collected_legal_restrictions", note: expect.stringMatching(/Not reported: the undertaking does not collect this data where legal restrictions prevent it/) });
+    expect(byId["S1-14_04.employee"]).toMatchObject({ value: null, omission: "not_collected_legal_restrictions" });
+    expect(byId["S1-14_08"]).toMatchObject({ value: null, omission: "voluntary_not_disclosed" });
+    expect(byId["S1-14_07"]).toMatchObject({ value: 63, omission: null }); // mandatory: the mark is ignored
+    expect(byId["S1-14_09"]).toMatchObject({ value: 17, omission: null }); // not a known mark
   });
 });

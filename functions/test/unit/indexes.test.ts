@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { aggregationIndexNeed, indexNeedsOf } from "../../src/repos/aggregates";
 import { indexNeed, type IndexNeed } from "../../src/repos/rangeQuery";
-import { esrsAggregations } from "../../src/services/esrs/queries";
+import { esrsQueryShapes } from "../../src/services/esrs/queries";
 import { rollupAggregations } from "../../src/services/kpiRollup";
 
 /**
@@ -29,7 +29,7 @@ const listQueries: Array<IndexNeed | null> = [
   // SCIM paging: removed users that still have a `createdAt` (removed before it was moved aside), moved out of the ordered roster.
   { collectionGroup: "users", fields: [{ fieldPath: "companyId", order: "ASCENDING" }, { fieldPath: "removedAt", order: "ASCENDING" }, { fieldPath: "createdAt", order: "ASCENDING" }] },
 ];
-const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsAggregations())];
+const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsQueryShapes())];
 const label = (need: IndexNeed) => `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;
 
 describe("firestore.indexes.json", () => {

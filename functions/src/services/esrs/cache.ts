@@ -1,10 +1,10 @@
-import { computeEsrsReport, type EsrsReport } from "./report";
+import { computeEsrsReport, figuresOf, type EsrsFigures } from "./report";
 import { setBounded } from "../../lib/bounded";
 import { MINUTE_MS } from "../../lib/dates";
 
 /**
  * The ESRS report of a company and year, computed at most once per CACHE_MS per instance: one
- * report costs some thirty aggregation queries, and an API key may ask 60 times a minute. The
+ * report costs six queries and a read per candidate case, and an API key may ask 60 times a minute. The
  * cached report keeps its `generatedAt`, so numbers never look newer than they are; a change to
  * the data shows at the latest CACHE_MS later (README and the company guide say so). Concurrent
  * requests for the same report share one computation.
@@ -12,14 +12,15 @@ import { MINUTE_MS } from "../../lib/dates";
 export const CACHE_MS = 5 * MINUTE_MS;
 const MAX_ENTRIES = 1000;
 
-const cache = new Map<string, { at: number; report: Promise<EsrsReport> }>();
+const cache = new Map<string, { at: number; report: Promise<EsrsFigures> }>();
 
-export function esrsReport(companyId: string, year: number | undefined, now = Date.now()): Promise<EsrsReport> {
+/** The figures only: what each was made of is read again by a freeze (freeze.ts), never kept here. */
+export function esrsReport(companyId: string, year: number | undefined, now = Date.now()): Promise<EsrsFigures> {
   // No year: the period in progress, whose year may change; computed, then cached under its year.
   const key = year === undefined ? null : `${companyId}\u0000${year}`;
   const hit = key ? cache.get(key) : undefined;
   if (hit && now - hit.at < CACHE_MS) return hit.report;
-  const report = computeEsrsReport(companyId, year, undefined, new Date(now));
+  const report = computeEsrsReport(companyId, year, undefined, new Date(now)).then(figuresOf);
   const stored = { at: now, report };
   report.then(
     (done) => {

@@ -12,6 +12,11 @@ export type PersonType = "employee" | "non_employee" | "other_worker";
 /** What a counted incident is for S1-14: an injury (any fatal incident not filed as ill health) or an ill-health case. */
 export type CaseKind = "injury" | "ill_health";
 export type Unit = "percent" | "count" | "per_million_hours" | "days" | "text";
+/** XBRL period type: a flow over the period, or a state at its end. */
+export type PeriodType = "duration" | "instant";
+/** Why a datapoint is not disclosed, as the company marks it (`esrsOmissions`). */
+export const OMISSIONS = ["not_collected_legal_restrictions", "voluntary_not_disclosed"] as const;
+export type Omission = (typeof OMISSIONS)[number];
 export const UNITS = ["percent", "count", "per_million_hours", "days", "text"] as const satisfies readonly Unit[];
 
 export const OWN_WORKFORCE = ["employee", "non_employee"] as const satisfies readonly PersonType[];
@@ -38,6 +43,10 @@ interface Meta {
   paragraph: string;
   name: string;
   unit: Unit;
+  /** Instant for a headcount share (at the period's end), duration otherwise; absent = duration. */
+  periodType?: PeriodType;
+  /** May be disclosed (¶89, AR 94): the company may mark it `voluntary_not_disclosed`. */
+  voluntary?: boolean;
   /** Shown as the row's note. */
   methodology: string;
   breakdown?: BreakdownOf;
@@ -52,32 +61,38 @@ export type Datapoint = Meta &
     | { source: "coverage"; field: "coveredHeadcount" | "auditedHeadcount" }
     /** `certificationStandards` of `healthSafetyCoverage/{year}`, as text. */
     | { source: "standards" }
+    /** Data the app does not collect: always null, the row present so that a tagging tool finds it. */
+    | { source: "not_collected" }
   );
 
 export type IncidentDatapoint = Extract<Datapoint, { source: "incidents" }>;
 
 const CASES =
-  "Only work-related cases count, hidden incidents never. A death counts whatever its `recordable` flag; other cases only when recordable. " +
-  "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period.";
-const INJURY = "An injury is a recordable incident filed as `injury`, or a fatal one filed under any type but `ill_health`.";
+  "Only work-related cases count, hidden incidents never. A case is a recordable incident (harm to a person) or a death, whatever its `recordable` flag. " +
+  "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period; a death by its date of death where recorded, else as its case.";
+const INJURY = "An accident (injury) is a case filed under any type but `ill_health` (88 (c), AR 91): a recordable `dangerous_occurrence` counts, as a fatal one does.";
 const DAYS =
-  "Days lost are calendar days the person could not work, not counting the day of the incident, booked in full to the period the case is dated in.";
+  "Days lost are whole calendar days the person could not work (IG 3: an integer), not counting the day of the incident, booked in full to the period the case is dated in; a negative or fractional stored value adds nothing and is logged.";
 const PHASE_IN = "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
-const RATE_NOTE = "Divided by the hours worked in the period's twelve months (app records plus the API's values, nothing estimated), × 1,000,000, rounded to two decimals.";
+const ROUNDING = "rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0)";
+const RATE_NOTE =
+  "Divided by the hours worked in the period's twelve months by the whole own workforce, employees and non-employees, as the accidents counted are (AR 89): " +
+  `app records plus the API's values, nothing estimated; hours of employees alone would overstate the rate. × 1,000,000, ${ROUNDING}.`;
 
 const fatalities = (personTypes: readonly PersonType[], kinds: readonly CaseKind[] = BOTH): IncidentSelection => ({ personTypes, kinds, fatalOnly: true, measure: "count" });
 const accidents = (personTypes: readonly PersonType[]): IncidentSelection => ({ personTypes, kinds: ["injury"], measure: "count" });
 
-/** The rows of today, S1-14_01 … S1-14_11, in this order; breakdown rows follow them. */
+/** The total rows, S1-14_01 … S1-14_12, in this order; breakdown rows follow them. */
 export const TOTALS: readonly Datapoint[] = [
   {
     id: "S1-14_01",
     paragraph: "ESRS S1 88 (a)",
     name: "coverage_by_health_and_safety_management_system",
     unit: "percent",
+    periodType: "instant",
     source: "coverage",
     field: "coveredHeadcount",
-    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded to two decimals.",
+    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded half up to two decimals.",
   },
   {
     id: "S1-14_02",
@@ -138,6 +153,7 @@ export const TOTALS: readonly Datapoint[] = [
     id: "S1-14_08",
     paragraph: "ESRS S1 89",
     name: "recordable_work_related_ill_health_cases_non_employees",
+    voluntary: true,
     unit: "count",
     source: "incidents",
     select: { personTypes: ["non_employee"], kinds: ["ill_health"], measure: "count" },
@@ -147,6 +163,7 @@ export const TOTALS: readonly Datapoint[] = [
     id: "S1-14_09",
     paragraph: "ESRS S1 89",
     name: "days_lost_to_work_related_injuries_non_employees",
+    voluntary: true,
     unit: "days",
     source: "incidents",
     select: { personTypes: ["non_employee"], kinds: BOTH, measure: "daysLost" },
@@ -157,9 +174,10 @@ export const TOTALS: readonly Datapoint[] = [
     paragraph: "ESRS S1 90",
     name: "coverage_by_audited_or_certified_health_and_safety_management_system",
     unit: "percent",
+    periodType: "instant",
     source: "coverage",
     field: "auditedHeadcount",
-    methodology: "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded to two decimals.",
+    methodology: "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded half up to two decimals.",
   },
   {
     id: "S1-14_11",
@@ -168,6 +186,15 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "text",
     source: "standards",
     methodology: "The standards underlying the internal audit or external certification, as entered in the app for the period, joined with \", \".",
+  },
+  {
+    id: "S1-14_12",
+    paragraph: "ESRS S1 AR 94",
+    name: "voluntary_datapoint_ar_94",
+    unit: "count",
+    voluntary: true,
+    source: "not_collected",
+    methodology: "Voluntary (AR 94): the app records no data for this datapoint, so it is always null; the row is present so that a tagging tool finds it.",
   },
 ];
 
@@ -213,7 +240,7 @@ export const BREAKDOWNS: readonly Datapoint[] = [
     numerator: `S1-14_04.${p}`,
     per: 1_000_000,
     workforce: p,
-    methodology: `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} (S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}.`,
+    methodology: `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} (S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}: the hours sent with \`worker_category\` ${p === "employee" ? "`employees`" : "`non_employees`"}, given only when every hour of the period is attributed to a group; ${ROUNDING}.`,
   })),
 ];
 

@@ -1,96 +1,61 @@
 import { DEFAULT_REPORTING, reportingPeriod } from "../../lib/period";
-import { createLimiter } from "../../lib/pool";
-import { aggregate, matchesFilters, summable, type AggregateStats, type Aggregation, type Filter } from "../../repos/aggregates";
-import { readHiddenIncidents } from "../../repos/incidents";
-import { incidentDatapoints, type CaseKind, type IncidentSelection } from "./datapoints";
-import type { IncidentValues, Window } from "./evaluate";
+import type { AggregateStats, Aggregation, Filter } from "../../repos/aggregates";
+import { incidentsMatchingAny, type IncidentDoc } from "../../repos/incidents";
+import type { IncidentFacts, Window } from "./evaluate";
 
 /**
- * The incident datapoints as Firestore aggregation queries: a fixed number per report, whatever
- * the number of incidents. Each selection of evaluate.ts (`s1Case`) is rewritten as a signed sum
- * of queries with equality filters on `true`/text values and one date range (inclusion and
- * exclusion), because Firestore has no OR across fields and no "field is absent or false". Hidden
- * incidents are not filtered by the queries: they are read once and those matching a query's
- * filters subtracted (repos/incidents.ts says why no filter can do it).
+ * Reading the incidents an S1-14 figure can be made of: every case (evaluate.ts, `s1Case`) is
+ * work-related and recordable or fatal, and is dated in the period by its event date, its report
+ * date or its date of death. So five queries (equality on `true` and one date range each) return
+ * every case of the period, and a few incidents of other periods (a case reported in the period but
+ * dated by its event date elsewhere), which the evaluator leaves out. Reads grow with the
+ * period's cases, not with all incidents: near misses and first-aid cases are never read.
+ * Reading the documents, rather than counting them with aggregations, lets the evaluator check
+ * each `daysLost` and name the incidents behind every figure (a frozen report keeps them).
  */
-const CONCURRENCY = 16;
-
-const FATAL: Filter = ["fatality", "==", true];
+const WORK_RELATED: Filter = ["workRelated", "==", true];
 const RECORDABLE: Filter = ["recordable", "==", true];
-const ILL: Filter = ["type", "==", "ill_health"];
-const INJURY: Filter = ["type", "==", "injury"];
-type DateField = "eventDate" | "reportedAt";
+const FATAL: Filter = ["fatality", "==", true];
+type DateField = "eventDate" | "reportedAt" | "dateOfDeath";
 
-interface Term {
-  sign: 1 | -1;
-  equalities: Filter[];
-  date: DateField;
-}
-const term = (sign: 1 | -1, equalities: Filter[], date: DateField): Term => ({ sign, equalities, date });
+const range = (field: DateField, { start, end }: Window): Filter[] => [
+  [field, ">=", start],
+  [field, "<", end],
+];
 
-/**
- * Injury cases (by event date): (type injury ∧ recordable) ∪ (fatal ∧ type ≠ ill_health)
- *   = [injury, recordable] + [fatal] − [fatal, ill_health] − [injury, recordable, fatal].
- * Ill-health cases (by report date): type ill_health ∧ (recordable ∪ fatal)
- *   = [ill_health, recordable] + [ill_health, fatal] − [ill_health, recordable, fatal].
- */
-function kindTerms(kind: CaseKind, fatalOnly: boolean): Term[] {
-  if (kind === "injury") {
-    return fatalOnly
-      ? [term(1, [FATAL], "eventDate"), term(-1, [FATAL, ILL], "eventDate")]
-      : [term(1, [INJURY, RECORDABLE], "eventDate"), term(1, [FATAL], "eventDate"), term(-1, [FATAL, ILL], "eventDate"), term(-1, [INJURY, RECORDABLE, FATAL], "eventDate")];
-  }
-  return fatalOnly ? [term(1, [ILL, FATAL], "reportedAt")] : [term(1, [ILL, RECORDABLE], "reportedAt"), term(1, [ILL, FATAL], "reportedAt"), term(-1, [ILL, RECORDABLE, FATAL], "reportedAt")];
+/** The filter sets, each one query; together a superset of the period's cases. */
+export function caseQueries(period: Window): Filter[][] {
+  return [
+    [WORK_RELATED, RECORDABLE, ...range("eventDate", period)],
+    [WORK_RELATED, RECORDABLE, ...range("reportedAt", period)],
+    [WORK_RELATED, FATAL, ...range("eventDate", period)],
+    [WORK_RELATED, FATAL, ...range("reportedAt", period)],
+    [WORK_RELATED, FATAL, ...range("dateOfDeath", period)],
+  ];
 }
 
-export interface PlannedQuery {
-  sign: 1 | -1;
-  aggregation: Aggregation;
+export const toFacts = (doc: IncidentDoc): IncidentFacts => ({
+  id: doc.id,
+  eventDate: doc.eventDate?.toDate() ?? null,
+  reportedAt: doc.reportedAt?.toDate() ?? null,
+  dateOfDeath: doc.dateOfDeath?.toDate() ?? null,
+  type: doc.type,
+  personType: doc.personType,
+  workRelated: doc.workRelated,
+  recordable: doc.recordable,
+  fatality: doc.fatality,
+  daysLost: doc.daysLost,
+  hidden: doc.hidden,
+});
+
+export type ReadIncidentsFn = typeof incidentsMatchingAny;
+
+/** The period's candidate cases, as the evaluator reads them. */
+export async function readCases(companyId: string, period: Window, stats: AggregateStats, read: ReadIncidentsFn = incidentsMatchingAny): Promise<IncidentFacts[]> {
+  return (await read(companyId, caseQueries(period), stats)).map(toFacts);
 }
 
-/** The queries of one selection, one per person type and term; filters in a canonical order so equal queries are run once. */
-export function selectionQueries(select: IncidentSelection, period: Window): PlannedQuery[] {
-  return select.personTypes.flatMap((personType) =>
-    select.kinds.flatMap((kind) =>
-      kindTerms(kind, select.fatalOnly === true).map((t): PlannedQuery => {
-        const equalities = [["workRelated", "==", true] as Filter, ["personType", "==", personType] as Filter, ...t.equalities].sort(([a], [b]) => a.localeCompare(b));
-        const filters: Filter[] = [...equalities, [t.date, ">=", period.start], [t.date, "<", period.end]];
-        return { sign: t.sign, aggregation: { collection: "incidents", filters, ...(select.measure === "daysLost" ? { sum: "daysLost" } : {}) } };
-      }),
-    ),
-  );
-}
-
-export type AggregateFn = typeof aggregate;
-export type ReadHiddenFn = typeof readHiddenIncidents;
-
-/** Production: the aggregations (each distinct one once), minus the hidden incidents each one matched. */
-export async function evaluateByQueries(companyId: string, period: Window, stats: AggregateStats, run: AggregateFn = aggregate, readHidden: ReadHiddenFn = readHiddenIncidents): Promise<IncidentValues> {
-  const limit = createLimiter(CONCURRENCY);
-  const hidden = readHidden(companyId, stats);
-  const cache = new Map<string, Promise<number>>();
-  const visible = (spec: Aggregation): Promise<number> => {
-    const key = JSON.stringify(spec);
-    let value = cache.get(key);
-    if (!value) {
-      value = Promise.all([limit(() => run(companyId, spec, stats)), hidden]).then(([all, docs]) =>
-        docs.filter((d) => matchesFilters(d, spec.filters)).reduce((rest, d) => rest - (spec.sum ? summable(d[spec.sum]) : 1), all),
-      );
-      cache.set(key, value);
-    }
-    return value;
-  };
-  const definitions = incidentDatapoints();
-  const values = await Promise.all(
-    definitions.map(async (d) => {
-      const parts = await Promise.all(selectionQueries(d.select, period).map(async (q) => q.sign * (await visible(q.aggregation))));
-      return parts.reduce((a, b) => a + b, 0);
-    }),
-  );
-  return Object.fromEntries(definitions.map((d, i) => [d.id, values[i]]));
-}
-
-/** Every aggregation a report issues (the index test checks each shape is declared). */
-export function esrsAggregations(period: Window = reportingPeriod(2000, DEFAULT_REPORTING)): Aggregation[] {
-  return incidentDatapoints().flatMap((d) => selectionQueries(d.select, period).map((q) => q.aggregation));
+/** The shapes of those queries (the index test checks each composite index is declared). */
+export function esrsQueryShapes(period: Window = reportingPeriod(2000, DEFAULT_REPORTING)): Aggregation[] {
+  return caseQueries(period).map((filters) => ({ collection: "incidents", filters }));
 }

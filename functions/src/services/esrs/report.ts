@@ -1,11 +1,12 @@
 import { periodYearAt, reportingPeriod, type ReportingPeriod } from "../../lib/period";
 import type { AggregateStats } from "../../repos/aggregates";
-import { findReportingSettings } from "../../repos/companies";
-import { findCoverage } from "../../repos/coverage";
+import { findEsrsSettings } from "../../repos/companies";
+import { findCoverage, type CoverageDoc } from "../../repos/coverage";
 import { hoursBetween } from "../../repos/workedHours";
-import { hoursByMonth } from "../workedHours";
-import { evaluateByQueries } from "./queries";
-import { buildRows, periodStatus, type EsrsRow, type PeriodStatus } from "./rows";
+import { hoursByMonth, type MonthHours } from "../workedHours";
+import { evaluateCases, type Basis, type IncidentFacts } from "./evaluate";
+import { readCases } from "./queries";
+import { buildRows, describePeriod, periodStatus, type EsrsRow, type PeriodStatus } from "./rows";
 
 /**
  * The ESRS S1-14 report of one company and reporting period: the one calculation behind both
@@ -18,10 +19,32 @@ export interface EsrsReport {
   year: number;
   period: ReportingPeriod;
   status: PeriodStatus;
-  /** The period's worked hours, by source: what the rate divides by. */
-  hours: { total: number; app: number; api: number };
+  /** The period's worked hours, by source and worker category: what the rates divide by. */
+  hours: { total: number; app: number; api: number; employees: number; non_employees: number; unattributed: number };
   generatedAt: Date;
   datapoints: EsrsRow[];
+  /** Per incident datapoint, the incidents its value is made of (a frozen report keeps them). */
+  basis: Record<string, Basis>;
+  /** The inputs as read: the period's candidate cases, its months' hours, the coverage document. */
+  inputs: { cases: IncidentFacts[]; monthHours: MonthHours[]; coverage: CoverageDoc | null };
+}
+
+/** The figures alone, without what they were made of: what the cache keeps and the API serves. */
+export type EsrsFigures = Omit<EsrsReport, "basis" | "inputs">;
+
+/** The figures of a report, dropping its inputs (the cache would otherwise hold every case it read). */
+export const figuresOf = ({ companyId, year, period, status, hours, generatedAt, datapoints }: EsrsReport): EsrsFigures => ({ companyId, year, period, status, hours, generatedAt, datapoints });
+
+/** A year whose period has not begun in the company's calendar: no figures, not even zeros. */
+export class PeriodNotBegunError extends Error {
+  constructor(
+    readonly period: ReportingPeriod,
+    /** The latest period that has begun. */
+    readonly latestYear: number,
+  ) {
+    super(`the ${period.year} reporting period (${describePeriod(period)}) has not begun; the latest period that has begun is ${latestYear}`);
+    this.name = "PeriodNotBegunError";
+  }
 }
 
 const countRead = (stats: AggregateStats) => {
@@ -31,25 +54,29 @@ const countRead = (stats: AggregateStats) => {
 
 /**
  * Reads the inputs (the company's period settings, the coverage document, the period's worked-hours
- * records, the hidden incidents and a fixed set of incident aggregations) and builds the rows.
+ * records and the period's candidate cases) and builds the rows. A period that has not begun at
+ * `now` is refused (PeriodNotBegunError).
  * Hours are summed by the same code as GET /v1/worked-hours. No year: the period in progress at
  * `now`. `stats` counts the work.
  */
 export async function computeEsrsReport(companyId: string, requestedYear: number | undefined, stats: AggregateStats = { queries: 0, documentsRead: 0 }, now = new Date()): Promise<EsrsReport> {
-  const settings = await findReportingSettings(companyId);
+  const { reporting: settings, omissions } = await findEsrsSettings(companyId);
   countRead(stats);
   const year = requestedYear ?? periodYearAt(now, settings);
   const period = reportingPeriod(year, settings);
-  const [coverage, records, incidents] = await Promise.all([
+  if (period.start.getTime() > now.getTime()) throw new PeriodNotBegunError(period, periodYearAt(now, settings));
+  const [coverage, records, cases] = await Promise.all([
     findCoverage(companyId, year).then((doc) => {
       countRead(stats);
       return doc;
     }),
     hoursBetween(companyId, period.months[0], period.months[11], stats),
-    evaluateByQueries(companyId, period, stats),
+    readCases(companyId, period, stats),
   ]);
+  const { values: incidents, basis } = evaluateCases(cases, period);
   const hours = hoursByMonth(period.months, records);
   const status = periodStatus(period, hours, now);
-  const sum = (key: "total" | "app" | "api") => hours.reduce((total, m) => total + m[key], 0);
-  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api") }, generatedAt: now, datapoints: buildRows(period, { incidents, hours, coverage }, status) };
+  const sum = (key: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[key], 0);
+  const byCategory = { employees: sum("employees"), non_employees: sum("nonEmployees"), unattributed: sum("unattributed") };
+  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage, omissions }, status), basis, inputs: { cases, monthHours: hours, coverage } };
 }
