@@ -20,8 +20,8 @@ import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedProject } = require("../lib/testing/builders.js");
-const { findingData } = require("../lib/testing/findingBuilders.js");
+const { seedCompany, seedKey, seedProject } = require("../generated/support/builders.js");
+const { findingData } = require("../generated/support/findingBuilders.js");
 const { auditEntry } = require("../lib/repos/auditLogs.js");
 const { Timestamp } = require("firebase-admin/firestore");
 

@@ -21,6 +21,10 @@ const refused = [
   ["src/lib/example.ts", "../repos/stored"],
   ["src/config/example.ts", "../repos/stored"],
   ["src/logs.ts", "./services/users"],
+  ["src/repos/example.ts", "supertest"],
+  ["src/tools/example.ts", "fast-check"],
+  ["src/index.ts", "ajv"],
+  ["src/http/example.ts", "../../test/support/http"],
 ];
 const allowed = [
   ["src/repos/example.ts", "../lib/dates"],
@@ -30,6 +34,7 @@ const allowed = [
   ["src/scim/example.ts", "../http/errors"],
   ["src/company/users/example.ts", "../../services/users"],
   ["src/company/app.ts", "../scim/users"],
+  ["src/tools/demo/example.ts", "../../repos/apiKeys"],
 ];
 
 async function isRestricted(file, from) {

@@ -29,7 +29,7 @@ async function idTokenFor(uid) {
 }
 
 async function checks() {
-  const { DEMO_KEYS } = createRequire(import.meta.url)(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
+  const { DEMO_KEYS } = createRequire(import.meta.url)(join(FUNCTIONS_DIR, "lib", "tools", "demo", "keys.js"));
   const [vesselA, companyRead, , revoked] = DEMO_KEYS;
   const failures = [];
   let passed = 0;

@@ -4,13 +4,10 @@
 // generated/*.ts, so a parameter, body or response the document no longer describes fails tsc;
 // every response is also checked against the served document (status, content type, schema).
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { paths as CompanyPaths } from "../../generated/company.js";
 import type { paths as FindingsPaths } from "../../generated/findings.js";
-
-type Validate = (method: string, url: string, status: number, body: unknown, contentType?: string | null) => void;
-const require = createRequire(import.meta.url);
+import { createResponseValidator } from "../../test/support/openapiValidator.js";
 
 export interface TypedContext {
   base: string;
@@ -21,9 +18,8 @@ export interface TypedContext {
 
 /** A client whose every response is validated against the served document it was generated from. */
 function typedClient<P extends object>(functionsDir: string, name: "findings" | "company", baseUrl: string, check: TypedContext["check"]): Client<P> {
-  // This file runs compiled under generated/smoke/: both files are found from the functions directory.
-  const { createResponseValidator } = require(`${functionsDir}/lib/testing/openapiValidator.js`) as { createResponseValidator: (document: unknown) => Validate };
-  const document: unknown = JSON.parse(readFileSync(`${functionsDir}/generated/openapi/${name}.openapi.json`, "utf8"));
+  // This file runs compiled under generated/smoke/: the document is found from the functions directory.
+  const document = JSON.parse(readFileSync(`${functionsDir}/generated/openapi/${name}.openapi.json`, "utf8")) as Parameters<typeof createResponseValidator>[0];
   const validate = createResponseValidator(document);
   const validation: Middleware = {
     async onResponse({ request, response }) {

@@ -1,7 +1,7 @@
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditCount, auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditCount, auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 const company = client(createCompanyApp());

@@ -9,11 +9,11 @@ import { evaluateInMemory } from "../../src/services/esrs/evaluate";
 import { evaluateByQueries } from "../../src/services/esrs/queries";
 import { computeEsrsReport } from "../../src/services/esrs/report";
 import { computeRollup } from "../../src/services/kpiRollup";
-import { signedIn } from "../../src/testing/authUsers";
-import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { callables, rejectsWith } from "../../src/testing/callables";
-import { BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../../src/testing/esrsFixture";
-import { client } from "../../src/testing/http";
+import { signedIn } from "../support/authUsers";
+import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
+import { callables, rejectsWith } from "../support/callables";
+import { BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../support/esrsFixture";
+import { client } from "../support/http";
 
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();

@@ -8,9 +8,9 @@ import { createFindingsApp } from "../../src/findings/app";
 import { FAILURES_PER_MINUTE } from "../../src/http/addressGuard";
 import { generateKey } from "../../src/lib/apiKeyFormat";
 import * as apiKeys from "../../src/repos/apiKeys";
-import { seedCompany, seedKey, seedVessel } from "../../src/testing/builders";
-import { auditCount, randomAddress } from "../../src/testing/http";
-import { asInFunctionsRuntime } from "../../src/testing/scim";
+import { seedCompany, seedKey, seedVessel } from "../support/builders";
+import { auditCount, randomAddress } from "../support/http";
+import { asInFunctionsRuntime } from "../support/scim";
 
 /** The attacks of a security review, each written as the requests an attacker sends. */
 const findingsApp = createFindingsApp();

@@ -1,8 +1,8 @@
 import { logger } from "firebase-functions";
 import { createFindingsApp } from "../../src/findings/app";
 import * as projects from "../../src/repos/projects";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 

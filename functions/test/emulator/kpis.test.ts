@@ -6,10 +6,10 @@ import { computeRollup } from "../../src/services/kpiRollup";
 import { logger } from "firebase-functions";
 import { companiesWithCompanyApi } from "../../src/repos/kpiRollups";
 import { refreshRollup, refreshRollups } from "../../src/services/rollupJob";
-import { signedIn } from "../../src/testing/authUsers";
-import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { callables, rejectsWith } from "../../src/testing/callables";
-import { client } from "../../src/testing/http";
+import { signedIn } from "../support/authUsers";
+import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
+import { callables, rejectsWith } from "../support/callables";
+import { client } from "../support/http";
 
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();

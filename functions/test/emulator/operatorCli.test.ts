@@ -1,7 +1,7 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { seedCompany, seedKey } from "../../src/testing/builders";
-import { client } from "../../src/testing/http";
+import { seedCompany, seedKey } from "../support/builders";
+import { client } from "../support/http";
 import { run } from "../../src/tools/keys";
 
 /** The operator command, in-process against the test emulator (FIRESTORE_EMULATOR_HOST). */

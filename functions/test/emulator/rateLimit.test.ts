@@ -2,8 +2,8 @@ import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
 import * as projects from "../../src/repos/projects";
 import * as findingsRepo from "../../src/repos/findings";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 

@@ -3,8 +3,8 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
 import * as roster from "../../src/repos/roster";
-import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { allPages, auditEntriesFor, client } from "../../src/testing/http";
+import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../support/builders";
+import { allPages, auditEntriesFor, client } from "../support/http";
 
 /** /v1/users against the Firestore and Auth emulators: the lifecycle with exact seat accounting. */
 const company = client(createCompanyApp());

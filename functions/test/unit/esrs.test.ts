@@ -4,10 +4,10 @@ import { isHiddenValue } from "../../src/repos/incidents";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
 import { evaluateInMemory, type IncidentFacts } from "../../src/services/esrs/evaluate";
 import { esrsAggregations, evaluateByQueries, type AggregateFn, type ReadHiddenFn } from "../../src/services/esrs/queries";
-import { APRIL_LONDON, BERLIN, FIXTURE, YEAR } from "../../src/testing/esrsFixture";
+import { APRIL_LONDON, BERLIN, FIXTURE, YEAR } from "../support/esrsFixture";
 
 /**
- * The S1-14 incident datapoints of the fixture (src/testing/esrsFixture.ts), worked out by hand
+ * The S1-14 incident datapoints of the fixture (test/support/esrsFixture.ts), worked out by hand
  * below incident by incident (#n), under three reporting periods; the aggregation plan must
  * give exactly the in-memory evaluator's numbers. Rows, notes and CSV: esrsRows.test.ts.
  */

@@ -1,6 +1,5 @@
 import { firestore } from "../../config/firebase";
-import { seedKey } from "../builders";
-import { DEMO_KEYS } from "../demoKeys";
+import { writeDemoKeys } from "./keys";
 import { DEMO_COMPANY, writeCompanies } from "./people";
 import { refreshRollup } from "../../services/rollupJob";
 import { DEMO_NOW, daysAgo } from "./random";
@@ -17,18 +16,7 @@ export async function writeDemoData(): Promise<void> {
   writeVessels(writer);
   writeSafetyData(writer);
   await writer.close();
-  for (const demo of DEMO_KEYS) {
-    await seedKey({
-      api: demo.api,
-      companyId: DEMO_COMPANY,
-      projectId: demo.api === "findings" ? VESSEL_A : null,
-      scopes: demo.scopes,
-      name: `Demo: ${demo.label}`,
-      revoked: demo.revoked,
-      random: demo.random,
-      createdAt: daysAgo(60),
-    });
-  }
+  await writeDemoKeys(DEMO_COMPANY, VESSEL_A, daysAgo(60));
   // The rollup the daily job would have written, so GET /v1/kpis answers on the demo stack.
   await refreshRollup(DEMO_COMPANY, new Date(DEMO_NOW));
 }

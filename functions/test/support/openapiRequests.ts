@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { INSTANT_PATTERN } from "../lib/dates";
-import { z } from "../http/zod";
-import { MONTH_PATTERN } from "../lib/months";
+import { INSTANT_PATTERN } from "../../src/lib/dates";
+import { z } from "../../src/http/zod";
+import { MONTH_PATTERN } from "../../src/lib/months";
 
 /**
  * Requests generated from an OpenAPI document's parameter and body schemas (fast-check), for the
