@@ -5,9 +5,11 @@
 import { ESLint } from "eslint";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import tseslint from "typescript-eslint";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const eslint = new ESLint({ cwd: root });
+// The sample files below do not exist, so no TypeScript program holds them: import rules only.
+const eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
 
 const refused = [
   ["src/repos/example.ts", "../services/users"],

@@ -100,7 +100,7 @@ function rawJsonBody(req: Request, _res: Response, next: NextFunction): void {
   const raw = req.body;
   if (raw.length > MAX_BODY_BYTES) return next(new ApiError("payload_too_large", "The request body is too large."));
   try {
-    req.body = raw.length ? JSON.parse(raw.toString("utf8")) : undefined;
+    req.body = raw.length ? (JSON.parse(raw.toString("utf8")) as unknown) : undefined;
     next();
   } catch {
     next(Object.assign(new SyntaxError("malformed JSON body"), { type: "entity.parse.failed", status: 400 }));

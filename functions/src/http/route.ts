@@ -80,7 +80,7 @@ export type AnyRoute = RouteDefinition<Obj | undefined, Obj | undefined, z.ZodTy
 export function defineRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   definition: RouteDefinition<Q, P, B>,
 ): AnyRoute {
-  return definition as unknown as AnyRoute;
+  return definition;
 }
 
 export const expressPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)\}/g, ":$1");

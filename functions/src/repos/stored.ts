@@ -90,7 +90,7 @@ export function readByZod<S extends z.ZodType>(schema: S, value: unknown, key: s
 /** A Firestore map as the SDK returns it (not a Timestamp, GeoPoint, reference, bytes or list). */
 function isMap(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 

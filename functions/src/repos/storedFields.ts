@@ -16,7 +16,7 @@ export const freeForm = z.record(z.string(), z.unknown()).nullish().transform((v
 const anyString = withFastReader(z.string(), (v) => (typeof v === "string" ? v : MISFIT));
 export const stringList = withFastReader(
   storedList(anyString).transform((items) => items.filter((v): v is string => v !== null)),
-  (v) => (isNullish(v) ? [] : Array.isArray(v) && v.every((item) => typeof item === "string") ? [...(v as string[])] : MISFIT),
+  (v) => (isNullish(v) ? [] : Array.isArray(v) && v.every((item) => typeof item === "string") ? [...v] : MISFIT),
 );
 /** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
 export const anyValue = withFastReader(z.unknown(), (v) => v);

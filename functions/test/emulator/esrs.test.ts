@@ -50,11 +50,12 @@ async function seedFixture(copies = 1): Promise<string> {
   const companyId = await seedCompany({ reportingTimeZone: BERLIN.timeZone, financialYearStartMonth: BERLIN.firstMonth });
   const writer = firestore().bulkWriter();
   const base = `companies/${companyId}`;
+  const writes: Array<Promise<unknown>> = [];
   let seq = 0;
   for (let copy = 0; copy < copies; copy++) {
     for (const i of FIXTURE) {
       seq++;
-      writer.set(firestore().doc(`${base}/incidents/inc${String(seq).padStart(4, "0")}`), {
+      writes.push(writer.set(firestore().doc(`${base}/incidents/inc${String(seq).padStart(4, "0")}`), {
         reference: `INC-2025-${String(seq).padStart(4, "0")}`,
         title: `Incident ${seq}`,
         description: "Seeded for the ESRS S1-14 test.",
@@ -73,14 +74,14 @@ async function seedFixture(copies = 1): Promise<string> {
         reportedByName: "Reporter",
         reportedByEmail: "reporter@private-canary.example",
         ...(i.hidden === undefined ? {} : { hidden: i.hidden }),
-      });
+      }));
     }
   }
   for (const [id, month, hours, source] of HOURS_DOCS) {
-    writer.set(firestore().doc(`${base}/workedHours/${id}`), { month, hours, ...(source ? { source } : {}), updatedAt: Timestamp.now() });
+    writes.push(writer.set(firestore().doc(`${base}/workedHours/${id}`), { month, hours, ...(source ? { source } : {}), updatedAt: Timestamp.now() }));
   }
-  writer.set(firestore().doc(`${base}/healthSafetyCoverage/${YEAR}`), { headcount: 300, coveredHeadcount: 250, auditedHeadcount: 100, certificationStandards: ["ISO 45001", "SCC"] });
-  await writer.close();
+  writes.push(writer.set(firestore().doc(`${base}/healthSafetyCoverage/${YEAR}`), { headcount: 300, coveredHeadcount: 250, auditedHeadcount: 100, certificationStandards: ["ISO 45001", "SCC"] }));
+  await Promise.all([...writes, writer.close()]);
   return companyId;
 }
 

@@ -79,7 +79,7 @@ describe("bodies the runtime reads before the app", () => {
 
   /** Sent as bytes, the way a client (or attacker) puts them on the wire; no key. */
   const post = (path: string, headers: Record<string, string>, body: RequestInit["body"]) =>
-    fetch(`${base}${path}`, { method: "POST", headers: { "x-forwarded-for": randomAddress(), ...headers }, body, duplex: "half" } as RequestInit);
+    fetch(`${base}${path}`, { method: "POST", headers: { "x-forwarded-for": randomAddress(), ...headers }, body, duplex: "half" });
 
   const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; request_id: string } }).error;
 

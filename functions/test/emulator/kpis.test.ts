@@ -21,8 +21,8 @@ const at = (iso: string) => Timestamp.fromDate(new Date(iso));
 
 async function seedArea(companyId: string, collection: string, docs: Array<Record<string, unknown>>) {
   const writer = firestore().bulkWriter();
-  docs.forEach((doc, i) => writer.set(firestore().doc(`companies/${companyId}/${collection}/${collection}-${i}`), doc));
-  await writer.close();
+  const writes = docs.map((doc, i) => writer.set(firestore().doc(`companies/${companyId}/${collection}/${collection}-${i}`), doc));
+  await Promise.all([...writes, writer.close()]);
 }
 
 /** A company whose expected rollup is written out by hand below. */

@@ -66,7 +66,7 @@ function listAggregate(docs: readonly IncidentFacts[]): AggregateFn {
 function listHidden(docs: readonly IncidentFacts[]): ReadHiddenFn {
   return async (_companyId, stats) => {
     stats.queries++;
-    const hidden = docs.filter((d) => isHiddenValue(d.hidden)).map((d) => ({ ...d }) as Record<string, unknown>);
+    const hidden = docs.filter((d) => isHiddenValue(d.hidden)).map((d) => ({ ...d }));
     stats.documentsRead += hidden.length;
     return hidden;
   };

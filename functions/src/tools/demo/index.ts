@@ -8,6 +8,8 @@ import { VESSEL_A, writeVessels } from "./vessels";
 
 /** Writes the whole demo dataset (deterministic: fixed ids, fixed dates, seeded randomness). */
 export async function writeDemoData(): Promise<void> {
+  // The write functions leave each write's promise to the writer (`void writer.set`): close()
+  // waits for all of them, and a failed one rejects with the error thrown here, ending the seed.
   const writer = firestore().bulkWriter();
   writer.onWriteError((err) => {
     throw new Error(`demo seed write failed at ${err.documentRef.path}: ${err.message}`);
