@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /**
- * One direction of dependency (README, "Repository layout"):
+ * One direction of dependency (docs/development.md, "Repository layout"):
  *   lib, config, logs  <-  repos  <-  services  <-  http kernel  <-  adapters  <-  index.ts, tools
  * with the adapters (findings, company, scim, console) independent of each other, except that the
  * company API's app mounts the SCIM routes. A wrong import fails `npm run lint`.

@@ -34,7 +34,7 @@ export const companyApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET
   (await companyApp())(req, res);
 });
 
-/** Key management for the app's console (Firebase Auth required; see README). */
+/** Key management for the app's console (Firebase Auth required; see docs/api-behaviour.md). */
 export const setApiAccess = onCall(callableOptions, async (request) => (await import("./console/setApiAccess")).setApiAccessHandler(request));
 export const createApiKey = onCall(callableOptions, async (request) => (await import("./console/createApiKey")).createApiKeyHandler(request));
 export const listApiKeys = onCall(callableOptions, async (request) => (await import("./console/listApiKeys")).listApiKeysHandler(request));

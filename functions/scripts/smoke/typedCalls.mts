@@ -51,7 +51,7 @@ export async function findingsCalls(functionsDir: string, { base, keys, check }:
   check("typed findings GET /v1/docs", typeof page.data === "string" && page.data.includes("Vessel Findings Export API"), page.response.status);
   const project = await api.GET("/v1/project", { headers });
   check("typed findings GET /v1/project", project.data?.data.id === "demo-vessel-a", project.error);
-  // The README's export loop: every finding of the vessel, following next_page_token.
+  // The export loop of docs/api-behaviour.md ("Typed clients"): every finding of the vessel, following next_page_token.
   const ids: string[] = [];
   let token: string | undefined;
   for (let pages = 0; pages < 20; pages++) {
@@ -102,7 +102,7 @@ export async function companyCalls(functionsDir: string, { base, keys, check }: 
 }
 
 async function usersCalls(api: Client<CompanyPaths>, headers: Record<string, string>, check: TypedContext["check"]): Promise<void> {
-  // The README's first provisioning call: a silent invite through /v1/users (no SCIM).
+  // Its first provisioning call: a silent invite through /v1/users (no SCIM).
   const email = `typed-${Date.now()}@demo.example`;
   const invited = await api.POST("/v1/users", { body: { email, display_name: "Typed Client" }, headers });
   check("typed POST /v1/users", invited.response.status === 201 && invited.data?.data.status === "invited", invited.error);
