@@ -3,23 +3,24 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /**
- * One direction of dependency (README, "Repository layout"):
+ * One direction of dependency (docs/development.md, "Repository layout"):
  *   lib, config, logs  <-  repos  <-  services  <-  http kernel  <-  adapters  <-  index.ts, tools
  * with the adapters (findings, company, scim, console) independent of each other, except that the
  * company API's app mounts the SCIM routes. A wrong import fails `npm run lint`.
  */
-const FOLDERS = ["lib", "config", "logs", "repos", "services", "http", "findings", "company", "scim", "console", "tools", "testing"];
+const TYPED = ["src/**/*.ts", "test/**/*.ts"];
+const FOLDERS = ["lib", "config", "logs", "repos", "services", "http", "findings", "company", "scim", "console", "tools"];
 const ABOVE = {
   lib: FOLDERS.filter((f) => f !== "lib"),
   config: FOLDERS.filter((f) => !["lib", "config"].includes(f)),
   logs: FOLDERS.filter((f) => !["lib", "config", "logs"].includes(f)),
-  repos: ["services", "http", "findings", "company", "scim", "console", "tools", "testing"],
-  services: ["http", "findings", "company", "scim", "console", "tools", "testing"],
-  http: ["findings", "company", "scim", "console", "tools", "testing"],
-  findings: ["company", "scim", "console", "tools", "testing"],
-  company: ["findings", "console", "tools", "testing", "scim"],
-  scim: ["findings", "company", "console", "tools", "testing"],
-  console: ["findings", "company", "scim", "tools", "testing"],
+  repos: ["services", "http", "findings", "company", "scim", "console", "tools"],
+  services: ["http", "findings", "company", "scim", "console", "tools"],
+  http: ["findings", "company", "scim", "console", "tools"],
+  findings: ["company", "scim", "console", "tools"],
+  company: ["findings", "console", "tools", "scim"],
+  scim: ["findings", "company", "console", "tools"],
+  console: ["findings", "company", "scim", "tools"],
 };
 const WHY = {
   lib: "lib/ is pure helpers: it imports no other layer.",
@@ -33,11 +34,20 @@ const WHY = {
   scim: "adapters are independent of each other: move what two of them share into services/ or http/.",
   console: "adapters are independent of each other: move what two of them share into services/ or http/.",
 };
+// Nothing under src/ is test-only: test helpers live in test/support/ and use these packages.
+const TEST_ONLY = ["supertest", "fast-check", "ajv", "ajv-formats", "firebase-functions-test"];
+const testOnly = {
+  paths: TEST_ONLY.map((name) => ({ name, message: "a test-only package: use it from test/, never from src/." })),
+  patterns: [{ regex: "^(\\.\\./)+test/", message: "src/ never imports from test/." }],
+};
 const folderRule = (folder, forbidden) => ({
   "no-restricted-imports": [
     "error",
     // From a folder, other folders are `../x` (or `../../x` one level down); logs.ts sees them as `./x`.
-    { patterns: [{ regex: `^${folder === "logs" ? "\\./" : "(\\.\\./)+"}(${forbidden.join("|")})(/|$)`, message: WHY[folder] }] },
+    {
+      paths: testOnly.paths,
+      patterns: [...testOnly.patterns, { regex: `^${folder === "logs" ? "\\./" : "(\\.\\./)+"}(${forbidden.join("|")})(/|$)`, message: WHY[folder] }],
+    },
   ],
 });
 const layering = Object.entries(ABOVE).map(([folder, forbidden]) => ({
@@ -49,6 +59,30 @@ export default tseslint.config(
   { ignores: ["lib/**", "node_modules/**", "coverage/**", "generated/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Type-checked rules over src/ and test/ (tsconfig.test.json's program holds both).
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: TYPED })),
+  {
+    files: TYPED,
+    languageOptions: { parserOptions: { project: "./tsconfig.test.json", tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A route handler returns a promise by contract, whether or not it awaits anything.
+      "@typescript-eslint/require-await": "off",
+      // Re-rejecting a caught `unknown` (after mapping the errors we know) is the intent.
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
+    },
+  },
+  {
+    // supertest's `res.body` and the SDKs' `DocumentData` are `any` by design: a test reads them
+    // and asserts on them, so the no-unsafe-* family would only ask for casts that prove nothing.
+    files: ["test/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
   {
     files: ["**/*.ts", "**/*.mts"],
     rules: {
@@ -62,9 +96,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    files: ["src/tools/**/*.ts", "src/testing/**/*.ts", "test/**/*.ts"],
+    files: ["src/tools/**/*.ts", "test/**/*.ts"],
     rules: { "no-console": "off" },
   },
+  { files: ["src/index.ts", "src/tools/**/*.ts"], rules: { "no-restricted-imports": ["error", testOnly] } },
   ...layering,
   { files: ["src/company/app.ts"], rules: folderRule("company", ABOVE.company.filter((f) => f !== "scim")) },
 );

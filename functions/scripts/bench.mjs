@@ -14,15 +14,16 @@
 // are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
-// scripts/benchExport.mjs.
+// scripts/benchExport.mjs. Last, the module-load time of each exported function (scripts/benchModuleLoad.mjs).
 import { createRequire } from "node:module";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
+import { moduleLoadFigures } from "./benchModuleLoad.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedProject } = require("../lib/testing/builders.js");
-const { findingData } = require("../lib/testing/findingBuilders.js");
+const { seedCompany, seedKey, seedProject } = require("../generated/support/builders.js");
+const { findingData } = require("../generated/support/findingBuilders.js");
 const { auditEntry } = require("../lib/repos/auditLogs.js");
 const { Timestamp } = require("firebase-admin/firestore");
 
@@ -184,6 +185,7 @@ async function main() {
   ];
   console.log(`\n${lines.join("\n")}`);
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20) throw new Error("export count mismatch");
+  console.log(`\n${moduleLoadFigures().join("\n")}`);
   process.exit(0);
 }
 

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 npm run build >/dev/null
+node scripts/buildTestSupport.mjs >/dev/null
 script=$1
 shift
 exec node scripts/emulators.mjs exec -- node "scripts/$script" "$@"

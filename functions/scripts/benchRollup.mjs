@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany } = require("../lib/testing/builders.js");
+const { seedCompany } = require("../generated/support/builders.js");
 const { computeRollup } = require("../lib/services/kpiRollup.js");
 const { computeEsrsReport } = require("../lib/services/esrs/report.js");
 const { Timestamp } = require("firebase-admin/firestore");

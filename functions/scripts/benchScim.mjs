@@ -10,9 +10,9 @@ import request from "supertest";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey } = require("../lib/testing/builders.js");
+const { seedCompany, seedKey } = require("../generated/support/builders.js");
 const { createCompanyApp } = require("../lib/company/app.js");
-const { asInFunctionsRuntime } = require("../lib/testing/scim.js");
+const { asInFunctionsRuntime } = require("../generated/support/scim.js");
 const { rosterWindow } = require("../lib/repos/users.js");
 const { Timestamp } = require("firebase-admin/firestore");
 

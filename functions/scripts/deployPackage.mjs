@@ -4,7 +4,7 @@
 // firebase.json's `functions.ignore` plus the names it always adds), runs `npm ci --omit=dev`
 // there as Cloud Build does, then loads lib/index.js in a fresh process and lists the exported
 // functions. Catches what only a deploy would: an install script that needs an ignored file, a
-// runtime import of a dev dependency or of lib/testing, a missing generated file.
+// runtime import of a dev dependency or of an operator tool, a missing generated file.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -33,7 +33,7 @@ const check = (name, ok, detail = "") => (ok ? passed++ : failures.push(`${name}
 const { scripts } = JSON.parse(readFileSync(join(FUNCTIONS_DIR, "package.json"), "utf8"));
 check("Cloud Build runs no build step over the upload", scripts["gcp-build"] === "" || !scripts.build, `gcp-build is ${JSON.stringify(scripts["gcp-build"])}`);
 
-const leaked = files.filter((f) => /^(src|test|scripts|lib\/testing|lib\/tools)\//.test(f) || f.endsWith(".local"));
+const leaked = files.filter((f) => /^(src|test|scripts|lib\/tools)\//.test(f) || f.endsWith(".local"));
 check("no sources, tests, scripts, tools or local secrets uploaded", leaked.length === 0, leaked.slice(0, 5).join(", "));
 check("the generated reference pages are uploaded", files.includes("lib/docs/findings.html") && files.includes("lib/docs/company.html"));
 

@@ -120,7 +120,7 @@ async function start() {
     detached: false,
   }).done;
   if (authSeed !== 0) throw new Error("creating the demo console users in the Auth emulator failed");
-  const { DEMO_KEYS } = await import(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
+  const { DEMO_KEYS } = await import(join(FUNCTIONS_DIR, "lib", "tools", "demo", "keys.js"));
   console.log(`
 ==============================================================================
  Local stack ready (project ${PROJECT_ID}; Firestore ${host}; Auth ${AUTH_HOST})

@@ -22,5 +22,5 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "Installing dependencies (npm ci)…"
   npm ci --no-audit --no-fund
 fi
-# `npx firebase …` from the repository root uses this install (see README, "The plain Firebase way").
+# `npx firebase …` from the repository root uses this install (see docs/development.md, "The plain Firebase way").
 node scripts/linkFirebaseCli.mjs

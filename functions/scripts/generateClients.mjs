@@ -1,4 +1,4 @@
-// The typed clients of both APIs, as an integrator generates them (README, "Typed clients"):
+// The typed clients of both APIs, as an integrator generates them (docs/api-behaviour.md, "Typed clients from the OpenAPI documents"):
 // openapi-typescript over each served document into generated/ (git-ignored, never committed),
 // then tsc over the smoke test's typed calls (scripts/smoke/*.mts), so a document that drifts
 // from the code the smoke test exercises fails the build here, and at run time in the smoke.

@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedProject } = require("../lib/testing/builders.js");
-const { findingData } = require("../lib/testing/findingBuilders.js");
+const { seedCompany, seedKey, seedProject } = require("../generated/support/builders.js");
+const { findingData } = require("../generated/support/findingBuilders.js");
 const { createFindingsApp } = require("../lib/findings/app.js");
 const { Timestamp } = require("firebase-admin/firestore");
 

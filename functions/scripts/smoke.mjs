@@ -29,7 +29,7 @@ async function idTokenFor(uid) {
 }
 
 async function checks() {
-  const { DEMO_KEYS } = createRequire(import.meta.url)(join(FUNCTIONS_DIR, "lib", "testing", "demoKeys.js"));
+  const { DEMO_KEYS } = createRequire(import.meta.url)(join(FUNCTIONS_DIR, "lib", "tools", "demo", "keys.js"));
   const [vesselA, companyRead, , revoked] = DEMO_KEYS;
   const failures = [];
   let passed = 0;
@@ -98,7 +98,7 @@ async function checks() {
   // The README's incremental-sync example returns findings on the demo data.
   await check("README incremental sync example", "/findingsApi/v1/findings?updated_since=2026-08-01T00:00:00Z", vesselA, 200, (b) => b.data.length > 0);
   // Every operation of both APIs through the typed clients generated from the served documents
-  // (scripts/generateClients.mjs), the README's full export of the demo vessel included (320
+  // (scripts/generateClients.mjs), the full export of docs/api-behaviour.md included (320
   // findings, 20 hidden: 300 exported).
   const typedModule = join(FUNCTIONS_DIR, "generated", "smoke", "scripts", "smoke", "typedCalls.mjs");
   if (!existsSync(typedModule)) failures.push("typed clients not generated: run node scripts/generateClients.mjs after the build");
@@ -120,7 +120,7 @@ async function checks() {
   await check("attachments with signed links", `/findingsApi/v1/findings/${withImage?.id}/attachments`, vesselA, 200, (b) =>
     b.data.some((row) => row.download_url?.startsWith("https://storage.googleapis.com/") && row.download_url.includes("X-Goog-Signature=")),
   );
-  // The operator command exactly as the README prints it, against this stack (no emulator variables).
+  // The operator command exactly as docs/operations.md prints it, against this stack (no emulator variables).
   const readmeEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(FIRESTORE_EMULATOR_HOST|GCLOUD_PROJECT|FIREBASE_CONFIG)$/.test(k)));
   const readmeLine = spawnSync("npm", ["--prefix", "functions", "run", "--silent", "keys", "--", "list", "--company", "demo-nordic-shipping"], { cwd: ROOT, env: readmeEnv, encoding: "utf8" });
   try {

@@ -2,39 +2,52 @@ import { logger } from "firebase-functions";
 import { onCall, onRequest } from "firebase-functions/v2/https";
 import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
 import { onSchedule } from "firebase-functions/v2/scheduler";
-import { createCompanyApp } from "./company/app";
-import { createApiKeyHandler } from "./console/createApiKey";
-import { esrsS1ReportHandler } from "./console/esrsS1Report";
-import { freezeEsrsS1ReportHandler } from "./console/freezeEsrsS1Report";
-import { listApiKeysHandler } from "./console/listApiKeys";
-import { refreshKpiRollupHandler } from "./console/refreshKpiRollup";
-import { revokeApiKeyHandler } from "./console/revokeApiKey";
-import { setApiAccessHandler } from "./console/setApiAccess";
 import { PAGE_TOKEN_SECRET } from "./config/params";
 import { apiOptions, callableOptions, jobOptions, reportCallableOptions } from "./config/runtime";
-import { createFindingsApp } from "./findings/app";
-import { recordSignIn } from "./services/userCommit";
-import { refreshAllRollups } from "./services/rollupJob";
+
+/*
+ * Each function loads its own modules at its first call (`import()`, cached by Node), so an
+ * instance's cold start pays for its function's module graph only (docs/benchmarks.md, "Cold
+ * start"). This file imports only what declaring the functions needs.
+ */
+
+/** An Express app built at the first request and kept; a failed load is retried by the next. */
+function lazyApp<T>(build: () => Promise<T>): () => Promise<T> {
+  let app: Promise<T> | undefined;
+  return () =>
+    (app ??= build().catch((err: unknown) => {
+      app = undefined;
+      throw err;
+    }));
+}
+
+const findingsApp = lazyApp(async () => (await import("./findings/app")).createFindingsApp());
+const companyApp = lazyApp(async () => (await import("./company/app")).createCompanyApp());
 
 /** The Vessel Findings Export API (read-only, one key per vessel). */
-export const findingsApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, createFindingsApp());
+export const findingsApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, async (req, res) => {
+  (await findingsApp())(req, res);
+});
 
 /** The Company Safety-Data and Provisioning API. */
-export const companyApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, createCompanyApp());
+export const companyApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, async (req, res) => {
+  (await companyApp())(req, res);
+});
 
-/** Key management for the app's console (Firebase Auth required; see README). */
-export const setApiAccess = onCall(callableOptions, setApiAccessHandler);
-export const createApiKey = onCall(callableOptions, createApiKeyHandler);
-export const listApiKeys = onCall(callableOptions, listApiKeysHandler);
-export const revokeApiKey = onCall(callableOptions, revokeApiKeyHandler);
+/** Key management for the app's console (Firebase Auth required; see docs/api-behaviour.md). */
+export const setApiAccess = onCall(callableOptions, async (request) => (await import("./console/setApiAccess")).setApiAccessHandler(request));
+export const createApiKey = onCall(callableOptions, async (request) => (await import("./console/createApiKey")).createApiKeyHandler(request));
+export const listApiKeys = onCall(callableOptions, async (request) => (await import("./console/listApiKeys")).listApiKeysHandler(request));
+export const revokeApiKey = onCall(callableOptions, async (request) => (await import("./console/revokeApiKey")).revokeApiKeyHandler(request));
 
 /** Company reports for the app (owner or Admin): the same services the company API serves. */
-export const refreshKpiRollup = onCall(reportCallableOptions, refreshKpiRollupHandler);
-export const esrsS1Report = onCall(reportCallableOptions, esrsS1ReportHandler);
-export const freezeEsrsS1Report = onCall(reportCallableOptions, freezeEsrsS1ReportHandler);
+export const refreshKpiRollup = onCall(reportCallableOptions, async (request) => (await import("./console/refreshKpiRollup")).refreshKpiRollupHandler(request));
+export const esrsS1Report = onCall(reportCallableOptions, async (request) => (await import("./console/esrsS1Report")).esrsS1ReportHandler(request));
+export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) => (await import("./console/freezeEsrsS1Report")).freezeEsrsS1ReportHandler(request));
 
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" }, async () => {
+  const { refreshAllRollups } = await import("./services/rollupJob");
   logger.info("kpi_rollup.daily", await refreshAllRollups());
 });
 
@@ -43,6 +56,7 @@ export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 0
  * Auth still lets them), and an invited person becomes active at their first sign-in.
  */
 export const rosterSignIn = beforeUserSignedIn({ region: callableOptions.region, serviceAccount: callableOptions.serviceAccount }, async (event) => {
+  const { recordSignIn } = await import("./services/userCommit");
   if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
     throw new HttpsError("permission-denied", "This account has been deactivated; ask your company's administrator.");
   }

@@ -4,13 +4,10 @@
 // generated/*.ts, so a parameter, body or response the document no longer describes fails tsc;
 // every response is also checked against the served document (status, content type, schema).
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { paths as CompanyPaths } from "../../generated/company.js";
 import type { paths as FindingsPaths } from "../../generated/findings.js";
-
-type Validate = (method: string, url: string, status: number, body: unknown, contentType?: string | null) => void;
-const require = createRequire(import.meta.url);
+import { createResponseValidator } from "../../test/support/openapiValidator.js";
 
 export interface TypedContext {
   base: string;
@@ -21,9 +18,8 @@ export interface TypedContext {
 
 /** A client whose every response is validated against the served document it was generated from. */
 function typedClient<P extends object>(functionsDir: string, name: "findings" | "company", baseUrl: string, check: TypedContext["check"]): Client<P> {
-  // This file runs compiled under generated/smoke/: both files are found from the functions directory.
-  const { createResponseValidator } = require(`${functionsDir}/lib/testing/openapiValidator.js`) as { createResponseValidator: (document: unknown) => Validate };
-  const document: unknown = JSON.parse(readFileSync(`${functionsDir}/generated/openapi/${name}.openapi.json`, "utf8"));
+  // This file runs compiled under generated/smoke/: the document is found from the functions directory.
+  const document = JSON.parse(readFileSync(`${functionsDir}/generated/openapi/${name}.openapi.json`, "utf8")) as Parameters<typeof createResponseValidator>[0];
   const validate = createResponseValidator(document);
   const validation: Middleware = {
     async onResponse({ request, response }) {
@@ -55,7 +51,7 @@ export async function findingsCalls(functionsDir: string, { base, keys, check }:
   check("typed findings GET /v1/docs", typeof page.data === "string" && page.data.includes("Vessel Findings Export API"), page.response.status);
   const project = await api.GET("/v1/project", { headers });
   check("typed findings GET /v1/project", project.data?.data.id === "demo-vessel-a", project.error);
-  // The README's export loop: every finding of the vessel, following next_page_token.
+  // The export loop of docs/api-behaviour.md ("Typed clients"): every finding of the vessel, following next_page_token.
   const ids: string[] = [];
   let token: string | undefined;
   for (let pages = 0; pages < 20; pages++) {
@@ -112,7 +108,7 @@ export async function companyCalls(functionsDir: string, { base, keys, check }: 
 }
 
 async function usersCalls(api: Client<CompanyPaths>, headers: Record<string, string>, check: TypedContext["check"]): Promise<void> {
-  // The README's first provisioning call: a silent invite through /v1/users (no SCIM).
+  // Its first provisioning call: a silent invite through /v1/users (no SCIM).
   const email = `typed-${Date.now()}@demo.example`;
   const invited = await api.POST("/v1/users", { body: { email, display_name: "Typed Client" }, headers });
   check("typed POST /v1/users", invited.response.status === 201 && invited.data?.data.status === "invited", invited.error);

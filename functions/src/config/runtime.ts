@@ -2,7 +2,7 @@ import { defineInt, defineString } from "firebase-functions/params";
 import { REGION } from "./constants";
 
 /**
- * Production settings of the functions, and why each value (README, "Deployment").
+ * Production settings of the functions, and why each value (docs/operations.md, "Deployment").
  *
  * The two APIs run 1 vCPU and 1 GiB with up to 16 requests at once per instance. Measured with
  * `npm run bench -- --memory` (a server process answering pages of 500 findings with 50
@@ -21,14 +21,14 @@ export const RUNTIME_SERVICE_ACCOUNT = defineString("RUNTIME_SERVICE_ACCOUNT", {
   default: "safety-apis-runtime@",
   description:
     "Dedicated runtime service account (`name@` means name@PROJECT.iam.gserviceaccount.com). It needs roles/datastore.user " +
-    "on the project and roles/iam.serviceAccountTokenCreator on itself (signing links); see README.",
+    "on the project and roles/iam.serviceAccountTokenCreator on itself (signing links); see docs/operations.md.",
 });
 
 const shared = { region: REGION, serviceAccount: RUNTIME_SERVICE_ACCOUNT, maxInstances: MAX_INSTANCES };
 
 /**
  * Who may reach the two APIs: everyone (the default), or only Google's load balancers once the
- * Cloud Armor front door is in place (README, "Deployment": `API_INGRESS=ALLOW_INTERNAL_AND_GCLB`
+ * Cloud Armor front door is in place (docs/operations.md, "Deployment": `API_INGRESS=ALLOW_INTERNAL_AND_GCLB`
  * in `functions/.env.<project>`). Read from the environment when the deploy loads the code: an
  * ingress is a deploy-time setting, not a runtime param.
  */

@@ -31,7 +31,7 @@ export function toApiError(err: unknown): ApiError | null {
   if (err instanceof StaleCursorError) {
     return new ApiError("invalid_request", 'Invalid query parameter "page_token": the row it resumes after no longer exists; restart without page_token.');
   }
-  if (err && typeof err === "object") return fromBodyParser(err as { type?: string });
+  if (err && typeof err === "object") return fromBodyParser(err);
   return null;
 }
 

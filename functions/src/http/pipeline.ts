@@ -19,12 +19,12 @@ const jsonParser = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
  * alone: those are parsed here, with the same limits and errors.
  */
 async function readBody(req: Request, res: Response): Promise<void> {
-  await new Promise<void>((resolve, reject) => jsonParser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => jsonParser(req, res, (err?: Error) => (err ? reject(err) : resolve())));
   if (!Buffer.isBuffer(req.body) || !req.is(JSON_TYPES)) return;
-  const raw: Buffer = req.body;
+  const raw = req.body;
   if (raw.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", "The request body is too large.");
   try {
-    req.body = raw.length ? JSON.parse(raw.toString("utf8")) : undefined;
+    req.body = raw.length ? (JSON.parse(raw.toString("utf8")) as unknown) : undefined;
   } catch {
     throw Object.assign(new SyntaxError("malformed JSON body"), { type: "entity.parse.failed", status: 400 });
   }

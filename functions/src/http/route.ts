@@ -91,7 +91,7 @@ export type AnyRoute = KeyedRoute<Obj | undefined, Obj | undefined, z.ZodType | 
 export function defineRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   definition: KeyedRoute<Q, P, B> | PublicRoute<Q, P, B>,
 ): AnyRoute {
-  return definition as unknown as AnyRoute;
+  return definition;
 }
 
 /** A findings key's route: its handler gets the key's project, which authentication found live. */

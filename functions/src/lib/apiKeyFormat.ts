@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { BASE62_ALPHABET, toBase62 } from "./base62";
-import { crc32 } from "./crc32";
 
 /**
  * The key string format of the contract (docs/firestore-data.md, "API keys"):

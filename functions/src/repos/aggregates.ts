@@ -64,7 +64,7 @@ export function matchesFilters(data: Readonly<Record<string, unknown>>, filters:
     if (op === "==") return a === b && data[field] instanceof Date === value instanceof Date;
     const sameKind = (typeof a === "number" || typeof a === "string") && typeof a === typeof b && data[field] instanceof Date === value instanceof Date;
     if (!sameKind) return false;
-    const [x, y] = [a as number | string, b as number | string];
+    const [x, y] = [a, b as number | string];
     return op === ">=" ? x >= y : op === ">" ? x > y : op === "<" ? x < y : x <= y;
   });
 }
@@ -104,7 +104,7 @@ export async function distinctValues(companyId: string, collection: string, fiel
     bill(stats, 1);
     if (snap.empty) break;
     stats.documentsRead++;
-    const value = snap.docs[0].get(field);
+    const value: unknown = snap.docs[0].get(field);
     values.push(value);
     // A cursor of the first order field only: after every document holding this value.
     query = ordered.startAfter(value);

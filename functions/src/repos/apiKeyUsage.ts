@@ -61,9 +61,10 @@ const FIELDS = ["minuteWindow", "minuteCount", "dayWindow", "dayCount"] as const
 
 /** The counter a snapshot holds; a missing or malformed document counts as unused. */
 export function storedUsage(snap: DocumentSnapshot): UsageState | undefined {
-  const data = snap.data();
-  if (!data || !FIELDS.every((f) => typeof data[f] === "number")) return undefined;
-  return { minuteWindow: data.minuteWindow, minuteCount: data.minuteCount, dayWindow: data.dayWindow, dayCount: data.dayCount };
+  const values = FIELDS.map((f): unknown => snap.get(f));
+  if (!values.every((v): v is number => typeof v === "number")) return undefined;
+  const [minuteWindow, minuteCount, dayWindow, dayCount] = values;
+  return { minuteWindow, minuteCount, dayWindow, dayCount };
 }
 
 /** Further writes of admitted request `index`, committed in the counter's batch (an audit entry). */

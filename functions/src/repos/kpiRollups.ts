@@ -47,7 +47,7 @@ export async function findRollup(companyId: string): Promise<StoredRollup | null
 export async function claimRefresh(companyId: string, intervalMs: number, now = new Date()): Promise<{ claimed: true } | { claimed: false; nextAt: Date }> {
   const ref = companyRef(companyId).collection("kpiRollups").doc("refresh");
   return firestore().runTransaction(async (tx) => {
-    const last = (await tx.get(ref)).get("claimedAt");
+    const last: unknown = (await tx.get(ref)).get("claimedAt");
     const lastMs = last instanceof Timestamp ? last.toMillis() : Number.NEGATIVE_INFINITY;
     if (now.getTime() - lastMs < intervalMs) return { claimed: false as const, nextAt: new Date(lastMs + intervalMs) };
     tx.set(ref, { claimedAt: Timestamp.fromDate(now) });

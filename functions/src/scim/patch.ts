@@ -8,7 +8,7 @@ import { attributeOf, COMMON_READ_ONLY, subAttributeOf, URN, type AttributeDef }
  * multi-valued ones arrays of objects. A POST or PUT body is assigned onto an empty state the
  * way a path-less `replace` is, so the three share one reading of attributes.
  *
- * Decisions where RFC 7644 leaves room (documented in the README):
+ * Decisions where RFC 7644 leaves room (documented in docs/api-behaviour.md):
  * - Attribute names and `op` are case-insensitive; booleans may be the strings "True"/"False".
  * - Attributes no schema here defines are ignored (identity providers send their default
  *   mappings); read-only ones are ignored in bodies but refused (`mutability`) as a PATCH path.

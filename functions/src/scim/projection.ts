@@ -51,7 +51,7 @@ function pick(resource: Resource, wanted: Wanted, into: Resource): void {
     return;
   }
   const subKey = memberOf(value, sub);
-  if (subKey !== undefined) into[key] = { ...((into[key] as Resource | undefined) ?? {}), [subKey]: value[subKey] };
+  if (subKey !== undefined) into[key] = { ...(into[key] ?? {}), [subKey]: value[subKey] };
 }
 
 function drop(resource: Resource, wanted: Wanted): void {

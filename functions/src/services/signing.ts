@@ -8,7 +8,7 @@ import { firstTimeFilter } from "../lib/bounded";
  * V4 signed read URLs for attachments (valid 15 minutes).
  *
  * - Production: the function's service account signs through IAM `signBlob`, which needs
- *   `roles/iam.serviceAccountTokenCreator` on that service account (see README).
+ *   `roles/iam.serviceAccountTokenCreator` on that service account (see docs/operations.md).
  * - Emulators without signing credentials: an ephemeral RSA key generated in memory, so every
  *   emulator start returns real V4 links without a key on disk.
  * - Tests install a test service account with `useSigningCredentials`.

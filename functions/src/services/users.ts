@@ -66,7 +66,7 @@ const asUsersError = (err: unknown) => (err instanceof EmailTakenError ? address
  * transaction. If that transaction refuses or fails, the account is deleted again: nothing is
  * left behind. (Only an instance killed between the two steps can leave an account without a
  * roster entry; telling such an account from a real one safely needs a marker, so none is
- * deleted automatically: see the README.)
+ * deleted automatically: see docs/api-behaviour.md.)
  */
 export async function inviteUser(companyId: string, input: NewUser, origin: AuditOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
   const email = lower(input.email);

@@ -1,8 +1,8 @@
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import * as findingsRepo from "../../src/repos/findings";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditCount, auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditCount, auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 const original = findingsRepo.queryFindings;
@@ -53,7 +53,7 @@ describe("audit trail of keyed requests", () => {
       seen.push(...(await auditEntriesFor(companyId, rid)));
       return original(...args);
     };
-    const query = jest.spyOn(findingsRepo, "queryFindings").mockImplementationOnce(whileRunning as typeof original);
+    const query = jest.spyOn(findingsRepo, "queryFindings").mockImplementationOnce(whileRunning);
     const res = await findings.get("/v1/findings?limit=1", key.key, { "X-Request-Id": rid });
     query.mockRestore();
     expect(res.status).toBe(200);

@@ -2,8 +2,8 @@ import { Timestamp } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { auditEntry, type AuditEntry } from "../../src/repos/auditLogs";
-import { seedCompany, seedKey } from "../../src/testing/builders";
-import { allPages, client } from "../../src/testing/http";
+import { seedCompany, seedKey } from "../support/builders";
+import { allPages, client } from "../support/http";
 
 const company = client(createCompanyApp());
 const DAY = 86_400_000;

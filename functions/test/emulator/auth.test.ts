@@ -4,8 +4,8 @@ import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { composeKey, generateKey } from "../../src/lib/apiKeyFormat";
-import { randomId, seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { randomId, seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 const company = client(createCompanyApp());

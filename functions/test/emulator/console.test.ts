@@ -2,10 +2,10 @@ import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
 import { createApiKey, listApiKeys, revokeApiKey, setApiAccess } from "../../src/index";
 import { hashKey, parseKey } from "../../src/lib/apiKeyFormat";
-import { signedIn } from "../../src/testing/authUsers";
-import { callables, rejectsWith } from "../../src/testing/callables";
-import { randomId, seedCompany, seedKey, seedProject, seedUser } from "../../src/testing/builders";
-import { client } from "../../src/testing/http";
+import { signedIn } from "../support/authUsers";
+import { callables, rejectsWith } from "../support/callables";
+import { randomId, seedCompany, seedKey, seedProject, seedUser } from "../support/builders";
+import { client } from "../support/http";
 
 const { callable, cleanup } = callables();
 afterAll(cleanup);

@@ -9,11 +9,11 @@ import { evaluateInMemory } from "../../src/services/esrs/evaluate";
 import { readCases } from "../../src/services/esrs/queries";
 import { computeEsrsReport } from "../../src/services/esrs/report";
 import { computeRollup } from "../../src/services/kpiRollup";
-import { signedIn } from "../../src/testing/authUsers";
-import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { callables, rejectsWith } from "../../src/testing/callables";
-import { BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../../src/testing/esrsFixture";
-import { client } from "../../src/testing/http";
+import { signedIn } from "../support/authUsers";
+import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
+import { callables, rejectsWith } from "../support/callables";
+import { BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../support/esrsFixture";
+import { client } from "../support/http";
 
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();
@@ -52,11 +52,12 @@ async function seedFixture(copies = 1): Promise<string> {
   const companyId = await seedCompany({ reportingTimeZone: BERLIN.timeZone, financialYearStartMonth: BERLIN.firstMonth });
   const writer = firestore().bulkWriter();
   const base = `companies/${companyId}`;
+  const writes: Array<Promise<unknown>> = [];
   let seq = 0;
   for (let copy = 0; copy < copies; copy++) {
     for (const i of FIXTURE) {
       seq++;
-      writer.set(firestore().doc(`${base}/incidents/inc${String(seq).padStart(4, "0")}`), {
+      writes.push(writer.set(firestore().doc(`${base}/incidents/inc${String(seq).padStart(4, "0")}`), {
         reference: `INC-2025-${String(seq).padStart(4, "0")}`,
         title: `Incident ${seq}`,
         description: "Seeded for the ESRS S1-14 test.",
@@ -76,14 +77,14 @@ async function seedFixture(copies = 1): Promise<string> {
         reportedByName: "Reporter",
         reportedByEmail: "reporter@private-canary.example",
         ...(i.hidden === undefined ? {} : { hidden: i.hidden }),
-      });
+      }));
     }
   }
   for (const [id, month, hours, source] of HOURS_DOCS) {
-    writer.set(firestore().doc(`${base}/workedHours/${id}`), { month, hours, ...(source ? { source } : {}), updatedAt: Timestamp.now() });
+    writes.push(writer.set(firestore().doc(`${base}/workedHours/${id}`), { month, hours, ...(source ? { source } : {}), updatedAt: Timestamp.now() }));
   }
-  writer.set(firestore().doc(`${base}/healthSafetyCoverage/${YEAR}`), { headcount: 300, coveredHeadcount: 250, auditedHeadcount: 100, certificationStandards: ["ISO 45001", "SCC"] });
-  await writer.close();
+  writes.push(writer.set(firestore().doc(`${base}/healthSafetyCoverage/${YEAR}`), { headcount: 300, coveredHeadcount: 250, auditedHeadcount: 100, certificationStandards: ["ISO 45001", "SCC"] }));
+  await Promise.all([...writes, writer.close()]);
   return companyId;
 }
 

@@ -1,10 +1,10 @@
 import { GeoPoint } from "firebase-admin/firestore";
 import { createFindingsApp } from "../../src/findings/app";
 import { useSigningCredentials } from "../../src/services/signing";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { at, CANARY, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
-import { client } from "../../src/testing/http";
-import { testServiceAccount } from "../../src/testing/v4Signature";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { at, CANARY, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
+import { client } from "../support/http";
+import { testServiceAccount } from "../support/v4Signature";
 
 const findings = client(createFindingsApp());
 let companyId: string;

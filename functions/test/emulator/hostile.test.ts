@@ -8,9 +8,9 @@ import { createFindingsApp } from "../../src/findings/app";
 import { FAILURES_PER_MINUTE } from "../../src/http/addressGuard";
 import { generateKey } from "../../src/lib/apiKeyFormat";
 import * as apiKeys from "../../src/repos/apiKeys";
-import { seedCompany, seedKey, seedVessel } from "../../src/testing/builders";
-import { auditCount, randomAddress } from "../../src/testing/http";
-import { asInFunctionsRuntime } from "../../src/testing/scim";
+import { seedCompany, seedKey, seedVessel } from "../support/builders";
+import { auditCount, randomAddress } from "../support/http";
+import { asInFunctionsRuntime } from "../support/scim";
 
 /** The attacks of a security review, each written as the requests an attacker sends. */
 const findingsApp = createFindingsApp();
@@ -79,7 +79,7 @@ describe("bodies the runtime reads before the app", () => {
 
   /** Sent as bytes, the way a client (or attacker) puts them on the wire; no key. */
   const post = (path: string, headers: Record<string, string>, body: RequestInit["body"]) =>
-    fetch(`${base}${path}`, { method: "POST", headers: { "x-forwarded-for": randomAddress(), ...headers }, body, duplex: "half" } as RequestInit);
+    fetch(`${base}${path}`, { method: "POST", headers: { "x-forwarded-for": randomAddress(), ...headers }, body, duplex: "half" });
 
   const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; request_id: string } }).error;
 

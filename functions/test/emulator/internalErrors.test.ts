@@ -1,13 +1,14 @@
 import { logger } from "firebase-functions";
 import { createFindingsApp } from "../../src/findings/app";
 import { Firestore, type DocumentReference } from "firebase-admin/firestore";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 
 /** The next read that includes the project's document fails as Firestore itself would. */
 function failProjectRead(projectId: string, failure: Error) {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
   const original = Firestore.prototype.getAll;
   return jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (this: Firestore, ...refs) {
     if ((refs as DocumentReference[]).some((ref) => ref.path === `projects/${projectId}`)) return Promise.reject(failure);

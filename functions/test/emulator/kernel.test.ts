@@ -2,9 +2,9 @@ import express from "express";
 import request from "supertest";
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { seedFinding } from "../../src/testing/findingBuilders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { seedFinding } from "../support/findingBuilders";
+import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 const company = client(createCompanyApp());

@@ -6,10 +6,10 @@ import { computeRollup } from "../../src/services/kpiRollup";
 import { logger } from "firebase-functions";
 import { companiesWithCompanyApi } from "../../src/repos/kpiRollups";
 import { refreshRollup, refreshRollups } from "../../src/services/rollupJob";
-import { signedIn } from "../../src/testing/authUsers";
-import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { callables, rejectsWith } from "../../src/testing/callables";
-import { client } from "../../src/testing/http";
+import { signedIn } from "../support/authUsers";
+import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
+import { callables, rejectsWith } from "../support/callables";
+import { client } from "../support/http";
 
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();
@@ -21,8 +21,8 @@ const at = (iso: string) => Timestamp.fromDate(new Date(iso));
 
 async function seedArea(companyId: string, collection: string, docs: Array<Record<string, unknown>>) {
   const writer = firestore().bulkWriter();
-  docs.forEach((doc, i) => writer.set(firestore().doc(`companies/${companyId}/${collection}/${collection}-${i}`), doc));
-  await writer.close();
+  const writes = docs.map((doc, i) => writer.set(firestore().doc(`companies/${companyId}/${collection}/${collection}-${i}`), doc));
+  await Promise.all([...writes, writer.close()]);
 }
 
 /** A company whose expected rollup is written out by hand below. */

@@ -3,11 +3,11 @@ import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
 import { logger } from "firebase-functions";
 import { signReadUrl, useSigningCredentials } from "../../src/services/signing";
-import { seedVessel } from "../../src/testing/builders";
-import { at, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
-import { client } from "../../src/testing/http";
+import { seedVessel } from "../support/builders";
+import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
+import { client } from "../support/http";
 import { firestore } from "../../src/config/firebase";
-import { testServiceAccount, verifyV4Url } from "../../src/testing/v4Signature";
+import { testServiceAccount, verifyV4Url } from "../support/v4Signature";
 
 const findings = client(createFindingsApp());
 const BUCKET = "demo-safety-apis.firebasestorage.app";

@@ -1,7 +1,7 @@
 import { createFindingsApp } from "../../src/findings/app";
-import { seedProject, seedVessel } from "../../src/testing/builders";
-import { at, seedComment, seedFinding } from "../../src/testing/findingBuilders";
-import { client } from "../../src/testing/http";
+import { seedProject, seedVessel } from "../support/builders";
+import { at, seedComment, seedFinding } from "../support/findingBuilders";
+import { client } from "../support/http";
 
 const findings = client(createFindingsApp());
 let companyId: string;

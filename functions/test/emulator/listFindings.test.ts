@@ -1,9 +1,9 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListFindingsResponse } from "../../src/findings/listFindings";
-import { seedVessel } from "../../src/testing/builders";
-import { at, seedFinding } from "../../src/testing/findingBuilders";
-import { allPages, client } from "../../src/testing/http";
+import { seedVessel } from "../support/builders";
+import { at, seedFinding } from "../support/findingBuilders";
+import { allPages, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 

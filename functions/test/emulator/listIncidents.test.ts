@@ -1,8 +1,8 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { randomId, seedCompany, seedKey } from "../../src/testing/builders";
-import { at, CANARY } from "../../src/testing/findingBuilders";
-import { allPages, auditEntriesFor, client } from "../../src/testing/http";
+import { randomId, seedCompany, seedKey } from "../support/builders";
+import { at, CANARY } from "../support/findingBuilders";
+import { allPages, auditEntriesFor, client } from "../support/http";
 
 const company = client(createCompanyApp());
 let companyId: string;

@@ -2,8 +2,8 @@ import type { Express } from "express";
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import { METHOD_NOT_ALLOWED } from "../../src/http/createApp";
-import { client } from "../../src/testing/http";
-import { exampleProblems } from "../../src/testing/openapiValidator";
+import { client } from "../support/http";
+import { exampleProblems } from "../support/openapiValidator";
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean>; stack: Array<{ handle: object }> };

@@ -4,13 +4,13 @@ import request from "supertest";
 import { createCompanyApp } from "../../src/company/app";
 import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { seedComment, seedFinding } from "../../src/testing/findingBuilders";
-import { randomAddress } from "../../src/testing/http";
-import { operationCases, type RuleBreaker } from "../../src/testing/openapiCases";
-import type { Fixtures, GeneratedRequest, Operation } from "../../src/testing/openapiRequests";
-import { createResponseValidator } from "../../src/testing/openapiValidator";
-import { asInFunctionsRuntime } from "../../src/testing/scim";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { seedComment, seedFinding } from "../support/findingBuilders";
+import { randomAddress } from "../support/http";
+import { operationCases, type RuleBreaker } from "../support/openapiCases";
+import type { Fixtures, GeneratedRequest, Operation } from "../support/openapiRequests";
+import { createResponseValidator } from "../support/openapiValidator";
+import { asInFunctionsRuntime } from "../support/scim";
 
 /**
  * Property-based test of both served documents (issue 17): requests generated from each

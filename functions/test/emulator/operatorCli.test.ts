@@ -1,8 +1,8 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { rosterWindow } from "../../src/repos/users";
-import { randomId, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { client } from "../../src/testing/http";
+import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
+import { client } from "../support/http";
 import { run } from "../../src/tools/keys";
 
 /** The operator command, in-process against the test emulator (FIRESTORE_EMULATOR_HOST). */

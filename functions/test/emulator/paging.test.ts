@@ -1,7 +1,7 @@
 import { createFindingsApp } from "../../src/findings/app";
-import { seedVessel } from "../../src/testing/builders";
-import { at, seedComment, seedFinding } from "../../src/testing/findingBuilders";
-import { allPages, client } from "../../src/testing/http";
+import { seedVessel } from "../support/builders";
+import { at, seedComment, seedFinding } from "../support/findingBuilders";
+import { allPages, client } from "../support/http";
 
 /** Page tokens the API issued are always accepted back; malformed requests are 400s. */
 const findings = client(createFindingsApp());

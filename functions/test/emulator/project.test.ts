@@ -1,8 +1,8 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { createFindingsApp } from "../../src/findings/app";
 import type { GetProjectResponse } from "../../src/findings/getProject";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { client } from "../support/http";
 
 const findings = client(createFindingsApp());
 const CANARY = "private-canary";

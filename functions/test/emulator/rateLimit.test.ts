@@ -2,8 +2,8 @@ import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
 import { Firestore } from "firebase-admin/firestore";
 import * as findingsRepo from "../../src/repos/findings";
-import { seedCompany, seedKey, seedProject } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
+import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 
@@ -74,7 +74,8 @@ describe("rate limit and daily quota", () => {
   it("another instance fills the window between this request's counter read and its count → 429, no handler runs, nothing counted", async () => {
     const { companyId, key } = await setup({ key: { perMinute: 5 } });
     await awayFromMinuteEdge();
-    const original = Firestore.prototype.getAll;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
+  const original = Firestore.prototype.getAll;
     const reads = jest.spyOn(Firestore.prototype, "getAll").mockImplementationOnce(async function (this: Firestore, ...refs) {
       const snaps = await original.apply(this, refs);
       // The key's other instances use up the minute right after this request read its counter.

@@ -2,9 +2,9 @@ import request from "supertest";
 import { COMPANY_API, createCompanyApp } from "../../src/company/app";
 import { createFindingsApp, FINDINGS_API } from "../../src/findings/app";
 import type { AnyRoute } from "../../src/http/route";
-import { seedKey, seedVessel } from "../../src/testing/builders";
-import { randomAddress } from "../../src/testing/http";
-import { scimCompany } from "../../src/testing/scim";
+import { seedKey, seedVessel } from "../support/builders";
+import { randomAddress } from "../support/http";
+import { scimCompany } from "../support/scim";
 
 /**
  * One test over every route of both APIs, read from the same route tables the apps mount, so a

@@ -1,8 +1,8 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { rosterWindow } from "../../src/repos/users";
 import { URN } from "../../src/scim/schema";
-import { randomId, seatsUsed } from "../../src/testing/builders";
-import { patchOp, scim, scimApi, scimCompany } from "../../src/testing/scim";
+import { randomId, seatsUsed } from "../support/builders";
+import { patchOp, scim, scimApi, scimCompany } from "../support/scim";
 
 /** Issue 15, abuse and cost: company domains, no cross-tenant oracle, sessions ending with access, page cost, and a concurrent mix. */
 const tokensValidAfter = async (uid: string) => Date.parse((await auth().getUser(uid)).tokensValidAfterTime ?? "0");

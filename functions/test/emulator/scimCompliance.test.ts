@@ -1,7 +1,7 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId } from "../../src/testing/builders";
-import { patchOp, scim, scimCompany } from "../../src/testing/scim";
+import { randomId } from "../support/builders";
+import { patchOp, scim, scimCompany } from "../support/scim";
 
 /** Issue 15, breaks 5 and 7 and the PATCH caps: what Okta orgs and an RFC 7643/7644 compliance checker send. */
 const ENTERPRISE = URN.enterprise;

@@ -1,8 +1,8 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId, seatsUsed, seedKey } from "../../src/testing/builders";
-import { auditEntriesFor } from "../../src/testing/http";
-import { scim, scimApi, scimCompany } from "../../src/testing/scim";
+import { randomId, seatsUsed, seedKey } from "../support/builders";
+import { auditEntriesFor } from "../support/http";
+import { scim, scimApi, scimCompany } from "../support/scim";
 
 /** Microsoft Entra ID's request sequence, replayed through HTTP against the Firestore and Auth emulators. */
 const ENTERPRISE = URN.enterprise;

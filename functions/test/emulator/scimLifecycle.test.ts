@@ -1,7 +1,7 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId, seatsUsed, seedUser } from "../../src/testing/builders";
-import { patchOp, scim, scimApi as company, scimCompany } from "../../src/testing/scim";
+import { randomId, seatsUsed, seedUser } from "../support/builders";
+import { patchOp, scim, scimApi as company, scimCompany } from "../support/scim";
 
 /** Issue 15, life-cycle breaks 1–4, replayed in Entra ID's and Okta's forms through HTTP on the emulators. */
 const ENTERPRISE = URN.enterprise;

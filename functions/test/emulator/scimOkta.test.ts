@@ -1,7 +1,7 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId, seatsUsed, seedKey } from "../../src/testing/builders";
-import { scim, scimCompany } from "../../src/testing/scim";
+import { randomId, seatsUsed, seedKey } from "../support/builders";
+import { scim, scimCompany } from "../support/scim";
 
 /** Okta's request sequence, paging, seats and discovery, through HTTP against the emulators. */
 const address = () => `${randomId("o")}@okta.example`;

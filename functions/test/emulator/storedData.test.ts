@@ -4,10 +4,10 @@ import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { useSigningCredentials } from "../../src/services/signing";
-import { seedCompany, seedKey, seedProject, seedVessel } from "../../src/testing/builders";
-import { at, seedComment, seedFile, seedFinding } from "../../src/testing/findingBuilders";
-import { allPages, client } from "../../src/testing/http";
-import { testServiceAccount } from "../../src/testing/v4Signature";
+import { seedCompany, seedKey, seedProject, seedVessel } from "../support/builders";
+import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
+import { allPages, client } from "../support/http";
+import { testServiceAccount } from "../support/v4Signature";
 
 /**
  * The app's documents come from several app generations. A field of the wrong type is read as

@@ -1,6 +1,6 @@
 import { consumeMany } from "../../src/repos/apiKeyUsage";
 import { decideMany } from "../../src/services/rateLimit";
-import { randomId } from "../../src/testing/builders";
+import { randomId } from "../support/builders";
 import { firestore } from "../../src/config/firebase";
 
 describe("usage counter across instances (compare-and-swap)", () => {

@@ -3,8 +3,8 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
 import * as userCommit from "../../src/services/userCommit";
-import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../../src/testing/builders";
-import { allPages, auditEntriesFor, client } from "../../src/testing/http";
+import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../support/builders";
+import { allPages, auditEntriesFor, client } from "../support/http";
 
 /** /v1/users against the Firestore and Auth emulators: the lifecycle with exact seat accounting. */
 const company = client(createCompanyApp());
@@ -142,7 +142,7 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     expect(await seatsUsed(companyId)).toBe(before - 1);
     const account = await auth().getUser(id);
     expect(account.disabled).toBe(true);
-    expect(Date.parse(account.tokensValidAfterTime!)).toBeGreaterThan(Date.parse(validAfter!));
+    expect(Date.parse(account.tokensValidAfterTime!)).toBeGreaterThan(Date.parse(validAfter));
     expect((await firestore().doc(`companies/${companyId}/incidents/inc-of-${id}`).get()).data()).toEqual({ reportedBy: id, reportedByName: "Person", title: "Kept" });
     expect(await auditEntriesFor(companyId, rid)).toEqual(expect.arrayContaining([expect.objectContaining({ action: "user.deactivated", target: { type: "user", id } })]));
     expect((await send("patch", `/v1/users/${id}`, prov, { active: false })).status).toBe(200);

@@ -1,8 +1,8 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { monthKey } from "../../src/lib/months";
-import { randomId, seedCompany, seedKey } from "../../src/testing/builders";
-import { auditEntriesFor, client } from "../../src/testing/http";
+import { randomId, seedCompany, seedKey } from "../support/builders";
+import { auditEntriesFor, client } from "../support/http";
 
 const company = client(createCompanyApp());
 let companyId: string;

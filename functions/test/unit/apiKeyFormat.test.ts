@@ -1,13 +1,14 @@
+import { crc32 } from "node:zlib";
 import { toBase62 } from "../../src/lib/base62";
-import { crc32 } from "../../src/lib/crc32";
 import { checksumOf, composeKey, displayPrefix, generateKey, hashKey, parseKey } from "../../src/lib/apiKeyFormat";
 
 const RANDOM = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
 
-describe("crc32", () => {
-  it("matches the IEEE check value", () => {
-    expect(crc32("123456789")).toBe(0xcbf43926);
-    expect(crc32("")).toBe(0);
+describe("the key checksum", () => {
+  it("is the IEEE CRC-32 (check value of 123456789: cbf43926) in base62", () => {
+    expect(checksumOf("123456789")).toBe(toBase62(0xcbf43926, 6));
+    expect(checksumOf("")).toBe("000000");
+    expect(checksumOf(RANDOM)).toBe("1ggZdL");
   });
 });
 

@@ -31,7 +31,7 @@ describe("deployment configuration", () => {
 
   it("ignores test code by patterns firebase-tools matches against absolute paths", () => {
     const ignore: string[] = firebaseJson.functions[0].ignore;
-    expect(ignore).toEqual(expect.arrayContaining(["**/lib/testing", "**/lib/tools", "src", "test", "scripts", "*.local"]));
+    expect(ignore).toEqual(expect.arrayContaining(["**/lib/tools", "src", "test", "scripts", "*.local"]));
     expect(ignore.filter((p) => p.includes("/") && !p.startsWith("**/"))).toEqual([]);
   });
 

@@ -5,10 +5,10 @@ import { isHiddenValue, type IncidentDoc } from "../../src/repos/incidents";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
 import { evaluateInMemory, type IncidentFacts } from "../../src/services/esrs/evaluate";
 import { esrsQueryShapes, readCases, type ReadIncidentsFn } from "../../src/services/esrs/queries";
-import { APRIL_LONDON, BERLIN, FIXTURE, inc, YEAR } from "../../src/testing/esrsFixture";
+import { APRIL_LONDON, BERLIN, FIXTURE, inc, YEAR } from "../support/esrsFixture";
 
 /**
- * The S1-14 incident datapoints of the fixture (src/testing/esrsFixture.ts), worked out by hand
+ * The S1-14 incident datapoints of the fixture (test/support/esrsFixture.ts), worked out by hand
  * below incident by incident (#n), under three reporting periods; what the reading queries return
  * must give exactly the evaluator's numbers over all incidents. Rows, notes and CSV: esrsRows.test.ts.
  */

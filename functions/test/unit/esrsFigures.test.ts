@@ -5,7 +5,7 @@ import { incidentShape } from "../../src/repos/incidents";
 import { evaluateCases, evaluateInMemory } from "../../src/services/esrs/evaluate";
 import { buildRows, decimalsOf, periodStatus, roundHalfUp, type EsrsRow } from "../../src/services/esrs/rows";
 import type { MonthHours } from "../../src/services/workedHours";
-import { BERLIN, inc } from "../../src/testing/esrsFixture";
+import { BERLIN, inc } from "../support/esrsFixture";
 
 /**
  * One hand-worked fixture per rule of issue 27's "Figures": each number below is worked out in

@@ -8,7 +8,7 @@ import { esrsCsv, esrsCsvFilename } from "../../src/services/esrs/csv";
 import { evaluateInMemory } from "../../src/services/esrs/evaluate";
 import { buildRows, describePeriod, periodStatus, type EsrsRow } from "../../src/services/esrs/rows";
 import { hoursByMonth } from "../../src/services/workedHours";
-import { APRIL_LONDON, BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../../src/testing/esrsFixture";
+import { APRIL_LONDON, BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../support/esrsFixture";
 
 /** The rows of the fixture's periods: values, notes, the incomplete-period marks and the CSV. */
 

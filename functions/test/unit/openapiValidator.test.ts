@@ -1,6 +1,6 @@
 import request from "supertest";
 import { createFindingsApp } from "../../src/findings/app";
-import { createResponseValidator } from "../../src/testing/openapiValidator";
+import { createResponseValidator } from "../support/openapiValidator";
 
 describe("response validation against the served document", () => {
   let validate: ReturnType<typeof createResponseValidator>;

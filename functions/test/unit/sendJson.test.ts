@@ -10,7 +10,8 @@ import { sendJson } from "../../src/http/sendJson";
 function appSending(body: unknown, settled?: (err?: unknown) => void) {
   const app = express();
   app.get("/", (_req, res) => {
-    sendJson(res, body).then(() => settled?.(), settled);
+    // Without `settled`, a rejection stays unhandled and fails the run, as it should.
+    void sendJson(res, body).then(() => settled?.(), settled);
   });
   return app;
 }
@@ -40,7 +41,7 @@ describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", ()
     const app = express();
     app.get("/", (req, res) => {
       // The handler is still reading when the caller leaves.
-      req.socket.once("close", () => sendJson(res, { data: Array.from({ length: 2_000 }, (_, i) => row(i)), next_page_token: null }).then(() => settle(), settle));
+      req.socket.once("close", () => void sendJson(res, { data: Array.from({ length: 2_000 }, (_, i) => row(i)), next_page_token: null }).then(() => settle(), settle));
     });
     const server = app.listen(0);
     const { port } = server.address() as AddressInfo;

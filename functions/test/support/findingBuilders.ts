@@ -1,5 +1,5 @@
 import { Timestamp, type DocumentData } from "firebase-admin/firestore";
-import { firestore } from "../config/firebase";
+import { firestore } from "../../src/config/firebase";
 import { randomId } from "./builders";
 
 /** Test builders for `projects/{p}/findings/{f}` and its subcollections, with canary private fields. */

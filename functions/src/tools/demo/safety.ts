@@ -27,7 +27,8 @@ function writeIncidents(writer: BulkWriter, companyId: string, rng: Rng, perMont
       const fatality = injury && seq % 97 === 0;
       const reporter = rng.pick(DEMO_PEOPLE);
       const eventDate = daysAgo(days, rng.int(0, 1439));
-      writer.set(firestore().doc(`companies/${companyId}/incidents/inc${pad(seq)}`), {
+      // BulkWriter: close() awaits every write (demo/index.ts).
+      void writer.set(firestore().doc(`companies/${companyId}/incidents/inc${pad(seq)}`), {
         reference: `INC-${eventDate.toDate().getUTCFullYear()}-${pad(seq)}`,
         title: `${type.replace("_", " ")} incident ${seq}`,
         description: "Recorded from the demo dataset.",
@@ -55,9 +56,9 @@ function writeWorkedHours(writer: BulkWriter, companyId: string, rng: Rng): void
   for (let back = MONTHS; back >= 1; back--) {
     const month = monthKey(back);
     const coll = `companies/${companyId}/workedHours`;
-    writer.set(firestore().doc(`${coll}/app-${month}-a`), { month, hours: rng.int(8000, 9000), source: "app", updatedAt: daysAgo(back * 30 - 3) });
-    if (back % 3 === 0) writer.set(firestore().doc(`${coll}/app-${month}-b`), { month, hours: rng.int(100, 500), source: "app", updatedAt: daysAgo(back * 30 - 4) });
-    if (back <= 12) writer.set(firestore().doc(`${coll}/api_${month}`), { month, hours: rng.int(2000, 2500), source: "api", updatedAt: daysAgo(back * 30 - 5) });
+    void writer.set(firestore().doc(`${coll}/app-${month}-a`), { month, hours: rng.int(8000, 9000), source: "app", updatedAt: daysAgo(back * 30 - 3) });
+    if (back % 3 === 0) void writer.set(firestore().doc(`${coll}/app-${month}-b`), { month, hours: rng.int(100, 500), source: "app", updatedAt: daysAgo(back * 30 - 4) });
+    if (back <= 12) void writer.set(firestore().doc(`${coll}/api_${month}`), { month, hours: rng.int(2000, 2500), source: "api", updatedAt: daysAgo(back * 30 - 5) });
   }
 }
 
@@ -71,7 +72,7 @@ function writeKpiSources(writer: BulkWriter, companyId: string, rng: Rng): void 
   };
   for (const [name, statuses] of Object.entries(collections)) {
     for (let i = 1; i <= 40; i++) {
-      writer.set(firestore().doc(`companies/${companyId}/${name}/${name}-${pad(i, 3)}`), {
+      void writer.set(firestore().doc(`companies/${companyId}/${name}/${name}-${pad(i, 3)}`), {
         createdAt: daysAgo(rng.int(1, MONTHS * 30)),
         status: rng.pick(statuses),
       });
@@ -85,7 +86,7 @@ export function writeSafetyData(writer: BulkWriter): void {
   writeWorkedHours(writer, DEMO_COMPANY, rng);
   writeKpiSources(writer, DEMO_COMPANY, rng);
   for (const year of [2024, 2025, 2026]) {
-    writer.set(firestore().doc(`companies/${DEMO_COMPANY}/healthSafetyCoverage/${year}`), {
+    void writer.set(firestore().doc(`companies/${DEMO_COMPANY}/healthSafetyCoverage/${year}`), {
       headcount: 180 + (year - 2024) * 10,
       coveredHeadcount: 170 + (year - 2024) * 10,
       auditedHeadcount: 120 + (year - 2024) * 15,

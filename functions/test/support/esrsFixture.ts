@@ -1,5 +1,5 @@
-import type { ReportingSettings } from "../lib/period";
-import type { IncidentFacts } from "../services/esrs/evaluate";
+import type { ReportingSettings } from "../../src/lib/period";
+import type { IncidentFacts } from "../../src/services/esrs/evaluate";
 
 /**
  * The ESRS S1-14 test fixture: test/unit/esrs*.test.ts work every datapoint out by hand from it,

@@ -1,4 +1,4 @@
-import { auth } from "../config/firebase";
+import { auth } from "../../src/config/firebase";
 import { randomId } from "./builders";
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Express } from "express";
 import request from "supertest";
-import { firestore } from "../config/firebase";
+import { firestore } from "../../src/config/firebase";
 import { randomId } from "./builders";
 import { createResponseValidator } from "./openapiValidator";
 

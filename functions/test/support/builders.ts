@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { Timestamp, type DocumentData } from "firebase-admin/firestore";
-import { firestore } from "../config/firebase";
-import { composeKey, displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
-import { apiKeysCollection, newApiKeyData } from "../repos/apiKeys";
+import { firestore } from "../../src/config/firebase";
+import { composeKey, displayPrefix, generateKey, hashKey, type KeyApi } from "../../src/lib/apiKeyFormat";
+import { apiKeysCollection, newApiKeyData } from "../../src/repos/apiKeys";
 
 /**
  * Seed builders writing documents exactly as docs/firestore-data.md describes them. Emulator tests
- * use them with random ids so test files never share data; the demo seed uses them with fixed ids.
+ * use them with random ids so test files never share data.
  */
 export const randomId = (prefix = "t") => `${prefix}${randomBytes(8).toString("hex")}`;
 
@@ -72,16 +72,14 @@ export interface KeySeed {
   name?: string;
   revoked?: boolean;
   rateLimits?: { perMinute?: number; perDay?: number };
-  /** Fixed 32 random characters, for the demo keys; random otherwise. */
+  /** Fixed 32 random characters; random otherwise. */
   random?: string;
-  /** Fixed creation time, for the deterministic demo dataset; now otherwise. */
-  createdAt?: Timestamp;
 }
 
 export async function seedKey(seed: KeySeed): Promise<SeededKey> {
   const key = seed.random ? composeKey(seed.api, seed.random) : generateKey(seed.api);
   const hash = hashKey(key);
-  const now = seed.createdAt ?? Timestamp.now();
+  const now = Timestamp.now();
   const data: DocumentData = newApiKeyData(
     {
       api: seed.api,

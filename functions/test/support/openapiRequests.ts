@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { INSTANT_PATTERN } from "../lib/dates";
-import { z } from "../http/zod";
-import { MONTH_PATTERN } from "../lib/months";
+import { INSTANT_PATTERN } from "../../src/lib/dates";
+import { z } from "../../src/http/zod";
+import { MONTH_PATTERN } from "../../src/lib/months";
 
 /**
  * Requests generated from an OpenAPI document's parameter and body schemas (fast-check), for the
@@ -117,9 +117,9 @@ export function createGenerators(document: { components?: { schemas?: Record<str
     if (type === "string" && typeof schema.maxLength === "number") options.push(long(schema.maxLength).map((s) => [s, "maxLength"]));
     if (type === "string" && (schema.minLength as number) > 0) options.push(fc.constant(["", "minLength"]));
     if (type === "string" && typeof schema.pattern === "string") options.push(fc.constantFrom(...(PATTERN_VIOLATIONS[schema.pattern] ?? [])).map((s) => [s, "pattern"]));
-    if ((type === "integer" || type === "number") && typeof schema.maximum === "number") options.push(fc.constant([(schema.maximum as number) + 1, "maximum"]));
-    if ((type === "integer" || type === "number") && typeof schema.minimum === "number") options.push(fc.constant([(schema.minimum as number) - 1, "minimum"]));
-    if (type === "array" && typeof schema.maxItems === "number") options.push(fc.constant([Array.from({ length: (schema.maxItems as number) + 1 }, () => ({})), "maxItems"]));
+    if ((type === "integer" || type === "number") && typeof schema.maximum === "number") options.push(fc.constant([schema.maximum + 1, "maximum"]));
+    if ((type === "integer" || type === "number") && typeof schema.minimum === "number") options.push(fc.constant([schema.minimum - 1, "minimum"]));
+    if (type === "array" && typeof schema.maxItems === "number") options.push(fc.constant([Array.from({ length: schema.maxItems + 1 }, () => ({})), "maxItems"]));
     if (type === "array" && (schema.minItems as number) > 0) options.push(fc.constant([[], "minItems"]));
     return options.length ? fc.oneof(...options) : null;
   }

@@ -36,7 +36,8 @@ export function writeCompanies(writer: BulkWriter): void {
   const db = firestore();
   const rng = new Rng(7);
   const seatsUsed = PEOPLE.filter(([, , , status]) => status !== "deactivated").length;
-  writer.set(db.doc(`companies/${DEMO_COMPANY}`), {
+  // BulkWriter: close() awaits every write (demo/index.ts).
+  void writer.set(db.doc(`companies/${DEMO_COMPANY}`), {
     name: "Nordic Shipping AS",
     plan: "enterprise",
     apiAccess: { findingsExport: true, companyApi: true },
@@ -45,11 +46,11 @@ export function writeCompanies(writer: BulkWriter): void {
     provisioningRoleMap: { Inspector: "inspector", "Fleet Manager": "manager" },
   });
   for (const [id, name, parentId] of DEPARTMENTS) {
-    writer.set(db.doc(`companies/${DEMO_COMPANY}/departments/${id}`), { name, parentId });
+    void writer.set(db.doc(`companies/${DEMO_COMPANY}/departments/${id}`), { name, parentId });
   }
   PEOPLE.forEach(([uid, displayName, role, status, keyUser], i) => {
     const created = daysAgo(700 - i * 40);
-    writer.set(db.doc(`users/${uid}`), {
+    void writer.set(db.doc(`users/${uid}`), {
       companyId: DEMO_COMPANY,
       email: `${uid}@private-canary.example`,
       displayName,
@@ -63,14 +64,14 @@ export function writeCompanies(writer: BulkWriter): void {
       deactivatedAt: status === "deactivated" ? daysAgo(30) : null,
     });
   });
-  writer.set(db.doc(`companies/${OTHER_COMPANY}`), {
+  void writer.set(db.doc(`companies/${OTHER_COMPANY}`), {
     name: "Other Tankers Ltd (must never leak)",
     plan: "enterprise",
     apiAccess: { findingsExport: true, companyApi: true },
     seatCapacity: 10,
     seatsUsed: 1,
   });
-  writer.set(db.doc(`users/u-other`), {
+  void writer.set(db.doc(`users/u-other`), {
     companyId: OTHER_COMPANY,
     email: "other@private-canary.example",
     displayName: "Other Company Person",

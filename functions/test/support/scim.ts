@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import express, { type Express } from "express";
-import { createCompanyApp } from "../company/app";
-import { firestore } from "../config/firebase";
+import { createCompanyApp } from "../../src/company/app";
+import { firestore } from "../../src/config/firebase";
 import { seedCompany, seedKey } from "./builders";
 import { client } from "./http";
 

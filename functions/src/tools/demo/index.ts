@@ -1,6 +1,5 @@
 import { firestore } from "../../config/firebase";
-import { seedKey } from "../builders";
-import { DEMO_KEYS } from "../demoKeys";
+import { writeDemoKeys } from "./keys";
 import { DEMO_COMPANY, writeCompanies } from "./people";
 import { refreshRollup } from "../../services/rollupJob";
 import { DEMO_NOW, daysAgo } from "./random";
@@ -9,6 +8,8 @@ import { VESSEL_A, writeVessels } from "./vessels";
 
 /** Writes the whole demo dataset (deterministic: fixed ids, fixed dates, seeded randomness). */
 export async function writeDemoData(): Promise<void> {
+  // The write functions leave each write's promise to the writer (`void writer.set`): close()
+  // waits for all of them, and a failed one rejects with the error thrown here, ending the seed.
   const writer = firestore().bulkWriter();
   writer.onWriteError((err) => {
     throw new Error(`demo seed write failed at ${err.documentRef.path}: ${err.message}`);
@@ -17,18 +18,7 @@ export async function writeDemoData(): Promise<void> {
   writeVessels(writer);
   writeSafetyData(writer);
   await writer.close();
-  for (const demo of DEMO_KEYS) {
-    await seedKey({
-      api: demo.api,
-      companyId: DEMO_COMPANY,
-      projectId: demo.api === "findings" ? VESSEL_A : null,
-      scopes: demo.scopes,
-      name: `Demo: ${demo.label}`,
-      revoked: demo.revoked,
-      random: demo.random,
-      createdAt: daysAgo(60),
-    });
-  }
+  await writeDemoKeys(DEMO_COMPANY, VESSEL_A, daysAgo(60));
   // The rollup the daily job would have written, so GET /v1/kpis answers on the demo stack.
   await refreshRollup(DEMO_COMPANY, new Date(DEMO_NOW));
 }

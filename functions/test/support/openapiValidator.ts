@@ -98,10 +98,10 @@ export function exampleProblems(document: Doc): string[] {
     }
   };
   for (const [path, operations] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(operations) as Array<[string, Operation]>) {
+    for (const [method, operation] of Object.entries(operations)) {
       for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) check(`${method.toUpperCase()} ${path} request ${type}`, media);
       for (const [status, response] of Object.entries(operation.responses)) {
-        for (const [type, media] of Object.entries(response.content ?? {})) check(`${method.toUpperCase()} ${path} ${status} ${type}`, media as MediaType);
+        for (const [type, media] of Object.entries(response.content ?? {})) check(`${method.toUpperCase()} ${path} ${status} ${type}`, media);
       }
     }
   }

@@ -1,4 +1,4 @@
-import { GeoPoint, type BulkWriter, type DocumentData } from "firebase-admin/firestore";
+import { GeoPoint, type BulkWriter } from "firebase-admin/firestore";
 import { firestore } from "../../config/firebase";
 import { DEMO_COMPANY, DEMO_PEOPLE, OTHER_COMPANY } from "./people";
 import { daysAgo, pad, Rng } from "./random";
@@ -41,7 +41,8 @@ interface VesselPlan {
 }
 
 function writeProject(writer: BulkWriter, plan: VesselPlan, imo: string): void {
-  writer.set(firestore().doc(`projects/${plan.projectId}`), {
+  // BulkWriter: close() awaits every write (demo/index.ts).
+  void writer.set(firestore().doc(`projects/${plan.projectId}`), {
     companyId: plan.companyId,
     name: plan.name,
     customerProjectId: `CP-${imo}`,
@@ -88,7 +89,7 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
       createdByEmail: by.email,
     };
   });
-  const comments: DocumentData[] = [];
+  const comments: Record<string, unknown>[] = [];
   let previous = "Open";
   for (let c = 0; c < rng.int(0, 5); c++) {
     const author = person(rng);
@@ -111,7 +112,7 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
   }
   const last = comments.at(-1);
   const hasImage = rng.chance(0.3);
-  writer.set(db.doc(base), {
+  void writer.set(db.doc(base), {
     findingNumber: n,
     title: `${rng.pick(SYSTEMS)}: finding ${n}`,
     description: `Observed during inspection round ${1 + (n % 7)}.`,
@@ -158,10 +159,10 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
     markers: hasImage ? [{ x: 0.4, y: 0.6 }] : [],
     ...(n % 16 === 5 ? { hidden: true } : {}),
   });
-  comments.forEach((comment, c) => writer.set(db.doc(`${base}/comments/c${pad(c, 2)}`), comment));
+  comments.forEach((comment, c) => void writer.set(db.doc(`${base}/comments/c${pad(c, 2)}`), comment));
   for (let f = 0; f < rng.int(0, 3); f++) {
     const uploader = person(rng);
-    writer.set(db.doc(`${base}/files/file${f}`), {
+    void writer.set(db.doc(`${base}/files/file${f}`), {
       title: `Photo ${f + 1}`,
       descriptionShort: "Close-up",
       descriptionLong: null,
