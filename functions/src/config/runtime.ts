@@ -2,15 +2,9 @@ import { defineInt, defineString } from "firebase-functions/params";
 import { REGION } from "./constants";
 
 /**
- * Production settings of the functions, and why each value (docs/operations.md, "Deployment").
- *
- * The two APIs run 1 vCPU and 1 GiB with up to 16 requests at once per instance. Measured with
- * `npm run bench -- --memory` (a server process answering pages of 500 findings with 50
- * checklist items each, 4.5 MiB of JSON apiece, sent in chunks; V8 semi-spaces of 8 MiB from
- * functions/.env): peak RSS at most 151 MiB for one page (132 MiB idle after start), 328 MiB
- * for 8 at once, 403 MiB for 16, 562 MiB for 24 (the highest of five runs). So 16 concurrent
- * worst-case pages fit in 1 GiB with more than half to spare, and concurrency above 1 needs a
- * whole vCPU anyway.
+ * Production settings of the functions (docs/operations.md, "Deployment"). The APIs run 1 vCPU
+ * and 1 GiB with up to 16 requests at once: 16 worst-case pages fit with room to spare
+ * (docs/benchmarks.md, "Memory"), and concurrency above 1 needs a whole vCPU anyway.
  */
 export const MAX_INSTANCES = defineInt("MAX_INSTANCES", {
   default: 10,

@@ -6,16 +6,9 @@ import { MINUTE_MS } from "../lib/dates";
 
 /**
  * Refused requests (401, 403, 429) of a known key are audited as one `api.refused` entry per
- * key, UTC minute and status, with a `count`, never as privileged: a loop with a leaked or
- * revoked key must not fill the company's trail (or its bill) one entry per request.
- *
- * Writes are bounded per instance: the first refusal of a key, minute and status writes at
- * once (a refusal shows in the trail without delay); later ones are counted here and added at
- * most every FLUSH_MS, by the refusal that finds the interval passed. A key thus costs at most
- * 60 000 / FLUSH_MS + 1 writes per minute and status on one instance, whatever the flood.
- * What a minute still holds when the key's refusals move on to the next minute is added to
- * that minute's entry then; the tail of the key's very last burst waits for its next refusal
- * on the instance (a `count` is never more than happened).
+ * key, UTC minute and status, with a `count`: a loop with a leaked key must not fill the trail
+ * (or the bill). Per instance the first refusal writes at once and later ones are added at most
+ * every FLUSH_MS, so a `count` may lag but is never more than happened.
  */
 const FLUSH_MS = 10_000;
 /** Series kept per instance (key × status); the oldest is forgotten first. */

@@ -1,16 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 /**
- * Opaque, stateless page tokens: `kid.base64url(version ‖ iv ‖ AES-256-GCM(payload) ‖ tag)`,
- * with the version and the kid authenticated as associated data.
- * The payload (the scope digest and the cursor) is encrypted, not just signed: a cursor names
- * the last row read, which may be a hidden finding, a hidden incident or a removed user, so
- * a token must not reveal it. The scope binds the cursor to the key's project or company, the
- * endpoint, the mode and every filter, so a token replayed with other filters or by another
- * tenant's key is refused; nothing is stored server-side, so tokens survive deploys and restarts.
- *
- * Rotation: several secrets may be configured; the first encrypts, every one decrypts, and the
- * key id (`kid`, derived from the secret, in clear) says which one made a token.
+ * Opaque, stateless page tokens: `kid.base64url(version ‖ iv ‖ AES-256-GCM(payload) ‖ tag)`.
+ * Encrypted, not just signed: the cursor may name a hidden row. The scope digest binds it to
+ * what the kernel derives (operation, tenant, path, filters). Of several secrets the first
+ * encrypts and every one decrypts; the `kid` in clear says which made a token.
  */
 export interface TokenPayload<C> {
   /** Digest of everything the token is bound to. */

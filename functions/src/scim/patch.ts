@@ -4,21 +4,9 @@ import { attributeOf, COMMON_READ_ONLY, subAttributeOf, URN, type AttributeDef }
 
 /**
  * PATCH (RFC 7644 §3.5.2) and attribute assignment for the User resource, as pure functions over
- * a plain state: attribute name (as the schema spells it) → value; complex values are objects,
- * multi-valued ones arrays of objects. A POST or PUT body is assigned onto an empty state the
- * way a path-less `replace` is, so the three share one reading of attributes.
- *
- * Decisions where RFC 7644 leaves room (documented in docs/api-behaviour.md):
- * - Attribute names and `op` are case-insensitive; booleans may be the strings "True"/"False".
- * - Attributes no schema here defines are ignored (identity providers send their default
- *   mappings); read-only ones are ignored in bodies but refused (`mutability`) as a PATCH path.
- * - `add` through a value filter that matches nothing adds a value carrying the filter's
- *   equalities (Entra ID's `emails[type eq "work"].value`); `replace` there is `noTarget`.
- * - `remove` on a multi-valued attribute with a `value` removes the values equal to those given.
- * - A `roles` value that is itself a JSON object in a string (Entra ID without the
- *   `aadOptscim062020` flag: `"{\"id\":…,\"value\":\"Manager\",…}"`) is read as that object.
- * - Work is bounded: at most MAX_OPERATIONS operations and MAX_VALUES values of a multi-valued
- *   attribute (in a request and as a result), and every match is linear in the values.
+ * a plain state (attribute name → value). A POST or PUT body is assigned the way a path-less
+ * `replace` is, so the three read attributes alike. Where RFC 7644 leaves room, the choices are
+ * in docs/api-behaviour.md ("SCIM 2.0"); work is bounded by MAX_OPERATIONS and MAX_VALUES.
  */
 export const MAX_OPERATIONS = 100;
 export const MAX_VALUES = 100;

@@ -7,14 +7,9 @@ import { DAY_MS, MINUTE_MS } from "../lib/dates";
 export type { Limits } from "../repos/apiKeyUsage";
 
 /**
- * Fixed-window rate limiting: the arithmetic here, the compare-and-swap in repos/apiKeyUsage.
- *
- * Window semantics (documented in the README and OpenAPI document):
- * - "minute" is the UTC clock minute (hh:mm:00 to hh:mm:59.999), "day" the UTC calendar day.
- * - A request counts against both windows only when it is admitted; refused requests
- *   (429) do not consume quota, so a client that retries too early does not starve itself.
- * - `Retry-After` is the whole number of seconds (at least 1) until every exhausted window
- *   has rolled over.
+ * Fixed-window rate limiting (UTC clock minute, UTC day): the arithmetic here, the
+ * compare-and-swap in repos/apiKeyUsage. Only admitted requests count, so a client retrying too
+ * early does not starve itself (docs/api-behaviour.md, "Rate limits").
  */
 export interface WindowStatus {
   name: "minute" | "day";
