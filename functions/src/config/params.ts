@@ -1,4 +1,4 @@
-import { defineSecret, defineString } from "firebase-functions/params";
+import { defineInt, defineSecret, defineString } from "firebase-functions/params";
 
 /**
  * Deploy-time configuration. Non-secret params take their values from `functions/.env`
@@ -10,6 +10,18 @@ export const STORAGE_BUCKETS = defineString("STORAGE_BUCKETS", {
   description: "Comma-separated Cloud Storage buckets the deployment owns besides the project's default bucket.",
   default: "",
 });
+
+/**
+ * How many `X-Forwarded-For` entries from the end belong to Google's front end: 1 when clients
+ * call the function directly (the default), 2 behind an external HTTPS load balancer, which
+ * appends `<client>, <balancer>` (docs/operations.md, "Configuration").
+ */
+export const FORWARDED_HOPS = defineInt("FORWARDED_HOPS", { default: 1, description: "X-Forwarded-For entries appended by Google's front end: 1 direct, 2 behind an HTTPS load balancer." });
+
+export function forwardedHops(): number {
+  const hops = Number(process.env.FORWARDED_HOPS ?? 1);
+  return Number.isInteger(hops) && hops >= 1 ? hops : 1;
+}
 
 /** Used only when no secret is configured and the process talks to emulators. */
 const DEV_PAGE_TOKEN_SECRET = "dev-only-page-token-secret--emulator-use-only";

@@ -1,17 +1,14 @@
 import type { Request } from "express";
+import { isIP } from "node:net";
+import { forwardedHops } from "../config/params";
 import { setBounded } from "../lib/bounded";
 import { MINUTE_MS } from "../lib/dates";
 
 /**
- * A per-instance limit on failed authentications per client address, checked before any
- * Firestore read: a loop of malformed, unknown or revoked keys from one address costs reads
- * only until its budget for the minute is spent, then is answered 429 from memory.
- *
- * Chosen over a negative cache of unknown key hashes: key checksums are public (CRC-32), so a
- * flood of fresh well-formed random keys would miss any such cache every time, while an
- * address budget holds whatever keys are sent. A key that authenticated on this instance in
- * the last minutes is let through even from a blocked address (an integrator behind the same
- * NAT as a misconfigured client keeps working).
+ * A per-instance limit on failed authentications that cost a read (a well-formed key that is
+ * unknown or revoked) per client address: past it, such keys are answered 429 from memory.
+ * Failures that cost nothing (no key, a malformed one) never count, so they cannot lock anyone
+ * out; a key that authenticated here lately passes even from a blocked address (shared NAT).
  */
 export const FAILURES_PER_MINUTE = 30;
 const TRUSTED_KEY_MS = 5 * MINUTE_MS;
@@ -22,14 +19,27 @@ const failures = new Map<string, { minute: number; count: number }>();
 const trustedKeys = new Map<string, number>();
 
 /**
- * The client's address. Behind Google's front end (Cloud Functions, Cloud Run, an HTTPS load
- * balancer) the last `X-Forwarded-For` entry is the address Google saw, appended by Google;
- * earlier entries are the client's own claims and are ignored.
+ * The client's address: the `X-Forwarded-For` entry `hops` from the end (config/params
+ * FORWARDED_HOPS: Google's front end appends the address it saw, and an HTTPS load balancer in
+ * front appends its own after the client's); entries before it are the client's own claims. An
+ * IPv6 address counts as its /64, which one client holds whole.
  */
-export function clientAddress(req: Request): string {
-  const forwarded = req.get("x-forwarded-for");
-  const last = forwarded?.split(",").pop()?.trim();
-  return last || req.socket.remoteAddress || "unknown";
+export function clientAddress(req: Request, hops = forwardedHops()): string {
+  const entries = (req.get("x-forwarded-for") ?? "").split(",").map((e) => e.trim()).filter(Boolean);
+  const address = entries.length ? entries[Math.max(0, entries.length - hops)] : (req.socket.remoteAddress ?? "unknown");
+  return networkOf(address);
+}
+
+/** An IPv6 address as its /64 (`2001:db8:1:2::/64`); an IPv4 one, mapped or not, as it is. */
+export function networkOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (isIP(address) !== 6) return address;
+  const [head, tail] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(":")}::/64`;
 }
 
 /** Seconds until the address may try again, or 0 when it may now (a trusted key always may). */

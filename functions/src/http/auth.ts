@@ -6,7 +6,9 @@ import type { ApiKeyDoc } from "../repos/apiKeys";
 import { readKeyDocuments, readOwnerDocuments, type KeyOwners } from "../repos/keyDocuments";
 import { AccessError, assertCompanyAccess, assertFindingsAccess, assertKeyUsable } from "../services/access";
 import { effectiveLimits } from "../services/rateLimit";
+import { MINUTE_MS } from "../lib/dates";
 import { blockedFor, clientAddress, noteFailure, noteSuccess } from "./addressGuard";
+import { FORBIDDEN_MS, rememberedRefusal, rememberRefusal } from "./refusalMemory";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";
 import type { DocumentSnapshot } from "firebase-admin/firestore";
@@ -57,14 +59,17 @@ export type Authentication =
 export async function authenticate(req: Request, api: KeyApi): Promise<Authentication> {
   const address = clientAddress(req);
   let subject: AuditSubject | null = null;
+  let keyHash: string | null = null;
   try {
-    const keyHash = hashKey(presentedKey(req, api));
+    keyHash = hashKey(presentedKey(req, api));
     const wait = blockedFor(address, keyHash);
     if (wait) {
       throw new ApiError("rate_limited", `Too many failed authentications from this address; retry after ${wait} s.`, { "Retry-After": String(wait) });
     }
     const known = knownKeys.get(keyHash);
     subject = known?.subject ?? null;
+    const remembered = rememberedRefusal(keyHash);
+    if (remembered) return { ok: false, ...remembered };
     const { key, counter, owned } = await readKeyDocuments(keyHash, known?.owners);
     subject = key?.api === api ? subjectOf(key) : null;
     assertKeyUsable(key, api);
@@ -78,11 +83,11 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
     const limits = effectiveLimits(DEFAULT_RATE_LIMITS, company?.rateLimits, key.rateLimits);
     return { ok: true, principal: { ...subjectOf(key), keyHash, scopes: key.scopes, limits, project }, counter };
   } catch (err) {
-    if (err instanceof AccessError) {
-      if (err.kind === "unauthenticated") noteFailure(address);
-      return { ok: false, error: err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message), subject };
-    }
-    if (err instanceof ApiError && err.code === "unauthorized") noteFailure(address);
-    return { ok: false, error: err, subject };
+    if (!(err instanceof AccessError)) return { ok: false, error: err, subject };
+    // A refusal after the key's documents were read: it counts against the address and is remembered.
+    const error = err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message);
+    if (err.kind === "unauthenticated") noteFailure(address);
+    if (keyHash) rememberRefusal(keyHash, error, subject, err.kind === "unauthenticated" ? MINUTE_MS : FORBIDDEN_MS);
+    return { ok: false, error, subject };
   }
 }

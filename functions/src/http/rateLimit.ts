@@ -4,6 +4,7 @@ import { UsageContentionError } from "../repos/apiKeyUsage";
 import { consume, policyHeader, remainingHeader, type CountedEntry } from "../services/rateLimit";
 import type { Principal } from "./context";
 import { ApiError } from "./errors";
+import { rememberRefusal } from "./refusalMemory";
 
 /**
  * Counts the request against its key's minute and day windows before anything else runs, with
@@ -24,8 +25,12 @@ export async function admit(res: Response, principal: Principal, counter: Docume
   res.set("RateLimit", remainingHeader(decision));
   if (!decision.allowed) {
     const what = decision.limitedBy === "day" ? "daily quota" : "requests per minute";
-    throw new ApiError("rate_limited", `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`, {
+    const error = new ApiError("rate_limited", `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`, {
       "Retry-After": String(decision.retryAfterSeconds),
+      RateLimit: remainingHeader(decision),
+      "RateLimit-Policy": policyHeader(decision),
     });
+    rememberRefusal(principal.keyHash, error, principal, decision.retryAfterSeconds * 1000);
+    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { createFindingsApp } from "../../src/findings/app";
 import { firestore } from "../../src/config/firebase";
+import { FORBIDDEN_MS } from "../../src/http/refusalMemory";
 import { createApiKey, listApiKeys, revokeApiKey, setApiAccess } from "../../src/index";
 import { hashKey, parseKey } from "../../src/lib/apiKeyFormat";
 import { signedIn } from "../support/authUsers";
@@ -196,13 +197,19 @@ describe("audit and access switches", () => {
     }
   });
 
-  it("turning the findings export off answers 403 on the very next request; on again, 200", async () => {
+  it("turning the findings export off answers 403 on the very next request; on again, 200 once the instance's remembered refusal lapses", async () => {
     const companyId = await seedCompany();
     const projectId = await seedProject(companyId);
     const { key } = await seedKey({ api: "findings", companyId, projectId });
     await access({ companyId, api: "findings", enabled: false }, people.admin);
     expect((await findings.get("/v1/project", key)).status).toBe(403);
     await access({ companyId, api: "findings", enabled: true }, people.admin);
-    expect((await findings.get("/v1/project", key)).status).toBe(200);
+    const switchedOn = Date.now();
+    let status = 403;
+    while (status === 403 && Date.now() - switchedOn < FORBIDDEN_MS + 2_000) {
+      status = (await findings.get("/v1/project", key)).status;
+      if (status === 403) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(status).toBe(200);
   });
 });

@@ -21,11 +21,12 @@ function validatorOf(app: Express): Promise<Validator> {
 }
 
 /**
- * A documentation address (RFC 3849) of its own for every request: the per-address limit on
+ * A documentation address (RFC 3849) in a /64 of its own for every request (the guard counts an
+ * IPv6 client as its /64): the per-address limit on
  * failed authentications (http/addressGuard.ts) then never couples one test's refusals to the
  * next test. Tests of that limit send their own `X-Forwarded-For`.
  */
-export const randomAddress = () => `2001:db8::${randomBytes(4).toString("hex").replace(/(....)(....)/, "$1:$2")}`;
+export const randomAddress = () => `2001:db8:${randomBytes(4).toString("hex").replace(/(....)(....)/, "$1:$2")}::1`;
 
 /**
  * supertest against an app. `get` sends a fresh client request id (so audit entries can be
