@@ -12,6 +12,7 @@ import { setApiAccessHandler } from "./console/setApiAccess";
 import { PAGE_TOKEN_SECRET } from "./config/params";
 import { apiOptions, callableOptions, jobOptions, reportCallableOptions } from "./config/runtime";
 import { createFindingsApp } from "./findings/app";
+import { sweepAccountIntents } from "./services/accountIntents";
 import { recordSignIn } from "./services/userCommit";
 import { refreshAllRollups } from "./services/rollupJob";
 
@@ -34,6 +35,15 @@ export const esrsS1Report = onCall(reportCallableOptions, esrsS1ReportHandler);
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" }, async () => {
   logger.info("kpi_rollup.daily", await refreshAllRollups());
+});
+
+/**
+ * Provisioning's half-done work (an instance stopped between Firebase Auth and the roster):
+ * every 10 minutes, the oldest 200 intents older than 10 minutes are settled, so Auth follows
+ * the roster within 20 minutes (docs/provisioning-crash-safety.md).
+ */
+export const accountIntentSweep = onSchedule({ ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" }, async () => {
+  logger.info("provisioning.intent_sweep", await sweepAccountIntents());
 });
 
 /**

@@ -49,6 +49,9 @@ export async function intentIn(tx: Transaction, uid: string): Promise<AccountInt
   return parseIntent(await tx.get(accountIntentsCollection().doc(uid)));
 }
 
+/** As the users' transactions: an instance stopped mid-transaction holds its locks until Firestore expires it. */
+const TX_OPTIONS = { maxAttempts: 30 };
+
 const FAILED_PRECONDITION = 9;
 const NOT_FOUND = 5;
 
@@ -81,7 +84,7 @@ export async function abandonIntent(uid: string): Promise<"committed" | "gone" |
     if (!intent.exists) return "gone";
     tx.update(ref, { abandoned: true });
     return "abandoned";
-  });
+  }, TX_OPTIONS);
 }
 
 /** Takes over an invitation's unfinished intent (no user, not abandoned) for `companyId`; false if it is not one. */
@@ -94,7 +97,7 @@ export async function claimIntent(uid: string, companyId: string): Promise<boole
     if (user.exists || !intent || intent.abandoned || intent.reason !== "invite") return false;
     tx.update(ref, { companyId, at: Timestamp.now() });
     return true;
-  });
+  }, TX_OPTIONS);
 }
 
 /** The uids of the oldest intents written before `before` (at most `limit`). */
