@@ -34,17 +34,12 @@ export const intendAccountChange = (uid: string, companyId: string, reason: Inte
 
 /**
  * The uid of a new account for an invitation: a fresh uid, its intent recorded before the account
- * is created; or our own orphan holding the address (an earlier try that stopped before its
- * roster commit), claimed and brought to this request's name and state.
+ * is created. If the address has an account already, it is adopted when it is our own orphan (an
+ * earlier try that stopped before its roster commit: claimed, and given this request's name and
+ * state), released when a removed user's, and refused otherwise.
  */
 export async function accountForInvite(companyId: string, email: string, displayName: string, disabled: boolean): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const holder = await accountWithEmail(email);
-    if (holder !== null && (await claimIntent(holder, companyId))) {
-      await setAccountProfile(holder, displayName, disabled);
-      return holder;
-    }
-    if (holder !== null && !(await releaseRemovedAddress(holder, email))) throw addressTaken();
     const uid = newAccountUid();
     await recordIntent(uid, companyId, "invite");
     try {
@@ -52,9 +47,16 @@ export async function accountForInvite(companyId: string, email: string, display
       return uid;
     } catch (err) {
       await abandonInvite(uid);
-      // Another request took the address between the look-up and the creation: look again.
       if (!(err instanceof EmailTakenError)) throw err;
     }
+    const holder = await accountWithEmail(email);
+    // Deleted between the two calls: try again.
+    if (holder === null) continue;
+    if (await claimIntent(holder, companyId)) {
+      await setAccountProfile(holder, displayName, disabled);
+      return holder;
+    }
+    if (!(await releaseRemovedAddress(holder, email))) throw addressTaken();
   }
   throw addressTaken();
 }
