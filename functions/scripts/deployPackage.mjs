@@ -17,7 +17,7 @@ const ROOT = resolve(FUNCTIONS_DIR, "..");
 const require = createRequire(import.meta.url);
 const { readdirRecursive } = require("firebase-tools/lib/fsAsync");
 
-const EXPECTED = ["companyApi", "createApiKey", "esrsS1Report", "findingsApi", "freezeEsrsS1Report", "kpiRollupDaily", "listApiKeys", "refreshKpiRollup", "revokeApiKey", "rosterSignIn", "setApiAccess"];
+const EXPECTED = ["accountIntentSweep", "companyApi", "createApiKey", "esrsS1Report", "findingsApi", "freezeEsrsS1Report", "kpiRollupDaily", "listApiKeys", "refreshKpiRollup", "revokeApiKey", "rosterSignIn", "setApiAccess"];
 
 const config = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8")).functions[0];
 // prepareFunctionsUpload.js adds these to whatever firebase.json says.

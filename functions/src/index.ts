@@ -52,6 +52,16 @@ export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 0
 });
 
 /**
+ * Provisioning's half-done work (an instance stopped between Firebase Auth and the roster):
+ * every 10 minutes, the oldest 200 intents older than 10 minutes are settled, so Auth follows
+ * the roster within 20 minutes (docs/provisioning-crash-safety.md).
+ */
+export const accountIntentSweep = onSchedule({ ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" }, async () => {
+  const { sweepAccountIntents } = await import("./services/accountIntents");
+  logger.info("provisioning.intent_sweep", await sweepAccountIntents());
+});
+
+/**
  * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
  * Auth still lets them), and an invited person becomes active at their first sign-in.
  */

@@ -14,14 +14,33 @@ export class EmailTakenError extends Error {
 
 const codeOf = (err: unknown) => (err as { code?: unknown } | null)?.code;
 
-/** A silent invite: an account with no password and no e-mail sent; the person signs in by SSO. */
-export async function createAccount(email: string, displayName: string, disabled = false): Promise<string> {
+/**
+ * A silent invite: the account `uid` with no password and no e-mail sent; the person signs in by
+ * SSO. An account that already has this uid is the caller's own (the uid was generated for it).
+ */
+export async function createAccount(uid: string, email: string, displayName: string, disabled = false): Promise<void> {
   try {
-    return (await auth().createUser({ email, displayName, emailVerified: false, disabled })).uid;
+    await auth().createUser({ uid, email, displayName, emailVerified: false, disabled });
   } catch (err) {
     if (codeOf(err) === "auth/email-already-exists") throw new EmailTakenError();
+    if (codeOf(err) !== "auth/uid-already-exists") throw err;
+  }
+}
+
+/** The account's address and whether it is disabled, or null when there is no account. */
+export async function readAccount(uid: string): Promise<{ email: string | null; disabled: boolean } | null> {
+  try {
+    const account = await auth().getUser(uid);
+    return { email: account.email ?? null, disabled: account.disabled };
+  } catch (err) {
+    if (codeOf(err) === "auth/user-not-found") return null;
     throw err;
   }
+}
+
+/** Sets an existing account's display name and whether it is disabled. */
+export async function setAccountProfile(uid: string, displayName: string, disabled: boolean): Promise<void> {
+  await auth().updateUser(uid, { displayName, disabled });
 }
 
 /** Changes the account's sign-in e-mail address (unverified again). */

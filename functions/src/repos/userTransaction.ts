@@ -1,5 +1,6 @@
 import { FieldValue, Timestamp, type DocumentSnapshot, type Query, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import { intentIn, type AccountIntent } from "./accountIntents";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { parseStored } from "./stored";
@@ -66,6 +67,8 @@ export interface UserTransaction {
   /** The commit time of this attempt, for every timestamp it writes. */
   readonly now: Timestamp;
   user(uid: string): Promise<StoredUser | null>;
+  /** The sign-in account intent of `uid` (repos/accountIntents.ts), or null. */
+  intent(uid: string): Promise<AccountIntent | null>;
   seats(companyId: string): Promise<StoredSeats>;
   countWithStatus(companyId: string, statuses: readonly string[]): Promise<number>;
   /** Users (of any company, removed ones included) with this address. */
@@ -115,6 +118,7 @@ function userTransaction(tx: Transaction): UserTransaction {
       read.set(uid, snap);
       return snap.exists ? parseUser(snap) : null;
     },
+    intent: (uid) => (isUserId(uid) ? intentIn(tx, uid) : Promise.resolve(null)),
     async seats(companyId) {
       const snap = await tx.get(companyRef(companyId));
       const company = parseStored(companyShape, snap.ref.path, snap.data());

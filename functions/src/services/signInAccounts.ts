@@ -1,50 +1,46 @@
 import { accountSyncFailed } from "../logs";
-import { accountWithEmail, createAccount, deleteAccount, EmailTakenError, setAccountEmail, setSignInAllowed } from "../repos/authAccounts";
-import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
+import { createAccount, deleteAccount, readAccount, revokeSessions, setAccountEmail, setSignInAllowed } from "../repos/authAccounts";
+import { findUser, usersWithEmail, type StoredUser } from "../repos/users";
 import { repairRemoved } from "./userCommit";
 import { isSeated } from "./userDecisions";
 
-// The users service's handling of Firebase Auth accounts: creation (releasing a removed user's
-// address) and keeping them in step with the roster.
+// The users service's handling of Firebase Auth accounts: releasing a removed user's address,
+// and making an account follow the roster as committed.
 
 /**
- * The account for a new user. An address still held by the account of a removed user (removed
- * before removal deleted accounts, or whose deletion failed) is released first, and that user's
- * stored form repaired on the way (createdAt moved aside, as removal does today).
+ * Frees an address still held by the account of a removed user (removed before removal deleted
+ * accounts, or whose deletion failed), repairing that user's stored form on the way (createdAt
+ * moved aside, as removal does today). False when `holder` is not such an account.
  */
-export async function createAccountFor(email: string, displayName: string, disabled: boolean): Promise<string> {
-  try {
-    return await createAccount(email, displayName, disabled);
-  } catch (err) {
-    if (!(err instanceof EmailTakenError)) throw err;
-    const holder = await accountWithEmail(email);
-    const stale = holder !== null && Boolean((await findUser(holder))?.removedAt) && !(await usersWithEmail(email)).some((u) => !u.removedAt);
-    if (!stale) throw err;
-    await repairRemoved(holder);
-    await deleteAccount(holder);
-    return createAccount(email, displayName, disabled);
+export async function releaseRemovedAddress(holder: string, email: string): Promise<boolean> {
+  const stale = Boolean((await findUser(holder))?.removedAt) && !(await usersWithEmail(email)).some((u) => !u.removedAt);
+  if (!stale) return false;
+  await repairRemoved(holder);
+  await deleteAccount(holder);
+  return true;
+}
+
+/**
+ * Makes the account follow the roster: deleted for a removed user; otherwise it exists, holds the
+ * roster's address and is enabled exactly when the roster seats the person. Disabling ends every
+ * session, and so does a moved address (`revoke`: the address moved, whatever Auth holds now).
+ * A failure is logged and thrown: the intent stays, and a retry or the sweep repeats this.
+ */
+export async function matchAccount(user: StoredUser, revoke: boolean): Promise<void> {
+  const step = async (name: string, work: () => Promise<void>) =>
+    work().catch((err: unknown) => {
+      accountSyncFailed({ uid: user.id, step: name }, err);
+      throw err;
+    });
+  if (user.removedAt) return step("delete_removed", () => deleteAccount(user.id));
+  const allowed = isSeated(user.status);
+  const account = await readAccount(user.id);
+  if (!account) {
+    if (user.email) await step("recreate", () => createAccount(user.id, user.email ?? "", user.displayName ?? "", !allowed));
+    return;
   }
-}
-
-/**
- * Keeps Firebase Auth in step with the roster as committed. A failure fails the request (logged):
- * repeating it is harmless and repairs Auth, and until then the blocking function refuses the
- * sign-in of anyone the roster does not seat.
- */
-export async function syncSignIn(user: StoredUser): Promise<void> {
-  const allowed = isSeated(user.status) && !user.removedAt;
-  await setSignInAllowed(user.id, allowed).catch((err: unknown) => {
-    accountSyncFailed({ uid: user.id, step: allowed ? "enable" : "disable" }, err);
-    throw err;
-  });
-}
-
-/**
- * A new sign-in address goes to the account first (Auth keeps addresses unique), then to the
- * roster. The roster is the truth: afterwards, whether the transaction committed or failed, the
- * account gets the address the roster holds, and its sessions end if the address moved.
- */
-export async function syncSignInEmail(companyId: string, uid: string, committed?: StoredUser): Promise<void> {
-  const user = committed ?? (await findOnRoster(companyId, uid).catch(() => null));
-  if (user?.email) await setAccountEmail(uid, user.email).catch((err: unknown) => accountSyncFailed({ uid, step: "sync_email" }, err));
+  const moved = user.email !== null && account.email !== user.email;
+  if (moved) await step("sync_email", () => setAccountEmail(user.id, user.email ?? ""));
+  if (account.disabled === allowed) await step(allowed ? "enable" : "disable", () => setSignInAllowed(user.id, allowed));
+  if ((moved || revoke) && allowed) await step("revoke", () => revokeSessions(user.id));
 }

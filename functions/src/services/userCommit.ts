@@ -13,7 +13,7 @@ import {
   seatsFrom,
   type PlannedChange,
 } from "./userDecisions";
-import { notFound, type Seats } from "./userErrors";
+import { addressTaken, notFound, type Seats } from "./userErrors";
 
 /**
  * The lifecycle's transactions: each reads what its decisions need (userDecisions.ts), then
@@ -41,9 +41,24 @@ export async function seatsLookFull(companyId: string): Promise<Seats | null> {
   return seats.used >= seats.capacity ? seats : null;
 }
 
-/** Writes a new user and takes a seat if it is seated (invited), or refuses (address, userName, seats) with nothing written. */
+/** The invitation's account intent was abandoned (or is gone): its account is not this request's to use. */
+export class InviteIntentLost extends Error {
+  constructor() {
+    super("the invitation's account intent was abandoned");
+    this.name = "InviteIntentLost";
+  }
+}
+
+/**
+ * Writes a new user and takes a seat if it is seated (invited), or refuses (address, userName,
+ * seats) with nothing written. The account `uid` must still be the invitation's (its intent read
+ * here, not abandoned); a user already committed with it holds the address (a concurrent request).
+ */
 export async function commitInvite(companyId: string, uid: string, record: NewUserRecord, origin: AuditOrigin): Promise<StoredUser> {
   return runUserTransaction(async (tx) => {
+    const [intent, existing] = await Promise.all([tx.intent(uid), tx.user(uid)]);
+    if (existing) throw addressTaken();
+    if (!intent || intent.abandoned) throw new InviteIntentLost();
     const seats = await seatsIn(tx, companyId);
     await assertFreeIn(tx, companyId, uid, record);
     const seated = isSeated(record.status);
@@ -116,13 +131,15 @@ export async function repairRemoved(uid: string): Promise<void> {
 }
 
 /**
- * Records a sign-in on the roster: `refused` for a deactivated or removed person. People with
- * no user document (platform staff) are not the roster's to decide.
+ * Records a sign-in on the roster: `refused` for a deactivated or removed person, and for an
+ * invitation's account with no roster entry. Other people with no user document (platform
+ * staff) are not the roster's to decide.
  */
 export async function recordSignIn(uid: string): Promise<"allowed" | "refused"> {
   return runUserTransaction(async (tx) => {
     const user = await tx.user(uid);
-    if (!user) return "allowed";
+    // An invitation's account before its roster entry commits (or after it failed) is nobody's yet.
+    if (!user) return (await tx.intent(uid))?.reason === "invite" ? "refused" : "allowed";
     const { outcome, update, touch } = planSignIn(user);
     if (update) tx.update(uid, update, { touch });
     return outcome;

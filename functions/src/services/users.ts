@@ -1,12 +1,12 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
-import { deleteAccount, EmailTakenError, revokeSessions, setAccountEmail } from "../repos/authAccounts";
+import { EmailTakenError, setAccountEmail } from "../repos/authAccounts";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { moveRemovedAside } from "../repos/userTransaction";
-import { findOnRoster, userExists, usersWithEmail, type StoredUser } from "../repos/users";
+import { moveRemovedAside, type NewUserRecord } from "../repos/userTransaction";
+import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
+import { abandonInvite, accountForInvite, intendAccountChange, settleAccount, settleLeftover } from "./accountIntents";
 import { DEFAULT_ROLE } from "./roles";
-import { createAccountFor, syncSignIn, syncSignInEmail } from "./signInAccounts";
-import { commitChange, commitInvite, commitRemoval, seatsLookFull } from "./userCommit";
+import { commitChange, commitInvite, commitRemoval, InviteIntentLost, seatsLookFull } from "./userCommit";
 import { assertAddressFree, isProtected, planRemoval, planUpdate, type PersonName } from "./userDecisions";
 import { addressTaken, notFound, protectedAddress, seatsExhausted, UsersError } from "./userErrors";
 import { assertInDomains, chooseDepartment, chooseRole, provisioningSettings, type UnmatchedDepartment } from "./userRules";
@@ -61,12 +61,12 @@ const lower = (v: string) => v.trim().toLowerCase();
 const asUsersError = (err: unknown) => (err instanceof EmailTakenError ? addressTaken() : err);
 
 /**
- * A silent invite. The Auth account comes first (Auth keeps e-mail addresses unique across
- * concurrent requests); the roster entry, its seat and its audit entry then commit in one
- * transaction. If that transaction refuses or fails, the account is deleted again: nothing is
- * left behind. (Only an instance killed between the two steps can leave an account without a
- * roster entry; telling such an account from a real one safely needs a marker, so none is
- * deleted automatically: see docs/api-behaviour.md.)
+ * A silent invite. The account comes first (Auth keeps e-mail addresses unique across concurrent
+ * requests), under a uid whose intent is recorded before it (accountIntents.ts); the roster
+ * entry, its seat and its audit entry then commit in one transaction. If that transaction
+ * refuses or fails, the invitation is abandoned and its account deleted. An instance stopped in
+ * between leaves an account the retry adopts, or the sweep deletes
+ * (docs/provisioning-crash-safety.md).
  */
 export async function inviteUser(companyId: string, input: NewUser, origin: AuditOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
   const email = lower(input.email);
@@ -75,64 +75,66 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Audi
   const active = input.active !== false;
   const department = await chooseDepartment(companyId, input.department, unmatched, { creating: true, source: settings.departmentSource });
   const userName = input.userName?.trim() || email;
-  assertAddressFree(await usersWithEmail(email));
-  // Refused early when plainly full, so a refused invitation never creates an account at all.
-  const full = active ? await seatsLookFull(companyId) : null;
-  if (full) throw seatsExhausted(full);
-  const uid = await createAccountFor(email, input.displayName, !active).catch((err: unknown) => Promise.reject(asUsersError(err)));
-  try {
-    return await commitInvite(
-      companyId,
-      uid,
-      {
-        email,
-        userName,
-        userNameKey: userName.toLowerCase(),
-        displayName: input.displayName,
-        role: chooseRole(settings, input.idpRole ?? null) ?? DEFAULT_ROLE,
-        status: active ? "invited" : "deactivated",
-        deactivatedAt: active ? null : Timestamp.now(),
-        departmentId: department.id ?? null,
-        ...(department.unmatched ? { unmatchedDepartment: department.unmatched } : {}),
-        provisionedBy: input.provisionedBy,
-        ...(input.externalId ? { externalId: input.externalId } : {}),
-        ...(input.name ?? {}),
-      },
-      origin,
-    );
-  } catch (err) {
-    // A transaction can fail after committing (e.g. a deadline): delete only an account with no user.
-    const committed = await userExists(uid).catch(() => true);
-    if (!committed) await deleteAccount(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "delete_after_failed_invite" }, cleanup));
-    throw err;
+  const record: NewUserRecord = {
+    email,
+    userName,
+    userNameKey: userName.toLowerCase(),
+    displayName: input.displayName,
+    role: chooseRole(settings, input.idpRole ?? null) ?? DEFAULT_ROLE,
+    status: active ? "invited" : "deactivated",
+    deactivatedAt: active ? null : Timestamp.now(),
+    departmentId: department.id ?? null,
+    ...(department.unmatched ? { unmatchedDepartment: department.unmatched } : {}),
+    provisionedBy: input.provisionedBy,
+    ...(input.externalId ? { externalId: input.externalId } : {}),
+    ...(input.name ?? {}),
+  };
+  for (let attempt = 1; ; attempt++) {
+    assertAddressFree(await usersWithEmail(email));
+    // Refused early when plainly full, so a refused invitation never creates an account at all.
+    const full = active ? await seatsLookFull(companyId) : null;
+    if (full) throw seatsExhausted(full);
+    const uid = await accountForInvite(companyId, email, input.displayName, !active).catch((err: unknown) => Promise.reject(asUsersError(err)));
+    let user: StoredUser;
+    try {
+      user = await commitInvite(companyId, uid, record, origin);
+    } catch (err) {
+      await abandonInvite(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "abandon_invite" }, cleanup));
+      // The account was given up under us (a concurrent failure of the same address): start again.
+      if (err instanceof InviteIntentLost && attempt < 3) continue;
+      throw err;
+    }
+    await settleAccount(uid, { writtenBefore: Number.POSITIVE_INFINITY });
+    return user;
   }
 }
 
 async function applyUpdate(companyId: string, uid: string, patch: UserPatch, origin: AuditOrigin, unmatched: UnmatchedDepartment): Promise<StoredUser> {
   const [current, settings] = await Promise.all([findOnRoster(companyId, uid), provisioningSettings(companyId)]);
   if (!current) throw notFound();
+  await settleLeftover(uid);
   const email = patch.email === undefined ? undefined : lower(patch.email);
   const movesEmail = email !== undefined && email !== current.email;
-  if (movesEmail) {
-    assertInDomains(settings, email);
-    if (isProtected(current)) throw protectedAddress();
-    assertAddressFree(await usersWithEmail(email));
-    await setAccountEmail(uid, email).catch((err: unknown) => Promise.reject(asUsersError(err)));
-  }
-  const department = await chooseDepartment(companyId, patch.department, unmatched, { creating: false, omittedFromReplace: patch.omitted?.department, source: settings.departmentSource });
-  const role = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
-  const resolved = { active: patch.active, displayName: patch.displayName, email, userName: patch.userName, externalId: patch.externalId, name: patch.name, department, role };
-  const { user } = await commitChange(companyId, uid, (stored, now) => planUpdate(stored, resolved, now), origin).catch(async (err: unknown) => {
-    if (movesEmail) await syncSignInEmail(companyId, uid);
+  // The account follows the committed roster afterwards, also when nothing changed: repeating a request repairs Auth.
+  const own = movesEmail || patch.active !== undefined ? await intendAccountChange(uid, companyId, movesEmail ? "email" : "status") : null;
+  try {
+    if (movesEmail) {
+      assertInDomains(settings, email);
+      if (isProtected(current)) throw protectedAddress();
+      assertAddressFree(await usersWithEmail(email));
+      await setAccountEmail(uid, email).catch((err: unknown) => Promise.reject(asUsersError(err)));
+    }
+    const department = await chooseDepartment(companyId, patch.department, unmatched, { creating: false, omittedFromReplace: patch.omitted?.department, source: settings.departmentSource });
+    const role = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
+    const resolved = { active: patch.active, displayName: patch.displayName, email, userName: patch.userName, externalId: patch.externalId, name: patch.name, department, role };
+    const { user } = await commitChange(companyId, uid, (stored, now) => planUpdate(stored, resolved, now), origin);
+    if (own) await settleAccount(uid, { own });
+    return user;
+  } catch (err) {
+    // Auth back to what the roster holds (an address moved before a refused commit); a failure here leaves it to the sweep.
+    if (own) await settleAccount(uid, { own }).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "settle_after_refusal" }, cleanup));
     throw err;
-  });
-  if (movesEmail) {
-    await syncSignInEmail(companyId, uid, user);
-    await revokeSessions(uid);
   }
-  // From the committed state, also when nothing changed: repeating a request repairs Auth.
-  if (patch.active !== undefined) await syncSignIn(user);
-  return user;
 }
 
 /**
@@ -158,11 +160,11 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
  * `already`: they were removed before (the account is deleted again, repairing a failed delete).
  */
 export async function removeUser(companyId: string, uid: string, origin: AuditOrigin): Promise<"removed" | "already"> {
+  const user = await findUser(uid);
+  // Only the company's own user gets an intent (anyone else is 404 below).
+  const own = user?.companyId === companyId ? await intendAccountChange(uid, companyId, "removal") : null;
   const outcome = await commitRemoval(companyId, uid, planRemoval, origin);
-  await deleteAccount(uid).catch((err: unknown) => {
-    accountSyncFailed({ uid, step: "delete_removed" }, err);
-    throw err;
-  });
+  if (own) await settleAccount(uid, { own });
   return outcome;
 }
 
