@@ -9,7 +9,19 @@ import tseslint from "typescript-eslint";
  * company API's app mounts the SCIM routes. A wrong import fails `npm run lint`.
  */
 const TYPED = ["src/**/*.ts", "test/**/*.ts"];
-const FOLDERS = ["lib", "config", "logs", "repos", "services", "http", "findings", "company", "scim", "console", "tools"];
+const FOLDERS = [
+  "lib",
+  "config",
+  "logs",
+  "repos",
+  "services",
+  "http",
+  "findings",
+  "company",
+  "scim",
+  "console",
+  "tools",
+];
 const ABOVE = {
   lib: FOLDERS.filter((f) => f !== "lib"),
   config: FOLDERS.filter((f) => !["lib", "config"].includes(f)),
@@ -26,18 +38,25 @@ const WHY = {
   lib: "lib/ is pure helpers: it imports no other layer.",
   config: "config/ sits at the bottom: it imports only lib/.",
   logs: "logs.ts sits at the bottom: it imports only lib/ and config/.",
-  repos: "repos/ import only lib, config, logs and other repos; a repo throws its own errors and the service maps them.",
-  services: "services/ know nothing of HTTP or of the adapters: throw a domain error, and let the adapter map it.",
+  repos:
+    "repos/ import only lib, config, logs and other repos; a repo throws its own errors and the service maps them.",
+  services:
+    "services/ know nothing of HTTP or of the adapters: throw a domain error, and let the adapter map it.",
   http: "the http/ kernel is shared by both APIs: it never imports an adapter.",
-  findings: "adapters are independent of each other: move what two of them share into services/ or http/.",
+  findings:
+    "adapters are independent of each other: move what two of them share into services/ or http/.",
   company: "adapters are independent of each other (only company/app.ts mounts the SCIM routes).",
   scim: "adapters are independent of each other: move what two of them share into services/ or http/.",
-  console: "adapters are independent of each other: move what two of them share into services/ or http/.",
+  console:
+    "adapters are independent of each other: move what two of them share into services/ or http/.",
 };
 // Nothing under src/ is test-only: test helpers live in test/support/ and use these packages.
 const TEST_ONLY = ["supertest", "fast-check", "ajv", "ajv-formats", "firebase-functions-test"];
 const testOnly = {
-  paths: TEST_ONLY.map((name) => ({ name, message: "a test-only package: use it from test/, never from src/." })),
+  paths: TEST_ONLY.map((name) => ({
+    name,
+    message: "a test-only package: use it from test/, never from src/.",
+  })),
   patterns: [{ regex: "^(\\.\\./)+test/", message: "src/ never imports from test/." }],
 };
 const folderRule = (folder, forbidden) => ({
@@ -46,7 +65,13 @@ const folderRule = (folder, forbidden) => ({
     // From a folder, other folders are `../x` (or `../../x` one level down); logs.ts sees them as `./x`.
     {
       paths: testOnly.paths,
-      patterns: [...testOnly.patterns, { regex: `^${folder === "logs" ? "\\./" : "(\\.\\./)+"}(${forbidden.join("|")})(/|$)`, message: WHY[folder] }],
+      patterns: [
+        ...testOnly.patterns,
+        {
+          regex: `^${folder === "logs" ? "\\./" : "(\\.\\./)+"}(${forbidden.join("|")})(/|$)`,
+          message: WHY[folder],
+        },
+      ],
     },
   ],
 });
@@ -63,7 +88,9 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: TYPED })),
   {
     files: TYPED,
-    languageOptions: { parserOptions: { project: "./tsconfig.test.json", tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { project: "./tsconfig.test.json", tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       // A route handler returns a promise by contract, whether or not it awaits anything.
       "@typescript-eslint/require-await": "off",
@@ -89,6 +116,8 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
       "no-console": "error",
+      // Prettier owns the layout (it breaks member chains before `[`); semicolons rule out the ASI hazard this rule guards.
+      "no-unexpected-multiline": "off",
     },
   },
   {
@@ -99,7 +128,16 @@ export default tseslint.config(
     files: ["src/tools/**/*.ts", "test/**/*.ts"],
     rules: { "no-console": "off" },
   },
-  { files: ["src/index.ts", "src/tools/**/*.ts"], rules: { "no-restricted-imports": ["error", testOnly] } },
+  {
+    files: ["src/index.ts", "src/tools/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", testOnly] },
+  },
   ...layering,
-  { files: ["src/company/app.ts"], rules: folderRule("company", ABOVE.company.filter((f) => f !== "scim")) },
+  {
+    files: ["src/company/app.ts"],
+    rules: folderRule(
+      "company",
+      ABOVE.company.filter((f) => f !== "scim"),
+    ),
+  },
 );

@@ -35,16 +35,33 @@ const CONCURRENT = [1, 8, 16, 24];
 async function seedVessel(count, checklistItems, hiddenEvery) {
   const companyId = await seedCompany();
   const projectId = await seedProject(companyId);
-  const key = await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 } });
+  const key = await seedKey({
+    api: "findings",
+    companyId,
+    projectId,
+    rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
+  });
   const writer = firestore().bulkWriter();
   const base = Date.parse("2025-01-01T00:00:00Z");
   for (let i = 0; i < count; i++) {
     const checklist = Array.from({ length: checklistItems }, (_, j) => ({
-      title: `Action ${j + 1} of finding ${i}`, done: j % 2 === 0, dateCreated: Timestamp.fromMillis(base + i * 60_000),
-      dateClosed: null, createdBy: "u1", createdByName: "Creator", createdByEmail: "c@private.example",
+      title: `Action ${j + 1} of finding ${i}`,
+      done: j % 2 === 0,
+      dateCreated: Timestamp.fromMillis(base + i * 60_000),
+      dateClosed: null,
+      createdBy: "u1",
+      createdByName: "Creator",
+      createdByEmail: "c@private.example",
     }));
-    writer.set(firestore().doc(`projects/${projectId}/findings/b${String(i).padStart(6, "0")}`),
-      findingData(projectId, companyId, { findingNumber: i, dateCreated: Timestamp.fromMillis(base + i * 60_000), checklist, ...(hiddenEvery && i % hiddenEvery === 0 ? { hidden: true } : {}) }));
+    writer.set(
+      firestore().doc(`projects/${projectId}/findings/b${String(i).padStart(6, "0")}`),
+      findingData(projectId, companyId, {
+        findingNumber: i,
+        dateCreated: Timestamp.fromMillis(base + i * 60_000),
+        checklist,
+        ...(hiddenEvery && i % hiddenEvery === 0 ? { hidden: true } : {}),
+      }),
+    );
   }
   await writer.close();
   return { companyId, projectId, key: key.key, hash: key.hash };
@@ -54,7 +71,11 @@ async function latency(base, key, projectId, worker, n = 200) {
   const api = [];
   const raw = [];
   const trips = [];
-  const roundTrips = () => new Promise((r) => { worker.once("message", (m) => r(m.roundTrips)); worker.send("roundTrips"); });
+  const roundTrips = () =>
+    new Promise((r) => {
+      worker.once("message", (m) => r(m.roundTrips));
+      worker.send("roundTrips");
+    });
   for (let i = 0; i < n; i++) {
     await roundTrips();
     let t0 = process.hrtime.bigint();
@@ -72,19 +93,46 @@ async function latency(base, key, projectId, worker, n = 200) {
 /** 500 incidents and 500 audit entries of about 1 KB each, in a company with a read key. */
 async function seedCompanyPages() {
   const companyId = await seedCompany();
-  const key = await seedKey({ api: "company", companyId, rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 } });
+  const key = await seedKey({
+    api: "company",
+    companyId,
+    rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
+  });
   const writer = firestore().bulkWriter();
   const at = Timestamp.fromMillis(Date.parse("2025-06-01T00:00:00Z"));
   for (let i = 0; i < 500; i++) {
     writer.set(firestore().doc(`companies/${companyId}/incidents/i${String(i).padStart(4, "0")}`), {
-      reference: `INC-2025-${i}`, title: `Incident ${i}`, description: "Slipped on the wet deck near the forward mooring winch. ".repeat(16),
-      eventDate: Timestamp.fromMillis(at.toMillis() + i * 60_000), reportedAt: at, status: "closed", type: "injury", workRelated: true,
-      recordable: true, fatality: false, personType: "employee", daysLost: 2, locationId: "loc-1", departmentId: "dep-1", reportedBy: "u1", reportedByName: "Reporter",
+      reference: `INC-2025-${i}`,
+      title: `Incident ${i}`,
+      description: "Slipped on the wet deck near the forward mooring winch. ".repeat(16),
+      eventDate: Timestamp.fromMillis(at.toMillis() + i * 60_000),
+      reportedAt: at,
+      status: "closed",
+      type: "injury",
+      workRelated: true,
+      recordable: true,
+      fatality: false,
+      personType: "employee",
+      daysLost: 2,
+      locationId: "loc-1",
+      departmentId: "dep-1",
+      reportedBy: "u1",
+      reportedByName: "Reporter",
     });
-    writer.set(firestore().doc(`companies/${companyId}/auditLogs/a${String(i).padStart(4, "0")}`), auditEntry({
-      class: "operational", action: "api.request", actor: { type: "api_key", id: key.prefix, name: "bench key" }, api: "company", method: "GET",
-      path: `/v1/incidents/${"x".repeat(900)}`, status: 200, requestId: `req_${String(i).padStart(32, "0")}`, projectId: null,
-    }));
+    writer.set(
+      firestore().doc(`companies/${companyId}/auditLogs/a${String(i).padStart(4, "0")}`),
+      auditEntry({
+        class: "operational",
+        action: "api.request",
+        actor: { type: "api_key", id: key.prefix, name: "bench key" },
+        api: "company",
+        method: "GET",
+        path: `/v1/incidents/${"x".repeat(900)}`,
+        status: 200,
+        requestId: `req_${String(i).padStart(32, "0")}`,
+        projectId: null,
+      }),
+    );
   }
   await writer.close();
   return { key: key.key };
@@ -97,10 +145,23 @@ async function seedCompanyPages() {
  * the hot paths and growing the heap once; then the same again on the now warmed server, the
  * state of any instance that has served a few pages. The target applies to the warmed one.
  */
-async function peakRss(heavy, n, api = "findings", path = "/v1/findings?limit=500", label = "500 x 50") {
+async function peakRss(
+  heavy,
+  n,
+  api = "findings",
+  path = "/v1/findings?limit=500",
+  label = "500 x 50",
+) {
   const { worker, base } = await startServer(api);
-  const rss = (what) => new Promise((r) => { worker.once("message", r); worker.send(what); });
-  const get = (p) => fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }));
+  const rss = (what) =>
+    new Promise((r) => {
+      worker.once("message", r);
+      worker.send(what);
+    });
+  const get = (p) =>
+    fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(
+      async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }),
+    );
   await get(path.replace("limit=500", "limit=1"));
   const pages = async () => {
     const idle = await rss("idle");
@@ -114,7 +175,10 @@ async function peakRss(heavy, n, api = "findings", path = "/v1/findings?limit=50
   const ok = [...first.responses, ...warm.responses].every((r) => r.status === 200);
   const size = warm.responses[0].bytes / 1048576;
   const limit = warm.idle.rssMiB + 5 * size;
-  const target = n === 1 ? `; target <= idle + 5 x response = ${limit.toFixed(0)} MiB: ${warm.peak.rssMiB <= limit ? "ok" : "MISSED"}` : "";
+  const target =
+    n === 1
+      ? `; target <= idle + 5 x response = ${limit.toFixed(0)} MiB: ${warm.peak.rssMiB <= limit ? "ok" : "MISSED"}`
+      : "";
   const over = ({ idle, peak }) => `+${(peak.rssMiB - idle.rssMiB).toFixed(0)} MiB`;
   const highest = Math.max(first.peak.rssMiB, warm.peak.rssMiB);
   return (
@@ -139,7 +203,9 @@ async function memoryFigures() {
 
 async function main() {
   if (process.argv.includes("--memory")) {
-    console.log(`\nserver Node options ${deployedNodeOptions() || "(none)"} (functions/.env)\n${(await memoryFigures()).join("\n")}`);
+    console.log(
+      `\nserver Node options ${deployedNodeOptions() || "(none)"} (functions/.env)\n${(await memoryFigures()).join("\n")}`,
+    );
     process.exit(0);
   }
   console.log(`Seeding ${TOTAL} findings (5 checklist items each, 1 in 20 hidden)…`);
@@ -164,7 +230,11 @@ async function main() {
   const raw = median(runs.raw);
   const floor = median(runs.rules);
   const parts = rules.medians();
-  const { api, raw: rawRead, trips } = await latency(base, big.key, big.projectId, apiServer.worker);
+  const {
+    api,
+    raw: rawRead,
+    trips,
+  } = await latency(base, big.key, big.projectId, apiServer.worker);
   apiServer.worker.kill();
 
   const expectedRequests = Math.ceil(TOTAL / PAGE);
@@ -184,7 +254,8 @@ async function main() {
     ...(await memoryFigures()),
   ];
   console.log(`\n${lines.join("\n")}`);
-  if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20) throw new Error("export count mismatch");
+  if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20)
+    throw new Error("export count mismatch");
   console.log(`\n${moduleLoadFigures().join("\n")}`);
   process.exit(0);
 }

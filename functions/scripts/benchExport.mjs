@@ -10,14 +10,18 @@ const { FieldPath, FieldValue } = require("firebase-admin/firestore");
 
 export const PAGE = 500;
 export const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
-export const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+export const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 /** The export through HTTP, one page per call: resolves with the page's time and whether more follow. */
 function httpPages(base, key) {
   let token = null;
   return async () => {
     const t0 = process.hrtime.bigint();
-    const res = await fetch(`${base}/v1/findings?limit=${PAGE}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(
+      `${base}/v1/findings?limit=${PAGE}${token ? `&page_token=${encodeURIComponent(token)}` : ""}`,
+      { headers: { Authorization: `Bearer ${key}` } },
+    );
     if (res.status !== 200) throw new Error(`export failed: ${res.status} ${await res.text()}`);
     const body = await res.json();
     token = body.next_page_token;
@@ -31,7 +35,10 @@ function rawPages(projectId) {
   let after = null;
   return async () => {
     const t0 = process.hrtime.bigint();
-    let q = coll.orderBy("dateCreated").orderBy(FieldPath.documentId()).limit(PAGE + 1);
+    let q = coll
+      .orderBy("dateCreated")
+      .orderBy(FieldPath.documentId())
+      .limit(PAGE + 1);
     if (after) q = q.startAfter(after.get("dateCreated"), after.id);
     const snap = await q.get();
     const page = snap.docs.slice(0, PAGE);
@@ -51,9 +58,20 @@ function rawPages(projectId) {
  */
 export async function rulesOnly(big, base) {
   const db = firestore();
-  const refs = [db.doc(`apiKeys/${big.hash}`), db.doc(`companies/${big.companyId}`), db.doc(`projects/${big.projectId}`), db.doc(`apiKeyUsage/${big.hash}`)];
-  const page = await (await fetch(`${base}/v1/findings?limit=${PAGE}`, { headers: { Authorization: `Bearer ${big.key}` } })).text();
-  const plain = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(page));
+  const refs = [
+    db.doc(`apiKeys/${big.hash}`),
+    db.doc(`companies/${big.companyId}`),
+    db.doc(`projects/${big.projectId}`),
+    db.doc(`apiKeyUsage/${big.hash}`),
+  ];
+  const page = await (
+    await fetch(`${base}/v1/findings?limit=${PAGE}`, {
+      headers: { Authorization: `Bearer ${big.key}` },
+    })
+  ).text();
+  const plain = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end(page),
+  );
   await new Promise((r) => plain.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${plain.address().port}/`;
   const parts = { read: [], commit: [], settle: [], json: [] };
@@ -72,10 +90,20 @@ export async function rulesOnly(big, base) {
       await timed("commit", () => {
         const batch = db.batch();
         batch.set(refs[3], { bench: FieldValue.increment(1) }, { merge: true });
-        batch.create(entry, auditEntry({
-          class: "operational", action: "api.request", actor: { type: "api_key", id: "fl_bench", name: "bench key" }, api: "findings", method: "GET",
-          path: "/v1/findings", status: null, requestId: entry.id, projectId: big.projectId,
-        }));
+        batch.create(
+          entry,
+          auditEntry({
+            class: "operational",
+            action: "api.request",
+            actor: { type: "api_key", id: "fl_bench", name: "bench key" },
+            api: "findings",
+            method: "GET",
+            path: "/v1/findings",
+            status: null,
+            requestId: entry.id,
+            projectId: big.projectId,
+          }),
+        );
         return batch.commit();
       });
       const step = await raw();
@@ -84,7 +112,8 @@ export async function rulesOnly(big, base) {
       return { ...step, ms: ms(t0) };
     };
   };
-  const medians = () => Object.fromEntries(Object.entries(parts).map(([part, xs]) => [part, pct(xs, 50)]));
+  const medians = () =>
+    Object.fromEntries(Object.entries(parts).map(([part, xs]) => [part, pct(xs, 50)]));
   const forget = () => Object.values(parts).forEach((xs) => xs.splice(0));
   return { pages, medians, forget, bytes: Buffer.byteLength(page), close: () => plain.close() };
 }
@@ -99,7 +128,9 @@ export async function rulesOnly(big, base) {
 export async function exportInStep(base, key, projectId, rules) {
   const ways = { http: httpPages(base, key), raw: rawPages(projectId), rules: rules.pages() };
   const names = Object.keys(ways);
-  const totals = Object.fromEntries(names.map((name) => [name, { ms: 0, findings: 0, requests: 0 }]));
+  const totals = Object.fromEntries(
+    names.map((name) => [name, { ms: 0, findings: 0, requests: 0 }]),
+  );
   const open = new Set(names);
   for (let page = 0; open.size; page++) {
     const order = names.map((_, i) => names[(page + i) % names.length]);

@@ -48,8 +48,17 @@ console.log(JSON.stringify({ index, own, indexCpu, ownCpu, indexModules, modules
 
 function measureOnce(name) {
   // As the deployed container starts: no emulator variables.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k)));
-  const out = execFileSync(process.execPath, ["-e", child, JSON.stringify(FUNCTION_MODULES[name])], { cwd: FUNCTIONS_DIR, env, encoding: "utf8" });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) =>
+        !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k),
+    ),
+  );
+  const out = execFileSync(
+    process.execPath,
+    ["-e", child, JSON.stringify(FUNCTION_MODULES[name])],
+    { cwd: FUNCTIONS_DIR, env, encoding: "utf8" },
+  );
   return JSON.parse(out.trim().split("\n").pop());
 }
 
@@ -60,7 +69,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  * (steadier than the wall clock on a shared machine, printed beside), and the modules loaded.
  */
 export function moduleLoadFigures(rounds = ROUNDS) {
-  const lines = [`module load per function (fresh process, medians of ${rounds}; CPU ms, wall ms in brackets): lib/index.js + the function's own graph = total`];
+  const lines = [
+    `module load per function (fresh process, medians of ${rounds}; CPU ms, wall ms in brackets): lib/index.js + the function's own graph = total`,
+  ];
   for (const name of Object.keys(FUNCTION_MODULES)) {
     const runs = Array.from({ length: rounds }, () => measureOnce(name));
     const figure = (pick) => median(runs.map(pick)).toFixed(0).padStart(4);

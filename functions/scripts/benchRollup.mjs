@@ -22,7 +22,7 @@ const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 /** Deterministic pseudo-random numbers, so both runs see the same shape of data. */
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 async function seed(incidents, othersEach) {
@@ -32,22 +32,55 @@ async function seed(incidents, othersEach) {
   const pick = (xs) => xs[Math.floor(random() * xs.length)];
   const span = 24 * 30 * 86_400_000;
   for (let i = 0; i < incidents; i++) {
-    const type = pick(["injury", "ill_health", "near_miss", "dangerous_occurrence", "property_damage", "environmental"]);
+    const type = pick([
+      "injury",
+      "ill_health",
+      "near_miss",
+      "dangerous_occurrence",
+      "property_damage",
+      "environmental",
+    ]);
     writer.set(firestore().doc(`companies/${companyId}/incidents/i${i}`), {
-      reference: `INC-${i}`, title: "Benchmark incident", description: "", eventDate: Timestamp.fromMillis(NOW.getTime() - random() * span),
-      reportedAt: Timestamp.fromMillis(NOW.getTime()), status: pick(["reported", "under_investigation", "action_required", "closed"]), type,
-      workRelated: random() < 0.9, recordable: random() < 0.6, fatality: random() < 0.001, personType: pick(["employee", "non_employee", "other_worker", "visitor", null]),
-      daysLost: type === "injury" ? Math.floor(random() * 10) : 0, locationId: null, departmentId: null, reportedBy: "u1", reportedByName: "Bench",
+      reference: `INC-${i}`,
+      title: "Benchmark incident",
+      description: "",
+      eventDate: Timestamp.fromMillis(NOW.getTime() - random() * span),
+      reportedAt: Timestamp.fromMillis(NOW.getTime()),
+      status: pick(["reported", "under_investigation", "action_required", "closed"]),
+      type,
+      workRelated: random() < 0.9,
+      recordable: random() < 0.6,
+      fatality: random() < 0.001,
+      personType: pick(["employee", "non_employee", "other_worker", "visitor", null]),
+      daysLost: type === "injury" ? Math.floor(random() * 10) : 0,
+      locationId: null,
+      departmentId: null,
+      reportedBy: "u1",
+      reportedByName: "Bench",
       ...(i % 50 === 0 ? { hidden: true } : {}),
     });
   }
   for (const area of OTHER_AREAS) {
     for (let i = 0; i < othersEach; i++) {
-      writer.set(firestore().doc(`companies/${companyId}/${area}/d${i}`), { createdAt: Timestamp.fromMillis(NOW.getTime() - random() * span), status: pick(["open", "closed", "planned"]) });
+      writer.set(firestore().doc(`companies/${companyId}/${area}/d${i}`), {
+        createdAt: Timestamp.fromMillis(NOW.getTime() - random() * span),
+        status: pick(["open", "closed", "planned"]),
+      });
     }
   }
-  for (let m = 1; m <= 12; m++) writer.set(firestore().doc(`companies/${companyId}/workedHours/app-${YEAR}-${String(m).padStart(2, "0")}`), { month: `${YEAR}-${String(m).padStart(2, "0")}`, hours: 10_000, source: "app" });
-  writer.set(firestore().doc(`companies/${companyId}/healthSafetyCoverage/${YEAR}`), { headcount: 200, coveredHeadcount: 190, auditedHeadcount: 150, certificationStandards: ["ISO 45001"] });
+  for (let m = 1; m <= 12; m++)
+    writer.set(
+      firestore().doc(
+        `companies/${companyId}/workedHours/app-${YEAR}-${String(m).padStart(2, "0")}`,
+      ),
+      { month: `${YEAR}-${String(m).padStart(2, "0")}`, hours: 10_000, source: "app" },
+    );
+  writer.set(firestore().doc(`companies/${companyId}/healthSafetyCoverage/${YEAR}`), {
+    headcount: 200,
+    coveredHeadcount: 190,
+    auditedHeadcount: 150,
+    certificationStandards: ["ISO 45001"],
+  });
   await writer.close();
   return companyId;
 }
@@ -81,8 +114,13 @@ const small = await seed(1_000, 1_000);
 console.log(`Seeding ${LARGE.toLocaleString("en")} incidents and 10,000 documents per other area…`);
 const large = await seed(LARGE, 10_000);
 console.log(`seeded in ${(ms(t0) / 1000).toFixed(0)} s\n`);
-const lines = [...(await measure("1,000 incidents", small)), ...(await measure(`${LARGE.toLocaleString("en")} incidents`, large))];
+const lines = [
+  ...(await measure("1,000 incidents", small)),
+  ...(await measure(`${LARGE.toLocaleString("en")} incidents`, large)),
+];
 const same = counts.every(([r, e]) => r === counts[0][0] && e === counts[0][1]);
-lines.push(`query counts the same at both sizes: ${same ? "yes" : "NO"} (rollup ${counts.map(([r]) => r).join(" / ")}, ESRS ${counts.map(([, e]) => e).join(" / ")})`);
+lines.push(
+  `query counts the same at both sizes: ${same ? "yes" : "NO"} (rollup ${counts.map(([r]) => r).join(" / ")}, ESRS ${counts.map(([, e]) => e).join(" / ")})`,
+);
 console.log(lines.join("\n"));
 process.exit(0);

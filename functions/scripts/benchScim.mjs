@@ -31,13 +31,27 @@ async function seed() {
     const createdAt = Timestamp.fromMillis(start + i * 60_000);
     const email = `u${i}@bench.example`;
     writer.set(firestore().doc(`users/bench-${companyId}-${i}`), {
-      companyId, email, userName: email, userNameKey: email, displayName: `User ${i}`, role: "standard", status: removed ? "deactivated" : "active",
-      departmentId: null, provisionedBy: "scim", updatedAt: createdAt, deactivatedAt: removed ? createdAt : null,
+      companyId,
+      email,
+      userName: email,
+      userNameKey: email,
+      displayName: `User ${i}`,
+      role: "standard",
+      status: removed ? "deactivated" : "active",
+      departmentId: null,
+      provisionedBy: "scim",
+      updatedAt: createdAt,
+      deactivatedAt: removed ? createdAt : null,
       ...(removed ? { removedAt: createdAt, removedCreatedAt: createdAt } : { createdAt }),
     });
   }
   await writer.close();
-  const { key } = await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 100_000, perDay: 1_000_000 } });
+  const { key } = await seedKey({
+    api: "company",
+    companyId,
+    scopes: ["read", "provisioning"],
+    rateLimits: { perMinute: 100_000, perDay: 1_000_000 },
+  });
   return { companyId, key };
 }
 
@@ -46,20 +60,33 @@ async function measure(app, companyId, key, startIndex) {
   let body;
   for (let round = 0; round < 5; round++) {
     const t0 = process.hrtime.bigint();
-    const res = await request(app).get(`/scim/v2/Users?startIndex=${startIndex}&count=${COUNT}`).set("Authorization", `Bearer ${key}`);
+    const res = await request(app)
+      .get(`/scim/v2/Users?startIndex=${startIndex}&count=${COUNT}`)
+      .set("Authorization", `Bearer ${key}`);
     times.push(ms(t0));
-    if (res.status !== 200) throw new Error(`GET answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`GET answered ${res.status}: ${JSON.stringify(res.body)}`);
     body = res.body;
   }
   const stats = { queries: 0, billedReads: 0 };
   await rosterWindow(companyId, startIndex - 1, COUNT, stats);
-  return { startIndex, totalResults: body.totalResults, itemsPerPage: body.itemsPerPage, medianMs: Math.round(median(times)), firestoreQueries: stats.queries, billedReads: stats.billedReads };
+  return {
+    startIndex,
+    totalResults: body.totalResults,
+    itemsPerPage: body.itemsPerPage,
+    medianMs: Math.round(median(times)),
+    firestoreQueries: stats.queries,
+    billedReads: stats.billedReads,
+  };
 }
 
 const t0 = process.hrtime.bigint();
 const { companyId, key } = await seed();
 console.error(`seeded ${LIVE} users and ${REMOVED} removed ones in ${Math.round(ms(t0))} ms`);
 const app = asInFunctionsRuntime(createCompanyApp());
-const rows = [await measure(app, companyId, key, 1), await measure(app, companyId, key, LIVE - COUNT + 1)];
+const rows = [
+  await measure(app, companyId, key, 1),
+  await measure(app, companyId, key, LIVE - COUNT + 1),
+];
 console.log(JSON.stringify({ live: LIVE, removed: REMOVED, count: COUNT, pages: rows }, null, 2));
 process.exit(0);

@@ -13,7 +13,9 @@ const { createCompanyApp } = require("../lib/company/app.js");
 
 function serve(app) {
   return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve({ server, base: `http://127.0.0.1:${server.address().port}` }));
+    const server = app.listen(0, "127.0.0.1", () =>
+      resolve({ server, base: `http://127.0.0.1:${server.address().port}` }),
+    );
   });
 }
 
@@ -55,7 +57,9 @@ function countRoundTrips() {
  */
 function memoryNow(idle) {
   const mib = (kb) => kb / 1024;
-  const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space").physical_space_size / 1048576;
+  const young =
+    v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")
+      .physical_space_size / 1048576;
   try {
     if (idle) writeFileSync("/proc/self/clear_refs", "5");
     const status = readFileSync("/proc/self/status", "utf8");
@@ -69,7 +73,9 @@ function memoryNow(idle) {
 /** Child: serves the app and reports its peak RSS after one big page, or its round trips. */
 async function child() {
   const roundTrips = countRoundTrips();
-  const { base } = await serve(process.argv[3] === "company" ? createCompanyApp() : createFindingsApp());
+  const { base } = await serve(
+    process.argv[3] === "company" ? createCompanyApp() : createFindingsApp(),
+  );
   process.send({ base });
   process.on("message", (m) => {
     if (m === "exit") process.exit(0);
@@ -80,13 +86,17 @@ async function child() {
 
 /** The Node options the functions are deployed with (functions/.env), so the server measured is the one deployed. */
 export function deployedNodeOptions() {
-  const line = readFileSync(new URL("../.env", import.meta.url), "utf8").split("\n").find((l) => l.startsWith("NODE_OPTIONS="));
+  const line = readFileSync(new URL("../.env", import.meta.url), "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("NODE_OPTIONS="));
   return line ? line.slice("NODE_OPTIONS=".length).trim() : "";
 }
 
 /** Starts the server process for `api`; resolves with it and its address once it listens. */
 export async function startServer(api = "findings") {
-  const worker = fork(fileURLToPath(import.meta.url), ["child", api], { env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() } });
+  const worker = fork(fileURLToPath(import.meta.url), ["child", api], {
+    env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() },
+  });
   const { base } = await new Promise((r) => worker.once("message", r));
   return { worker, base };
 }

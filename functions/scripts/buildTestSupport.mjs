@@ -19,8 +19,15 @@ const files = readdirSync(SOURCE).filter((f) => f.endsWith(".ts"));
 for (const file of files) {
   const { outputText } = ts.transpileModule(readFileSync(join(SOURCE, file), "utf8"), {
     fileName: file,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+    },
   });
-  writeFileSync(join(OUT, file.replace(/\.ts$/, ".js")), outputText.replaceAll('require("../../src/', 'require("../../lib/'));
+  writeFileSync(
+    join(OUT, file.replace(/\.ts$/, ".js")),
+    outputText.replaceAll('require("../../src/', 'require("../../lib/'),
+  );
 }
 console.log(`test support: ${files.length} helpers in generated/support/`);

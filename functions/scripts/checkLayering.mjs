@@ -40,12 +40,17 @@ const allowed = [
 ];
 
 async function isRestricted(file, from) {
-  const [result] = await eslint.lintText(`import { x } from "${from}";\nexport const y = x;\n`, { filePath: path.join(root, file) });
+  const [result] = await eslint.lintText(`import { x } from "${from}";\nexport const y = x;\n`, {
+    filePath: path.join(root, file),
+  });
   return result.messages.some((m) => m.ruleId === "no-restricted-imports");
 }
 
 let failed = 0;
-for (const [cases, expected] of [[refused, true], [allowed, false]]) {
+for (const [cases, expected] of [
+  [refused, true],
+  [allowed, false],
+]) {
   for (const [file, from] of cases) {
     const ok = (await isRestricted(file, from)) === expected;
     if (!ok) failed++;

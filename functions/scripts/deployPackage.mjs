@@ -17,25 +17,59 @@ const ROOT = resolve(FUNCTIONS_DIR, "..");
 const require = createRequire(import.meta.url);
 const { readdirRecursive } = require("firebase-tools/lib/fsAsync");
 
-const EXPECTED = ["accountIntentSweep", "companyApi", "createApiKey", "esrsS1Report", "findingsApi", "freezeEsrsS1Report", "kpiRollupDaily", "listApiKeys", "refreshKpiRollup", "revokeApiKey", "rosterSignIn", "setApiAccess"];
+const EXPECTED = [
+  "accountIntentSweep",
+  "companyApi",
+  "createApiKey",
+  "esrsS1Report",
+  "findingsApi",
+  "freezeEsrsS1Report",
+  "kpiRollupDaily",
+  "listApiKeys",
+  "refreshKpiRollup",
+  "revokeApiKey",
+  "rosterSignIn",
+  "setApiAccess",
+];
 
 const config = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8")).functions[0];
 // prepareFunctionsUpload.js adds these to whatever firebase.json says.
-const ignore = [...(config.ignore ?? ["node_modules", ".git"]), "firebase-debug.log", "firebase-debug.*.log", ".runtimeconfig.json"];
-const files = (await readdirRecursive({ path: FUNCTIONS_DIR, ignoreStrings: ignore })).map((f) => relative(FUNCTIONS_DIR, f.name));
+const ignore = [
+  ...(config.ignore ?? ["node_modules", ".git"]),
+  "firebase-debug.log",
+  "firebase-debug.*.log",
+  ".runtimeconfig.json",
+];
+const files = (await readdirRecursive({ path: FUNCTIONS_DIR, ignoreStrings: ignore })).map((f) =>
+  relative(FUNCTIONS_DIR, f.name),
+);
 
 const failures = [];
 let passed = 0;
-const check = (name, ok, detail = "") => (ok ? passed++ : failures.push(`${name}${detail ? `: ${detail}` : ""}`));
+const check = (name, ok, detail = "") =>
+  ok ? passed++ : failures.push(`${name}${detail ? `: ${detail}` : ""}`);
 
 // Cloud Build runs `gcp-build`, or else `build`, over the uploaded files: our build needs src/,
 // which is not uploaded (the predeploy step builds locally), so gcp-build must be the empty no-op.
 const { scripts } = JSON.parse(readFileSync(join(FUNCTIONS_DIR, "package.json"), "utf8"));
-check("Cloud Build runs no build step over the upload", scripts["gcp-build"] === "" || !scripts.build, `gcp-build is ${JSON.stringify(scripts["gcp-build"])}`);
+check(
+  "Cloud Build runs no build step over the upload",
+  scripts["gcp-build"] === "" || !scripts.build,
+  `gcp-build is ${JSON.stringify(scripts["gcp-build"])}`,
+);
 
-const leaked = files.filter((f) => /^(src|test|scripts|lib\/tools)\//.test(f) || f.endsWith(".local"));
-check("no sources, tests, scripts, tools or local secrets uploaded", leaked.length === 0, leaked.slice(0, 5).join(", "));
-check("the generated reference pages are uploaded", files.includes("lib/docs/findings.html") && files.includes("lib/docs/company.html"));
+const leaked = files.filter(
+  (f) => /^(src|test|scripts|lib\/tools)\//.test(f) || f.endsWith(".local"),
+);
+check(
+  "no sources, tests, scripts, tools or local secrets uploaded",
+  leaked.length === 0,
+  leaked.slice(0, 5).join(", "),
+);
+check(
+  "the generated reference pages are uploaded",
+  files.includes("lib/docs/findings.html") && files.includes("lib/docs/company.html"),
+);
 
 const stage = mkdtempSync(join(tmpdir(), "deploy-package-"));
 try {
@@ -45,22 +79,48 @@ try {
   }
   let installed = true;
   try {
-    execFileSync("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: stage, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    execFileSync("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: stage,
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    });
   } catch (err) {
     installed = false;
-    check("npm ci --omit=dev in the uploaded files", false, String(err.stderr ?? err.message).slice(-600));
+    check(
+      "npm ci --omit=dev in the uploaded files",
+      false,
+      String(err.stderr ?? err.message).slice(-600),
+    );
   }
   if (installed) {
     passed++;
     // A fresh process with no emulator variables, as the deployed container starts.
     const script = `const m = require("./lib/index.js"); console.log(JSON.stringify(Object.keys(m).filter((k) => m[k] && m[k].__endpoint).sort()));`;
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k)));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) =>
+          !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k),
+      ),
+    );
     try {
-      const exported = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: stage, env, encoding: "utf8" }).trim().split("\n").pop());
-      check("lib/index.js loads and exports every function", JSON.stringify(exported) === JSON.stringify(EXPECTED), `got ${exported.join(", ")}`);
+      const exported = JSON.parse(
+        execFileSync(process.execPath, ["-e", script], { cwd: stage, env, encoding: "utf8" })
+          .trim()
+          .split("\n")
+          .pop(),
+      );
+      check(
+        "lib/index.js loads and exports every function",
+        JSON.stringify(exported) === JSON.stringify(EXPECTED),
+        `got ${exported.join(", ")}`,
+      );
       console.log(`deploy-package: ${files.length} files uploaded; exports ${exported.join(", ")}`);
     } catch (err) {
-      check("lib/index.js loads without dev dependencies", false, String(err.stderr ?? err.message).slice(-600));
+      check(
+        "lib/index.js loads without dev dependencies",
+        false,
+        String(err.stderr ?? err.message).slice(-600),
+      );
     }
   }
 } finally {
@@ -70,6 +130,14 @@ try {
 console.log(`deploy-package: ${passed} passed, ${failures.length} failed`);
 for (const failure of failures) console.error(`  ✗ ${failure}`);
 if (process.env.DEPLOY_REPORT) {
-  writeFileSync(process.env.DEPLOY_REPORT, JSON.stringify({ numPassedTests: passed, numFailedTests: failures.length, numPendingTests: 0, numTodoTests: 0 }));
+  writeFileSync(
+    process.env.DEPLOY_REPORT,
+    JSON.stringify({
+      numPassedTests: passed,
+      numFailedTests: failures.length,
+      numPendingTests: 0,
+      numTodoTests: 0,
+    }),
+  );
 }
 process.exit(failures.length ? 1 : 0);

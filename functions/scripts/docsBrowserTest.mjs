@@ -24,11 +24,18 @@ const { createApp } = require("../lib/http/createApp.js");
 // Playwright's own browser download needs the internet; Debian's package comes through apt.
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
-  console.log(`docs-browser: ${CHROMIUM} is missing; installing Debian's chromium with apt-get (as root)`);
+  console.log(
+    `docs-browser: ${CHROMIUM} is missing; installing Debian's chromium with apt-get (as root)`,
+  );
   for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium"]]) {
-    const run = spawnSync("apt-get", args, { encoding: "utf8", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    const run = spawnSync("apt-get", args, {
+      encoding: "utf8",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     if (run.status !== 0) {
-      console.error(`docs-browser: apt-get ${args.join(" ")} failed (${run.error?.message ?? `exit ${run.status}`}); cannot run the browser test.\n${`${run.stdout}${run.stderr}`.slice(-3000)}`);
+      console.error(
+        `docs-browser: apt-get ${args.join(" ")} failed (${run.error?.message ?? `exit ${run.status}`}); cannot run the browser test.\n${`${run.stdout}${run.stderr}`.slice(-3000)}`,
+      );
       process.exit(1);
     }
   }
@@ -54,42 +61,110 @@ const rawGet = (url, headers) =>
   new Promise((done, fail) =>
     get(url, { headers }, (res) => {
       const chunks = [];
-      res.on("data", (c) => chunks.push(c)).on("end", () => done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res
+        .on("data", (c) => chunks.push(c))
+        .on("end", () =>
+          done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
     }).on("error", fail),
   );
 
 /** What every answer of /v1/docs must carry, 200 or 304, whatever the coding. */
 function checkCommonHeaders(name, what, headers) {
-  check(headers["cache-control"] === "public, max-age=3600", `${name}: ${what}: Cache-Control is ${headers["cache-control"]}`);
+  check(
+    headers["cache-control"] === "public, max-age=3600",
+    `${name}: ${what}: Cache-Control is ${headers["cache-control"]}`,
+  );
   check(headers.vary === "Accept-Encoding", `${name}: ${what}: Vary is ${headers.vary}`);
-  check(headers["x-content-type-options"] === "nosniff", `${name}: ${what}: X-Content-Type-Options is ${headers["x-content-type-options"]}`);
-  check(/^"[A-Za-z0-9_-]{32}(?:-br|-gzip)?"$/.test(headers.etag ?? ""), `${name}: ${what}: ETag is ${headers.etag}`);
-  const csp = Object.fromEntries((headers["content-security-policy"] ?? "").split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
-  const expected = { "default-src": ["'none'"], "style-src": ["'unsafe-inline'"], "img-src": ["data:"], "font-src": ["data:"], "connect-src": ["'none'"], "object-src": ["'none'"], "base-uri": ["'none'"], "form-action": ["'none'"], "frame-ancestors": ["'none'"] };
-  const wrong = Object.entries(expected).filter(([k, v]) => JSON.stringify(csp[k]) !== JSON.stringify(v)).map(([k]) => k);
-  if (!csp["script-src"]?.length || !csp["script-src"].every((s) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(s))) wrong.push("script-src (hashes only)");
-  check(wrong.length === 0, `${name}: ${what}: Content-Security-Policy is wrong in ${wrong.join(", ")}: ${headers["content-security-policy"]}`);
+  check(
+    headers["x-content-type-options"] === "nosniff",
+    `${name}: ${what}: X-Content-Type-Options is ${headers["x-content-type-options"]}`,
+  );
+  check(
+    /^"[A-Za-z0-9_-]{32}(?:-br|-gzip)?"$/.test(headers.etag ?? ""),
+    `${name}: ${what}: ETag is ${headers.etag}`,
+  );
+  const csp = Object.fromEntries(
+    (headers["content-security-policy"] ?? "")
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k, v]),
+  );
+  const expected = {
+    "default-src": ["'none'"],
+    "style-src": ["'unsafe-inline'"],
+    "img-src": ["data:"],
+    "font-src": ["data:"],
+    "connect-src": ["'none'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'none'"],
+    "frame-ancestors": ["'none'"],
+  };
+  const wrong = Object.entries(expected)
+    .filter(([k, v]) => JSON.stringify(csp[k]) !== JSON.stringify(v))
+    .map(([k]) => k);
+  if (
+    !csp["script-src"]?.length ||
+    !csp["script-src"].every((s) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(s))
+  )
+    wrong.push("script-src (hashes only)");
+  check(
+    wrong.length === 0,
+    `${name}: ${what}: Content-Security-Policy is wrong in ${wrong.join(", ")}: ${headers["content-security-policy"]}`,
+  );
 }
 
 /** Headers, codings and revalidation of /v1/docs. */
 async function checkHeaders(name, base) {
   const plain = await rawGet(`${base}/v1/docs`, { "accept-encoding": "identity" });
-  check(plain.status === 200 && plain.headers["content-encoding"] === undefined && plain.headers["content-type"] === "text/html; charset=utf-8", `${name}: identity: ${plain.status} ${plain.headers["content-encoding"]} ${plain.headers["content-type"]}`);
+  check(
+    plain.status === 200 &&
+      plain.headers["content-encoding"] === undefined &&
+      plain.headers["content-type"] === "text/html; charset=utf-8",
+    `${name}: identity: ${plain.status} ${plain.headers["content-encoding"]} ${plain.headers["content-type"]}`,
+  );
   checkCommonHeaders(name, "identity", plain.headers);
-  for (const [coding, acceptEncoding, decode] of [["br", "gzip, deflate, br, zstd", brotliDecompressSync], ["gzip", "gzip, br;q=0.5", gunzipSync]]) {
+  for (const [coding, acceptEncoding, decode] of [
+    ["br", "gzip, deflate, br, zstd", brotliDecompressSync],
+    ["gzip", "gzip, br;q=0.5", gunzipSync],
+  ]) {
     const res = await rawGet(`${base}/v1/docs`, { "accept-encoding": acceptEncoding });
-    check(res.headers["content-encoding"] === coding && Number(res.headers["content-length"]) === res.body.length && res.body.length < plain.body.length / 3, `${name}: Accept-Encoding ${acceptEncoding}: got ${res.headers["content-encoding"]}, ${res.body.length} bytes`);
-    check(decode(res.body).equals(plain.body), `${name}: the ${coding} page does not decompress to the page`);
+    check(
+      res.headers["content-encoding"] === coding &&
+        Number(res.headers["content-length"]) === res.body.length &&
+        res.body.length < plain.body.length / 3,
+      `${name}: Accept-Encoding ${acceptEncoding}: got ${res.headers["content-encoding"]}, ${res.body.length} bytes`,
+    );
+    check(
+      decode(res.body).equals(plain.body),
+      `${name}: the ${coding} page does not decompress to the page`,
+    );
     check(res.headers.etag !== plain.headers.etag, `${name}: ${coding} and identity share an ETag`);
     checkCommonHeaders(name, coding, res.headers);
-    const again = await rawGet(`${base}/v1/docs`, { "accept-encoding": acceptEncoding, "if-none-match": `"other", ${res.headers.etag}` });
-    check(again.status === 304 && again.body.length === 0, `${name}: If-None-Match with the ${coding} ETag answered ${again.status}`);
+    const again = await rawGet(`${base}/v1/docs`, {
+      "accept-encoding": acceptEncoding,
+      "if-none-match": `"other", ${res.headers.etag}`,
+    });
+    check(
+      again.status === 304 && again.body.length === 0,
+      `${name}: If-None-Match with the ${coding} ETag answered ${again.status}`,
+    );
     checkCommonHeaders(name, `304 (${coding})`, again.headers);
   }
-  const stale = await rawGet(`${base}/v1/docs`, { "accept-encoding": "identity", "if-none-match": '"not-the-page"' });
-  check(stale.status === 200 && stale.body.equals(plain.body), `${name}: a stale If-None-Match answered ${stale.status}`);
+  const stale = await rawGet(`${base}/v1/docs`, {
+    "accept-encoding": "identity",
+    "if-none-match": '"not-the-page"',
+  });
+  check(
+    stale.status === 200 && stale.body.equals(plain.body),
+    `${name}: a stale If-None-Match answered ${stale.status}`,
+  );
   const query = await rawGet(`${base}/v1/docs?x=1`, {});
-  check(query.status === 400 && query.headers["cache-control"] === "no-store", `${name}: /v1/docs?x=1 answered ${query.status}, Cache-Control ${query.headers["cache-control"]}`);
+  check(
+    query.status === 400 && query.headers["cache-control"] === "no-store",
+    `${name}: /v1/docs?x=1 answered ${query.status}, Cache-Control ${query.headers["cache-control"]}`,
+  );
 }
 
 ensureChromium();
@@ -98,8 +173,14 @@ const browser = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
   headless: true,
   args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     // No name resolves but loopback ones, so nothing leaves this machine even where there is a
     // network; an attempt still shows up as a request below.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1",
@@ -108,14 +189,21 @@ const browser = await chromium.launchPersistentContext(profile, {
 // Chromium asks every host for a favicon; the app would answer 401 and log it.
 await browser.route("**/favicon.ico", (route) => route.fulfill({ status: 204 }));
 try {
-  for (const [name, config] of [["findings", FINDINGS_API], ["company", COMPANY_API]]) {
+  for (const [name, config] of [
+    ["findings", FINDINGS_API],
+    ["company", COMPANY_API],
+  ]) {
     const server = createApp(config).listen(0, "127.0.0.1");
     await new Promise((done) => server.once("listening", done));
     const { port } = server.address();
     await checkHeaders(name, `http://127.0.0.1:${port}`);
     const openapi = await (await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).json();
     const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
-      METHODS.filter((m) => item[m]).map((m) => ({ what: `${m.toUpperCase()} ${path}`, label: item[m].summary ?? item[m].operationId, tag: item[m].tags?.[0] })),
+      METHODS.filter((m) => item[m]).map((m) => ({
+        what: `${m.toUpperCase()} ${path}`,
+        label: item[m].summary ?? item[m].operationId,
+        tag: item[m].tags?.[0],
+      })),
     );
 
     const page = await browser.newPage();
@@ -124,12 +212,18 @@ try {
     // The page runs under the CSP the app sent; anything the policy blocks is a failure, seen
     // both as the event the page (or its worker) gets and as the browser's console message.
     const violations = [];
-    const cspMessage = (where) => (msg) => /Content Security Policy|Content-Security-Policy/i.test(msg.text()) && violations.push(`${where}: ${msg.text().slice(0, 300)}`);
+    const cspMessage = (where) => (msg) =>
+      /Content Security Policy|Content-Security-Policy/i.test(msg.text()) &&
+      violations.push(`${where}: ${msg.text().slice(0, 300)}`);
     page.on("console", cspMessage("page"));
     page.on("worker", (worker) => worker.on("console", cspMessage("worker")));
     await page.exposeFunction("__cspViolation", (v) => violations.push(`event: ${v}`));
     await page.addInitScript(() =>
-      globalThis.addEventListener("securitypolicyviolation", (e) => globalThis.__cspViolation(`${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"} at ${e.sourceFile}:${e.lineNumber}`)),
+      globalThis.addEventListener("securitypolicyviolation", (e) =>
+        globalThis.__cspViolation(
+          `${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"} at ${e.sourceFile}:${e.lineNumber}`,
+        ),
+      ),
     );
     page.on("request", (req) => isLocal(req.url()) || external.push(req.url().slice(0, 150)));
     page.on("pageerror", (err) => errors.push(err.message.slice(0, 300)));
@@ -141,10 +235,17 @@ try {
     let broken = "";
     try {
       const res = await page.goto(`http://${name}.localhost:${port}/v1/docs`, { timeout: 30_000 });
-      if (res?.status() !== 200) throw new Error(`GET /v1/docs answered ${res?.status()}: ${(await res?.text())?.slice(0, 200)}`);
+      if (res?.status() !== 200)
+        throw new Error(
+          `GET /v1/docs answered ${res?.status()}: ${(await res?.text())?.slice(0, 200)}`,
+        );
       // The HTML is prerendered; React taking over the container means the inlined bundle ran.
       const root = await page.waitForSelector("#redoc", { state: "attached" });
-      await page.waitForFunction((el) => Object.keys(el).some((k) => k.startsWith("__reactContainer$")), root, { timeout: 30_000 });
+      await page.waitForFunction(
+        (el) => Object.keys(el).some((k) => k.startsWith("__reactContainer$")),
+        root,
+        { timeout: 30_000 },
+      );
     } catch (err) {
       broken = err.message.split("\n")[0];
     }
@@ -159,7 +260,12 @@ try {
       const item = menu.getByText(op.label, { exact: true }).first();
       const listed = await (async () => {
         if (await item.isVisible()) return true;
-        if (op.tag) await page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-group > a').filter({ has: page.getByText(op.tag, { exact: true }) }).first().click({ timeout: 5_000 });
+        if (op.tag)
+          await page
+            .locator('[data-component-name="Menu/MenuItem"].menu-item-type-group > a')
+            .filter({ has: page.getByText(op.tag, { exact: true }) })
+            .first()
+            .click({ timeout: 5_000 });
         return item.waitFor({ state: "visible", timeout: 5_000 }).then(() => true);
       })().catch(() => false);
       check(listed, `${name}: ${op.what} ("${op.label}") is not listed in the page's menu`);
@@ -171,7 +277,10 @@ try {
     if (!broken && operations[0]) {
       const trigger = page.locator('[data-component-name="icons/SearchIcon/SearchIcon"]').first();
       const input = page.locator('input[placeholder^="Search"]').first();
-      const hit = page.locator('[data-component-name="Search/SearchItem"]').filter({ hasText: operations[0].label }).first();
+      const hit = page
+        .locator('[data-component-name="Search/SearchItem"]')
+        .filter({ hasText: operations[0].label })
+        .first();
       let found = "";
       for (let attempt = 1; attempt <= 4 && found !== true; attempt++) {
         found = await (async () => {
@@ -183,14 +292,24 @@ try {
         })().catch((err) => err.message.split("\n")[0]);
       }
       await page.keyboard.press("Escape");
-      check(found === true, `${name}: searching for "${operations[0].label}" found nothing: ${found}`);
+      check(
+        found === true,
+        `${name}: searching for "${operations[0].label}" found nothing: ${found}`,
+      );
     }
 
     await page.clock.runFor(30_000).catch(() => undefined);
     await page.waitForTimeout(500); // let requests started by those timers be reported
-    check(violations.length === 0, `${name}: the Content-Security-Policy blocked ${violations.length} thing(s):\n      ${violations.join("\n      ")}`);
-    check(external.length === 0, `${name}: the page requested ${external.length} URL(s) off this machine:\n      ${external.join("\n      ")}`);
-    if (errors.length) console.log(`docs-browser: ${name}: script errors in the page:\n  ${errors.join("\n  ")}`);
+    check(
+      violations.length === 0,
+      `${name}: the Content-Security-Policy blocked ${violations.length} thing(s):\n      ${violations.join("\n      ")}`,
+    );
+    check(
+      external.length === 0,
+      `${name}: the page requested ${external.length} URL(s) off this machine:\n      ${external.join("\n      ")}`,
+    );
+    if (errors.length)
+      console.log(`docs-browser: ${name}: script errors in the page:\n  ${errors.join("\n  ")}`);
     await page.close();
     server.close();
   }
@@ -200,6 +319,15 @@ try {
 }
 
 console.log(`docs-browser: ${passed} passed, ${failures.length} failed`);
-if (process.env.DOCS_REPORT) writeFileSync(process.env.DOCS_REPORT, JSON.stringify({ numPassedTests: passed, numFailedTests: failures.length, numPendingTests: 0, numTodoTests: 0 }));
+if (process.env.DOCS_REPORT)
+  writeFileSync(
+    process.env.DOCS_REPORT,
+    JSON.stringify({
+      numPassedTests: passed,
+      numFailedTests: failures.length,
+      numPendingTests: 0,
+      numTodoTests: 0,
+    }),
+  );
 for (const failure of failures) console.error(`  ✗ ${failure}`);
 process.exit(failures.length ? 1 : 0);

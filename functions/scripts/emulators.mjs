@@ -4,7 +4,7 @@
 //   node scripts/emulators.mjs start          the local stack on the demo data, until Ctrl-C
 // Every process started here is stopped on exit, Ctrl-C or failure (no orphaned JVM).
 import { spawn } from "node:child_process";
-import { mkdtempSync, renameSync, rmSync, existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,13 +24,18 @@ const AUTH_HOST = `127.0.0.1:${Number(process.env.AUTH_EMULATOR_PORT ?? 9099)}`;
 
 const cleanups = [];
 async function cleanup() {
-  while (cleanups.length) await cleanups.pop()().catch(() => {});
+  while (cleanups.length)
+    await cleanups
+      .pop()()
+      .catch(() => {});
 }
 
 /** Runs a child in its own process group; resolves with its exit code. */
 function run(cmd, args, options = {}) {
   const child = spawn(cmd, args, { stdio: "inherit", detached: true, ...options });
-  const done = new Promise((res) => child.on("exit", (code, signal) => res(code ?? (signal ? 1 : 0))));
+  const done = new Promise((res) =>
+    child.on("exit", (code, signal) => res(code ?? (signal ? 1 : 0))),
+  );
   cleanups.push(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       try {
@@ -53,7 +58,8 @@ function run(cmd, args, options = {}) {
 async function firestore(options) {
   const external = process.env.FIRESTORE_EMULATOR_HOST;
   if (external) {
-    if (!(await answers(external))) throw new Error(`FIRESTORE_EMULATOR_HOST=${external} does not answer.`);
+    if (!(await answers(external)))
+      throw new Error(`FIRESTORE_EMULATOR_HOST=${external} does not answer.`);
     return { host: external, reused: true };
   }
   const emulator = await startFirestore({ rules: RULES, ...options });
@@ -61,19 +67,28 @@ async function firestore(options) {
   return { host: emulator.host, reused: false };
 }
 
-const env = (host) => ({ ...process.env, FIRESTORE_EMULATOR_HOST: host, GCLOUD_PROJECT: PROJECT_ID });
+const env = (host) => ({
+  ...process.env,
+  FIRESTORE_EMULATOR_HOST: host,
+  GCLOUD_PROJECT: PROJECT_ID,
+});
 
 async function exec(argv) {
   const [cmd, ...args] = argv;
   if (!cmd) throw new Error("usage: emulators.mjs exec -- COMMAND [ARGS…]");
   // FIRESTORE_PORT: a fixed port (the smoke test runs the stack on the README's ports).
-  const { host } = await firestore({ port: process.env.FIRESTORE_PORT ? Number(process.env.FIRESTORE_PORT) : undefined });
+  const { host } = await firestore({
+    port: process.env.FIRESTORE_PORT ? Number(process.env.FIRESTORE_PORT) : undefined,
+  });
   return run(cmd, args, { env: env(host), detached: false }).done;
 }
 
 async function seed() {
   const { host } = await firestore({});
-  const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], { env: env(host), detached: false }).done;
+  const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], {
+    env: env(host),
+    detached: false,
+  }).done;
   if (code !== 0) return code;
   const staging = mkdtempSync(join(tmpdir(), "seed-"));
   await exportFirestore(host, staging, EXPORT_NAME);
@@ -100,26 +115,43 @@ async function waitFor(url, seconds, alive) {
 }
 
 async function start() {
-  if (!existsSync(join(FUNCTIONS_DIR, "lib", "index.js"))) throw new Error("Build first: npm run build");
+  if (!existsSync(join(FUNCTIONS_DIR, "lib", "index.js")))
+    throw new Error("Build first: npm run build");
   const port = Number(process.env.FIRESTORE_PORT ?? 8080);
   const { host, reused } = await firestore({ port, seed: SEED, quiet: true });
   if (reused) {
     console.log(`Reusing the Firestore emulator at ${host}; loading the demo data into it…`);
-    const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], { env: env(host), detached: false }).done;
+    const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], {
+      env: env(host),
+      detached: false,
+    }).done;
     if (code !== 0) throw new Error("seeding the running emulator failed");
   }
-  const firebase = run(FIREBASE_BIN, ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"], {
-    cwd: ROOT,
-    env: env(host),
-  });
+  const firebase = run(
+    FIREBASE_BIN,
+    ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"],
+    {
+      cwd: ROOT,
+      env: env(host),
+    },
+  );
   const base = `http://127.0.0.1:${FUNCTIONS_PORT}/${PROJECT_ID}/${REGION}`;
-  const ready = await waitFor(`${base}/findingsApi/v1`, 180, () => firebase.child.exitCode === null);
+  const ready = await waitFor(
+    `${base}/findingsApi/v1`,
+    180,
+    () => firebase.child.exitCode === null,
+  );
   if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
-  const authSeed = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemoAuth.js")], {
-    env: { ...env(host), FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST },
-    detached: false,
-  }).done;
-  if (authSeed !== 0) throw new Error("creating the demo console users in the Auth emulator failed");
+  const authSeed = await run(
+    process.execPath,
+    [join(FUNCTIONS_DIR, "lib", "tools", "seedDemoAuth.js")],
+    {
+      env: { ...env(host), FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST },
+      detached: false,
+    },
+  ).done;
+  if (authSeed !== 0)
+    throw new Error("creating the demo console users in the Auth emulator failed");
   const { DEMO_KEYS } = await import(join(FUNCTIONS_DIR, "lib", "tools", "demo", "keys.js"));
   console.log(`
 ==============================================================================

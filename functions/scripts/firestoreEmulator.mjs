@@ -19,7 +19,10 @@ function launcherPath() {
   if (process.env.FIRESTORE_EMULATOR_LAUNCHER) return process.env.FIRESTORE_EMULATOR_LAUNCHER;
   let root;
   try {
-    root = execFileSync("gcloud", ["info", "--format=value(installation.sdk_root)"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    root = execFileSync("gcloud", ["info", "--format=value(installation.sdk_root)"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return null;
   }
@@ -56,14 +59,21 @@ export async function answers(host) {
 export async function startFirestore({ port, rules, seed, quiet = true } = {}) {
   const launcher = launcherPath();
   if (!launcher) throw new Error(INSTALL_HINT);
-  if (seed && !existsSync(seed)) throw new Error(`Seed export not found: ${seed} (run npm run seed).`);
+  if (seed && !existsSync(seed))
+    throw new Error(`Seed export not found: ${seed} (run npm run seed).`);
   const chosen = port ?? (await freePort());
   const host = `127.0.0.1:${chosen}`;
-  if (await answers(host)) throw new Error(`Port ${chosen} is already in use by another emulator; stop it or set FIRESTORE_EMULATOR_HOST to reuse it.`);
+  if (await answers(host))
+    throw new Error(
+      `Port ${chosen} is already in use by another emulator; stop it or set FIRESTORE_EMULATOR_HOST to reuse it.`,
+    );
   const args = ["start", "--host=127.0.0.1", `--port=${chosen}`, `--project_id=${PROJECT_ID}`];
   if (rules) args.push(`--rules=${rules}`);
   if (seed) args.push(`--seed_from_export=${seed}`);
-  const child = spawn(launcher, args, { detached: true, stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "pipe" : "inherit"] });
+  const child = spawn(launcher, args, {
+    detached: true,
+    stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "pipe" : "inherit"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
   let exited = null;
@@ -82,7 +92,10 @@ export async function startFirestore({ port, rules, seed, quiet = true } = {}) {
 
   const deadline = Date.now() + 60_000;
   while (!(await answers(host))) {
-    if (exited !== null) throw new Error(`The Firestore emulator exited (code ${exited}) before it was ready.\n${stderr}`);
+    if (exited !== null)
+      throw new Error(
+        `The Firestore emulator exited (code ${exited}) before it was ready.\n${stderr}`,
+      );
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`The Firestore emulator did not answer on ${host} within 60 s.\n${stderr}`);
@@ -105,7 +118,11 @@ export async function exportFirestore(host, directory, name) {
   const res = await fetch(`http://${host}/emulator/v1/projects/${PROJECT_ID}:export`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ database: `projects/${PROJECT_ID}/databases/(default)`, export_directory: directory, export_name: name }),
+    body: JSON.stringify({
+      database: `projects/${PROJECT_ID}/databases/(default)`,
+      export_directory: directory,
+      export_name: name,
+    }),
   });
   if (!res.ok) throw new Error(`export failed: ${res.status} ${await res.text()}`);
 }

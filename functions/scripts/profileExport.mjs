@@ -3,8 +3,8 @@
 // exports them five times over HTTP, and prints the 15 functions with the most self time (and
 // writes the .cpuprofile for a flame graph, e.g. in Chrome DevTools or speedscope).
 //   bash scripts/bench.sh profileExport.mjs [OUT.cpuprofile]
-import { Session } from "node:inspector/promises";
 import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -19,12 +19,32 @@ const out = process.argv[2] ?? "export.cpuprofile";
 
 const companyId = await seedCompany();
 const projectId = await seedProject(companyId);
-const { key } = await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 } });
+const { key } = await seedKey({
+  api: "findings",
+  companyId,
+  projectId,
+  rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
+});
 const writer = firestore().bulkWriter();
 const base = Date.parse("2025-01-01T00:00:00Z");
 for (let i = 0; i < COUNT; i++) {
-  const checklist = Array.from({ length: 5 }, (_, j) => ({ title: `Action ${j}`, done: j % 2 === 0, dateCreated: Timestamp.fromMillis(base + i), dateClosed: null, createdBy: "u1", createdByName: "C", createdByEmail: "c@private.example" }));
-  writer.set(firestore().doc(`projects/${projectId}/findings/p${String(i).padStart(6, "0")}`), findingData(projectId, companyId, { findingNumber: i, dateCreated: Timestamp.fromMillis(base + i * 60_000), checklist }));
+  const checklist = Array.from({ length: 5 }, (_, j) => ({
+    title: `Action ${j}`,
+    done: j % 2 === 0,
+    dateCreated: Timestamp.fromMillis(base + i),
+    dateClosed: null,
+    createdBy: "u1",
+    createdByName: "C",
+    createdByEmail: "c@private.example",
+  }));
+  writer.set(
+    firestore().doc(`projects/${projectId}/findings/p${String(i).padStart(6, "0")}`),
+    findingData(projectId, companyId, {
+      findingNumber: i,
+      dateCreated: Timestamp.fromMillis(base + i * 60_000),
+      checklist,
+    }),
+  );
 }
 await writer.close();
 
@@ -35,7 +55,10 @@ const url = `http://127.0.0.1:${server.address().port}`;
 async function exportAll() {
   let token = null;
   do {
-    const res = await fetch(`${url}/v1/findings?limit=500${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(
+      `${url}/v1/findings?limit=500${token ? `&page_token=${encodeURIComponent(token)}` : ""}`,
+      { headers: { Authorization: `Bearer ${key}` } },
+    );
     token = (await res.json()).next_page_token;
   } while (token);
 }
@@ -63,7 +86,9 @@ for (const node of profile.nodes) {
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 console.log(`5 exports of ${COUNT} findings: ${elapsed.toFixed(0)} ms; profile ${out}`);
 for (const [name, us] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
-  console.log(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`);
+  console.log(
+    `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`,
+  );
 }
 server.close();
 process.exit(0);

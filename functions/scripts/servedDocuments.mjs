@@ -10,7 +10,10 @@ export async function servedDocuments() {
   const { COMPANY_API } = require("../lib/company/app.js");
   const { createApp } = require("../lib/http/createApp.js");
   const documents = [];
-  for (const [name, config] of [["findings", FINDINGS_API], ["company", COMPANY_API]]) {
+  for (const [name, config] of [
+    ["findings", FINDINGS_API],
+    ["company", COMPANY_API],
+  ]) {
     const server = createApp(config).listen(0, "127.0.0.1");
     await new Promise((done) => server.once("listening", done));
     try {

@@ -5,4 +5,5 @@ import { servedDocuments } from "./servedDocuments.mjs";
 
 const dir = process.argv[2] ?? "openapi";
 mkdirSync(dir, { recursive: true });
-for (const { name, text } of await servedDocuments()) writeFileSync(join(dir, `${name}.openapi.json`), text);
+for (const { name, text } of await servedDocuments())
+  writeFileSync(join(dir, `${name}.openapi.json`), text);

@@ -25,49 +25,81 @@ const findingsApp = lazyApp(async () => (await import("./findings/app")).createF
 const companyApp = lazyApp(async () => (await import("./company/app")).createCompanyApp());
 
 /** The Vessel Findings Export API (read-only, one key per vessel). */
-export const findingsApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, async (req, res) => {
-  (await findingsApp())(req, res);
-});
+export const findingsApi = onRequest(
+  { ...apiOptions, secrets: [PAGE_TOKEN_SECRET] },
+  async (req, res) => {
+    (await findingsApp())(req, res);
+  },
+);
 
 /** The Company Safety-Data and Provisioning API. */
-export const companyApi = onRequest({ ...apiOptions, secrets: [PAGE_TOKEN_SECRET] }, async (req, res) => {
-  (await companyApp())(req, res);
-});
+export const companyApi = onRequest(
+  { ...apiOptions, secrets: [PAGE_TOKEN_SECRET] },
+  async (req, res) => {
+    (await companyApp())(req, res);
+  },
+);
 
 /** Key management for the app's console (Firebase Auth required; see docs/api-behaviour.md). */
-export const setApiAccess = onCall(callableOptions, async (request) => (await import("./console/setApiAccess")).setApiAccessHandler(request));
-export const createApiKey = onCall(callableOptions, async (request) => (await import("./console/createApiKey")).createApiKeyHandler(request));
-export const listApiKeys = onCall(callableOptions, async (request) => (await import("./console/listApiKeys")).listApiKeysHandler(request));
-export const revokeApiKey = onCall(callableOptions, async (request) => (await import("./console/revokeApiKey")).revokeApiKeyHandler(request));
+export const setApiAccess = onCall(callableOptions, async (request) =>
+  (await import("./console/setApiAccess")).setApiAccessHandler(request),
+);
+export const createApiKey = onCall(callableOptions, async (request) =>
+  (await import("./console/createApiKey")).createApiKeyHandler(request),
+);
+export const listApiKeys = onCall(callableOptions, async (request) =>
+  (await import("./console/listApiKeys")).listApiKeysHandler(request),
+);
+export const revokeApiKey = onCall(callableOptions, async (request) =>
+  (await import("./console/revokeApiKey")).revokeApiKeyHandler(request),
+);
 
 /** Company reports for the app (owner or Admin): the same services the company API serves. */
-export const refreshKpiRollup = onCall(reportCallableOptions, async (request) => (await import("./console/refreshKpiRollup")).refreshKpiRollupHandler(request));
-export const esrsS1Report = onCall(reportCallableOptions, async (request) => (await import("./console/esrsS1Report")).esrsS1ReportHandler(request));
-export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) => (await import("./console/freezeEsrsS1Report")).freezeEsrsS1ReportHandler(request));
+export const refreshKpiRollup = onCall(reportCallableOptions, async (request) =>
+  (await import("./console/refreshKpiRollup")).refreshKpiRollupHandler(request),
+);
+export const esrsS1Report = onCall(reportCallableOptions, async (request) =>
+  (await import("./console/esrsS1Report")).esrsS1ReportHandler(request),
+);
+export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) =>
+  (await import("./console/freezeEsrsS1Report")).freezeEsrsS1ReportHandler(request),
+);
 
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
-export const kpiRollupDaily = onSchedule({ ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" }, async () => {
-  const { refreshAllRollups } = await import("./services/rollupJob");
-  logger.info("kpi_rollup.daily", await refreshAllRollups());
-});
+export const kpiRollupDaily = onSchedule(
+  { ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" },
+  async () => {
+    const { refreshAllRollups } = await import("./services/rollupJob");
+    logger.info("kpi_rollup.daily", await refreshAllRollups());
+  },
+);
 
 /**
  * Provisioning's half-done work (an instance stopped between Firebase Auth and the roster):
  * every 10 minutes, the oldest 200 intents older than 10 minutes are settled, so Auth follows
  * the roster within 20 minutes (docs/provisioning-crash-safety.md).
  */
-export const accountIntentSweep = onSchedule({ ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" }, async () => {
-  const { sweepAccountIntents } = await import("./services/accountIntents");
-  logger.info("provisioning.intent_sweep", await sweepAccountIntents());
-});
+export const accountIntentSweep = onSchedule(
+  { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
+  async () => {
+    const { sweepAccountIntents } = await import("./services/accountIntents");
+    logger.info("provisioning.intent_sweep", await sweepAccountIntents());
+  },
+);
 
 /**
  * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
  * Auth still lets them), and an invited person becomes active at their first sign-in.
  */
-export const rosterSignIn = beforeUserSignedIn({ region: callableOptions.region, serviceAccount: callableOptions.serviceAccount }, async (event) => {
-  const { recordSignIn } = await import("./services/userCommit");
-  if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
-    throw new HttpsError("permission-denied", "This account has been deactivated; ask your company's administrator.");
-  }
-});
+export const rosterSignIn = beforeUserSignedIn(
+  { region: callableOptions.region, serviceAccount: callableOptions.serviceAccount },
+  async (event) => {
+    const { recordSignIn } = await import("./services/userCommit");
+    if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
+      throw new HttpsError(
+        "permission-denied",
+        "This account has been deactivated; ask your company's administrator.",
+      );
+    }
+  },
+);

@@ -15,19 +15,40 @@ export function unattributedRequest(fields: {
   logger.warn("api.unattributed_request", fields);
 }
 
-export function requestFailed(fields: { api: string; requestId: string; clientRequestId?: string | null; method: string; path: string }, err: unknown): void {
+export function requestFailed(
+  fields: {
+    api: string;
+    requestId: string;
+    clientRequestId?: string | null;
+    method: string;
+    path: string;
+  },
+  err: unknown,
+): void {
   logger.error("api.request_failed", {
     ...fields,
-    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+    error:
+      err instanceof Error
+        ? { name: err.name, message: err.message, stack: err.stack }
+        : String(err),
   });
 }
 
-export function auditWriteFailed(fields: { api: string; requestId: string; method: string; path: string; companyId: string }, err: unknown): void {
-  logger.error("api.audit_write_failed", { ...fields, error: err instanceof Error ? err.message : String(err) });
+export function auditWriteFailed(
+  fields: { api: string; requestId: string; method: string; path: string; companyId: string },
+  err: unknown,
+): void {
+  logger.error("api.audit_write_failed", {
+    ...fields,
+    error: err instanceof Error ? err.message : String(err),
+  });
 }
 
 export function callableFailed(callable: string, err: unknown): void {
-  logger.error("console.callable_failed", { callable, error: err instanceof Error ? err.message : String(err) });
+  logger.error("console.callable_failed", {
+    callable,
+    error: err instanceof Error ? err.message : String(err),
+  });
 }
 
 /**
@@ -59,11 +80,19 @@ export function storageRefOutsideProject(fields: { projectId: string }): void {
 
 /** The KPI rollup of one company could not be computed or stored. */
 export function rollupFailed(companyId: string, err: unknown): void {
-  logger.error("kpi_rollup.failed", { companyId, error: err instanceof Error ? err.message : String(err) });
+  logger.error("kpi_rollup.failed", {
+    companyId,
+    error: err instanceof Error ? err.message : String(err),
+  });
 }
 
 /** A field had more distinct values than a report lists: the counts per value are cut short. */
-export function distinctValuesCapped(fields: { companyId: string; collection: string; field: string; max: number }): void {
+export function distinctValuesCapped(fields: {
+  companyId: string;
+  collection: string;
+  field: string;
+  max: number;
+}): void {
   logger.warn("kpi_rollup.distinct_values_capped", fields);
 }
 
@@ -72,5 +101,8 @@ export function distinctValuesCapped(fields: { companyId: string; collection: st
  * right; the sign-in blocking function refuses deactivated users meanwhile.
  */
 export function accountSyncFailed(fields: { uid: string; step: string }, err: unknown): void {
-  logger.error("provisioning.account_sync_failed", { ...fields, error: err instanceof Error ? err.message : String(err) });
+  logger.error("provisioning.account_sync_failed", {
+    ...fields,
+    error: err instanceof Error ? err.message : String(err),
+  });
 }

@@ -36,22 +36,37 @@ export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
   next_page_token: PAGE_TOKEN,
 };
 
-const MONTHS = Array.from({ length: 24 }, (_, i) => `${2024 + Math.floor((11 + i) / 12)}-${String(((11 + i) % 12) + 1).padStart(2, "0")}`);
-const byMonth = (perMonth: number) => Object.fromEntries(MONTHS.map((m, i) => [m, (perMonth * (i + 3)) % 7]));
-const area = (total: number, byStatus: Record<string, number>) => ({ total, by_month: byMonth(total % 5), by_status: byStatus });
+const MONTHS = Array.from(
+  { length: 24 },
+  (_, i) => `${2024 + Math.floor((11 + i) / 12)}-${String(((11 + i) % 12) + 1).padStart(2, "0")}`,
+);
+const byMonth = (perMonth: number) =>
+  Object.fromEntries(MONTHS.map((m, i) => [m, (perMonth * (i + 3)) % 7]));
+const area = (total: number, byStatus: Record<string, number>) => ({
+  total,
+  by_month: byMonth(total % 5),
+  by_status: byStatus,
+});
 
 export const KPIS_EXAMPLE: GetKpisResponse = {
   data: {
     generated_at: "2026-11-20T02:30:04.118Z",
     months: MONTHS,
     areas: {
-      incidents: { ...area(61, { closed: 40, reported: 12, under_investigation: 6, action_required: 3 }), by_type: { injury: 25, near_miss: 30, ill_health: 6 } },
+      incidents: {
+        ...area(61, { closed: 40, reported: 12, under_investigation: 6, action_required: 3 }),
+        by_type: { injury: 25, near_miss: 30, ill_health: 6 },
+      },
       findings: area(320, { Open: 110, Closed: 190, "To be reviewed": 20 }),
       inspections: area(48, { completed: 44, planned: 4 }),
       assets: area(212, { active: 200, retired: 12 }),
       risk_assessments: area(37, { approved: 30, draft: 7 }),
       locations: area(9, {}),
-      worked_hours: { total: 299_520, by_month: Object.fromEntries(MONTHS.map((m) => [m, 12_480])), by_source: { app: 274_560, api: 24_960 } },
+      worked_hours: {
+        total: 299_520,
+        by_month: Object.fromEntries(MONTHS.map((m) => [m, 12_480])),
+        by_source: { app: 274_560, api: 24_960 },
+      },
     },
   },
 };
@@ -70,10 +85,24 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
       in_progress: false,
       months_without_hours: [],
     },
-    worked_hours: { total: 149_760, app: 137_280, api: 12_480, employees: 0, non_employees: 12_480, unattributed: 137_280 },
+    worked_hours: {
+      total: 149_760,
+      app: 137_280,
+      api: 12_480,
+      employees: 0,
+      non_employees: 12_480,
+      unattributed: 137_280,
+    },
     basis: "frozen",
-    frozen: { version: 1, frozen_at: "2026-02-10T09:30:00.000Z", frozen_by: { type: "user", id: "u-owner1", name: "Kari Nilsen" } },
-    restatement: { live_generated_at: "2026-11-20T10:12:45.301Z", differences: [{ datapoint_id: "S1-14_07", frozen_value: 41, live_value: 44 }] },
+    frozen: {
+      version: 1,
+      frozen_at: "2026-02-10T09:30:00.000Z",
+      frozen_by: { type: "user", id: "u-owner1", name: "Kari Nilsen" },
+    },
+    restatement: {
+      live_generated_at: "2026-11-20T10:12:45.301Z",
+      differences: [{ datapoint_id: "S1-14_07", frozen_value: 41, live_value: 44 }],
+    },
     generated_at: "2026-02-10T09:30:00.000Z",
     datapoints: [
       {
@@ -153,10 +182,22 @@ export const USER_EXAMPLE: User = {
   deactivated_at: null,
 };
 
-export const NEW_USER_EXAMPLE = { email: "nina.holm@example.com", display_name: "Nina Holm", department: "HSE" };
+export const NEW_USER_EXAMPLE = {
+  email: "nina.holm@example.com",
+  display_name: "Nina Holm",
+  department: "HSE",
+};
 export const USER_UPDATE_EXAMPLE = { active: false };
 export const WORKED_HOURS_INPUT_EXAMPLE = { month: "2026-10", hours: 12480.5 };
-export const WORKED_HOURS_RECORD_EXAMPLE = { data: { month: "2026-10", hours: 12480.5, source: "api" as const, worker_category: null, updated_at: "2026-11-02T07:00:00.000Z" } };
+export const WORKED_HOURS_RECORD_EXAMPLE = {
+  data: {
+    month: "2026-10",
+    hours: 12480.5,
+    source: "api" as const,
+    worker_category: null,
+    updated_at: "2026-11-02T07:00:00.000Z",
+  },
+};
 export const WORKED_HOURS_YEAR_EXAMPLE = {
   data: {
     year: 2025,

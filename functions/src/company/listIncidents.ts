@@ -1,12 +1,17 @@
-import { pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
-import { oneOf } from "../lib/oneOf";
 import { z } from "../http/zod";
+import { oneOf } from "../lib/oneOf";
 import { queryIncidents, type IncidentDoc } from "../repos/incidents";
 import { toIso } from "../repos/storedFields";
 import { INCIDENT_PAGE_EXAMPLE } from "./examples";
-import { INCIDENT_STATUSES, INCIDENT_TYPES, incidentSchema, PERSON_TYPES, type Incident } from "./schemas";
-
+import {
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  incidentSchema,
+  PERSON_TYPES,
+  type Incident,
+} from "./schemas";
 
 /** Stored camelCase → exported snake_case; the reporter's e-mail is never read. */
 export function toIncident(doc: IncidentDoc): Incident {
@@ -61,13 +66,25 @@ export const listIncidents = defineRoute({
   scope: "read",
   query,
   rules: [WINDOW_RULE],
-  success: { description: "One page of incidents.", schema: responseSchema, example: INCIDENT_PAGE_EXAMPLE },
+  success: {
+    description: "One page of incidents.",
+    schema: responseSchema,
+    example: INCIDENT_PAGE_EXAMPLE,
+  },
   errors: ["invalid_request"],
   handler: async ({ query: q, principal, tokenScope }) => {
     const { companyId } = principal;
     return (await paged(q, tokenScope, (after, limit) =>
-      queryIncidents(companyId, { from: q.from, to: q.to, equality: q.status ? { field: "status", value: q.status } : undefined, after, limit }, (incident) =>
-        incident.hidden ? null : toIncident(incident),
+      queryIncidents(
+        companyId,
+        {
+          from: q.from,
+          to: q.to,
+          equality: q.status ? { field: "status", value: q.status } : undefined,
+          after,
+          limit,
+        },
+        (incident) => (incident.hidden ? null : toIncident(incident)),
       ),
     )) satisfies ListIncidentsResponse;
   },

@@ -5,8 +5,20 @@ import { isReportableYear, MIN_YEAR } from "../lib/months";
 
 export const nullableTimestamp = isoTimestamp.nullable();
 
-export const INCIDENT_STATUSES = ["reported", "under_investigation", "action_required", "closed"] as const;
-export const INCIDENT_TYPES = ["injury", "ill_health", "near_miss", "dangerous_occurrence", "property_damage", "environmental"] as const;
+export const INCIDENT_STATUSES = [
+  "reported",
+  "under_investigation",
+  "action_required",
+  "closed",
+] as const;
+export const INCIDENT_TYPES = [
+  "injury",
+  "ill_health",
+  "near_miss",
+  "dangerous_occurrence",
+  "property_damage",
+  "environmental",
+] as const;
 export const PERSON_TYPES = ["employee", "non_employee", "other_worker", "visitor"] as const;
 
 export const incidentSchema = z
@@ -17,20 +29,34 @@ export const incidentSchema = z
     description: z.string(),
     event_date: nullableTimestamp.openapi({ description: "When it happened." }),
     reported_at: nullableTimestamp,
-    date_of_death: nullableTimestamp.openapi({ description: "When the person died, where a fatal case records it (dates the death in ESRS S1-14); null otherwise." }),
-    status: z.enum(INCIDENT_STATUSES).nullable().openapi({ description: "Null when the stored value is none of the four." }),
+    date_of_death: nullableTimestamp.openapi({
+      description:
+        "When the person died, where a fatal case records it (dates the death in ESRS S1-14); null otherwise.",
+    }),
+    status: z
+      .enum(INCIDENT_STATUSES)
+      .nullable()
+      .openapi({ description: "Null when the stored value is none of the four." }),
     type: z.enum(INCIDENT_TYPES).nullable(),
     work_related: z.boolean(),
     recordable: z.boolean(),
     fatality: z.boolean(),
-    person_type: z.enum(PERSON_TYPES).nullable().openapi({ description: "`employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites." }),
-    days_lost: z.number().int().min(0).nullable().openapi({ description: "Calendar days lost, not counting the day of the incident: a whole number (EFRAG IG 3 types days lost as an integer). A stored negative or fractional value reads as null (and is logged)." }),
+    person_type: z.enum(PERSON_TYPES).nullable().openapi({
+      description:
+        "`employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites.",
+    }),
+    days_lost: z.number().int().min(0).nullable().openapi({
+      description:
+        "Calendar days lost, not counting the day of the incident: a whole number (EFRAG IG 3 types days lost as an integer). A stored negative or fractional value reads as null (and is logged).",
+    }),
     location_id: z.string().nullable(),
     department_id: z.string().nullable(),
     reported_by: z.string().nullable().openapi({ description: "User id of the reporter." }),
     reported_by_name: z.string().nullable(),
   })
-  .openapi("Incident", { description: "An incident record. The reporter's e-mail is never part of it." });
+  .openapi("Incident", {
+    description: "An incident record. The reporter's e-mail is never part of it.",
+  });
 export type Incident = z.infer<typeof incidentSchema>;
 
 /**
@@ -55,9 +81,15 @@ export const yearParam = (description: string, ahead = 0) =>
       const now = new Date();
       if (text === undefined) return undefined;
       const year = /^\d{4}$/.test(text) ? Number(text) : NaN;
-      if (!(isReportableYear(year, now) || (year > now.getUTCFullYear() && year <= now.getUTCFullYear() + ahead))) {
+      if (!(
+        isReportableYear(year, now) ||
+        (year > now.getUTCFullYear() && year <= now.getUTCFullYear() + ahead)
+      )) {
         const last = now.getUTCFullYear() + ahead;
-        ctx.addIssue({ code: "custom", message: `must be a four-digit year from ${MIN_YEAR} to ${ahead ? `${last} (the current UTC year + ${ahead})` : `the current UTC year (${last})`}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a four-digit year from ${MIN_YEAR} to ${ahead ? `${last} (the current UTC year + ${ahead})` : `the current UTC year (${last})`}`,
+        });
         return z.NEVER;
       }
       return year;

@@ -1,13 +1,16 @@
 import { defineRoute, Reply } from "../http/route";
-import { z } from "../http/zod";
+import { isoTimestamp, z } from "../http/zod";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
 import { toIso } from "../repos/storedFields";
 import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
-import { isoTimestamp } from "../http/zod";
-import { WORKED_HOURS_INPUT_EXAMPLE, WORKED_HOURS_RECORD_EXAMPLE, WORKED_HOURS_YEAR_EXAMPLE } from "./examples";
+import {
+  WORKED_HOURS_INPUT_EXAMPLE,
+  WORKED_HOURS_RECORD_EXAMPLE,
+  WORKED_HOURS_YEAR_EXAMPLE,
+} from "./examples";
 import { yearParam } from "./schemas";
 
 /**
@@ -21,7 +24,10 @@ const recordSchema = z
     month: z.string().openapi({ example: "2026-10" }),
     hours: z.number(),
     source: z.literal("api"),
-    worker_category: z.enum(WORKER_CATEGORIES).nullable().openapi({ description: "The group the hours are of; null: the whole own workforce." }),
+    worker_category: z
+      .enum(WORKER_CATEGORIES)
+      .nullable()
+      .openapi({ description: "The group the hours are of; null: the whole own workforce." }),
     updated_at: isoTimestamp,
   })
   .openapi("WorkedHoursRecord");
@@ -30,8 +36,15 @@ const body = z
   .object({
     month: z
       .string({ message: "is required" })
-      .refine((m) => isPastOrCurrentMonth(m), { message: "must be a month YYYY-MM (01 to 12) that is not in the future (UTC)" })
-      .openapi({ pattern: MONTH_PATTERN, example: "2026-10", description: "The month, `YYYY-MM` (year 1900 or later); not in the future (UTC): the current month at the latest." }),
+      .refine((m) => isPastOrCurrentMonth(m), {
+        message: "must be a month YYYY-MM (01 to 12) that is not in the future (UTC)",
+      })
+      .openapi({
+        pattern: MONTH_PATTERN,
+        example: "2026-10",
+        description:
+          "The month, `YYYY-MM` (year 1900 or later); not in the future (UTC): the current month at the latest.",
+      }),
     hours: z
       .number({ message: "must be a number" })
       .finite()
@@ -78,8 +91,20 @@ export const postWorkedHours = defineRoute({
   errors: ["invalid_request", "payload_too_large", "unsupported_media_type"],
   handler: async ({ body: input, principal, origin }) => {
     const { companyId } = principal;
-    const { record, replaced } = await setApiHours(companyId, input.month, input.hours, input.worker_category ?? null, origin);
-    const data = { month: record.month, hours: record.hours, source: "api" as const, worker_category: record.workerCategory, updated_at: toIso(record.updatedAt) ?? "" };
+    const { record, replaced } = await setApiHours(
+      companyId,
+      input.month,
+      input.hours,
+      input.worker_category ?? null,
+      origin,
+    );
+    const data = {
+      month: record.month,
+      hours: record.hours,
+      source: "api" as const,
+      worker_category: record.workerCategory,
+      updated_at: toIso(record.updatedAt) ?? "",
+    };
     return new Reply({ data }, { status: replaced ? 200 : 201 });
   },
 });
@@ -87,12 +112,19 @@ export const postWorkedHours = defineRoute({
 const monthSchema = z
   .object({
     month: z.string().openapi({ example: "2026-10" }),
-    app_hours: z.number().openapi({ description: "Hours recorded in the app for the month, all its records summed." }),
-    api_hours: z.number().openapi({ description: "The month's API values, all categories summed (0 when none was sent)." }),
+    app_hours: z
+      .number()
+      .openapi({ description: "Hours recorded in the app for the month, all its records summed." }),
+    api_hours: z.number().openapi({
+      description: "The month's API values, all categories summed (0 when none was sent).",
+    }),
     total_hours: z.number(),
     by_worker_category: z
       .object({ employees: z.number(), non_employees: z.number(), unattributed: z.number() })
-      .openapi({ description: "`total_hours` split by the API values' `worker_category`; `unattributed`: hours of no category (all app records, and API values sent without one)." }),
+      .openapi({
+        description:
+          "`total_hours` split by the API values' `worker_category`; `unattributed`: hours of no category (all app records, and API values sent without one).",
+      }),
   })
   .openapi("WorkedHoursMonth");
 
@@ -107,20 +139,37 @@ export const getWorkedHours = defineRoute({
     "the ESRS S1-14 rate of the same year divides by.",
   tags: ["Provisioning"],
   scope: "read",
-  query: z.object({ year: yearParam("The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.") }).strict(),
-  success: { description: "The year's months.", schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }), example: WORKED_HOURS_YEAR_EXAMPLE },
+  query: z
+    .object({
+      year: yearParam(
+        "The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.",
+      ),
+    })
+    .strict(),
+  success: {
+    description: "The year's months.",
+    schema: z.object({ data: z.object({ year: z.number().int(), months: z.array(monthSchema) }) }),
+    example: WORKED_HOURS_YEAR_EXAMPLE,
+  },
   errors: ["invalid_request"],
   handler: async ({ query, principal }) => {
     const { companyId } = principal;
     const settings = await findReportingSettings(companyId);
-    const { year, months } = reportingPeriod(query.year ?? periodYearAt(new Date(), settings), settings);
+    const { year, months } = reportingPeriod(
+      query.year ?? periodYearAt(new Date(), settings),
+      settings,
+    );
     const records = await hoursBetween(companyId, months[0], months[11]);
     const perMonth = hoursByMonth(months, records).map((m) => ({
       month: m.month,
       app_hours: m.app,
       api_hours: m.api,
       total_hours: m.total,
-      by_worker_category: { employees: m.employees, non_employees: m.nonEmployees, unattributed: m.unattributed },
+      by_worker_category: {
+        employees: m.employees,
+        non_employees: m.nonEmployees,
+        unattributed: m.unattributed,
+      },
     }));
     return { data: { year, months: perMonth } };
   },

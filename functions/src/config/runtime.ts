@@ -8,7 +8,8 @@ import { REGION } from "./constants";
  */
 export const MAX_INSTANCES = defineInt("MAX_INSTANCES", {
   default: 10,
-  description: "Cost ceiling: most instances each API may scale to (10 x 16 = 160 requests at once).",
+  description:
+    "Cost ceiling: most instances each API may scale to (10 x 16 = 160 requests at once).",
 });
 
 export const RUNTIME_SERVICE_ACCOUNT = defineString("RUNTIME_SERVICE_ACCOUNT", {
@@ -18,7 +19,11 @@ export const RUNTIME_SERVICE_ACCOUNT = defineString("RUNTIME_SERVICE_ACCOUNT", {
     "on the project and roles/iam.serviceAccountTokenCreator on itself (signing links); see docs/operations.md.",
 });
 
-const shared = { region: REGION, serviceAccount: RUNTIME_SERVICE_ACCOUNT, maxInstances: MAX_INSTANCES };
+const shared = {
+  region: REGION,
+  serviceAccount: RUNTIME_SERVICE_ACCOUNT,
+  maxInstances: MAX_INSTANCES,
+};
 
 /**
  * Who may reach the two APIs: everyone (the default), or only Google's load balancers once the
@@ -26,7 +31,8 @@ const shared = { region: REGION, serviceAccount: RUNTIME_SERVICE_ACCOUNT, maxIns
  * in `functions/.env.<project>`). Read from the environment when the deploy loads the code: an
  * ingress is a deploy-time setting, not a runtime param.
  */
-export const API_INGRESS: "ALLOW_ALL" | "ALLOW_INTERNAL_AND_GCLB" = process.env.API_INGRESS === "ALLOW_INTERNAL_AND_GCLB" ? "ALLOW_INTERNAL_AND_GCLB" : "ALLOW_ALL";
+export const API_INGRESS: "ALLOW_ALL" | "ALLOW_INTERNAL_AND_GCLB" =
+  process.env.API_INGRESS === "ALLOW_INTERNAL_AND_GCLB" ? "ALLOW_INTERNAL_AND_GCLB" : "ALLOW_ALL";
 
 export const apiOptions = {
   ...shared,
@@ -46,4 +52,9 @@ export const callableOptions = { ...shared, memory: "256MiB" as const, timeoutSe
 export const reportCallableOptions = { ...shared, memory: "512MiB" as const, timeoutSeconds: 120 };
 
 /** The daily rollup of every company: a few companies at once, each a bounded set of queries. */
-export const jobOptions = { ...shared, memory: "512MiB" as const, timeoutSeconds: 540, retryCount: 1 };
+export const jobOptions = {
+  ...shared,
+  memory: "512MiB" as const,
+  timeoutSeconds: 540,
+  retryCount: 1,
+};

@@ -1,6 +1,6 @@
 import { HttpsError, type CallableRequest } from "firebase-functions/v2/https";
-import { callableFailed } from "../logs";
 import type { z } from "../http/zod";
+import { callableFailed } from "../logs";
 import { findUser } from "../repos/users";
 import { KeyAdminError, type Caller } from "../services/keyAdmin";
 
@@ -14,11 +14,17 @@ async function callerOf(request: CallableRequest<unknown>): Promise<Caller> {
   if (!auth) throw new HttpsError("unauthenticated", "Sign in to manage API access.");
   const user = await findUser(auth.uid);
   const admin = auth.token.admin === true;
-  const name = user?.displayName ?? (typeof auth.token.name === "string" ? auth.token.name : admin ? "Platform admin" : auth.uid);
+  const name =
+    user?.displayName ??
+    (typeof auth.token.name === "string" ? auth.token.name : admin ? "Platform admin" : auth.uid);
   return { uid: auth.uid, admin, name, user };
 }
 
-export function callableHandler<S extends z.ZodType, R>(name: string, schema: S, run: (input: z.output<S>, caller: Caller) => Promise<R>) {
+export function callableHandler<S extends z.ZodType, R>(
+  name: string,
+  schema: S,
+  run: (input: z.output<S>, caller: Caller) => Promise<R>,
+) {
   return async (request: CallableRequest<unknown>): Promise<R> => {
     // Answers may carry a new key (shown once) or the key list: never cached by anyone.
     request.rawRequest?.res?.set("Cache-Control", "no-store");
@@ -27,7 +33,9 @@ export function callableHandler<S extends z.ZodType, R>(name: string, schema: S,
       const parsed = schema.safeParse(request.data ?? {});
       if (!parsed.success) {
         const message = parsed.error.issues
-          .map((i) => (i.code === "unrecognized_keys" ? `unknown field(s) ${i.keys.join(", ")}` : i.message))
+          .map((i) =>
+            i.code === "unrecognized_keys" ? `unknown field(s) ${i.keys.join(", ")}` : i.message,
+          )
           .join("; ");
         throw new HttpsError("invalid-argument", message);
       }

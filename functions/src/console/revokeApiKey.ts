@@ -4,7 +4,11 @@ import { keyView } from "./keyView";
 import { revokeApiKeyInput } from "./schemas";
 
 /** Revokes a key by its prefix, effective on the next request; revoking twice is harmless. */
-export const revokeApiKeyHandler = callableHandler("revokeApiKey", revokeApiKeyInput, async (input, caller) => {
-  const { doc, alreadyRevoked } = await revokeKey(input.companyId, input.prefix, caller);
-  return { ...keyView(doc), alreadyRevoked };
-});
+export const revokeApiKeyHandler = callableHandler(
+  "revokeApiKey",
+  revokeApiKeyInput,
+  async (input, caller) => {
+    const { doc, alreadyRevoked } = await revokeKey(input.companyId, input.prefix, caller);
+    return { ...keyView(doc), alreadyRevoked };
+  },
+);

@@ -2,43 +2,96 @@ import { z } from "../http/zod";
 import { DISPLAY_PREFIX_PATTERN, KEY_APIS } from "../lib/apiKeyFormat";
 
 /** Inputs of the console's key-management callables. */
-const companyId = z.string({ message: "companyId is required" }).trim().min(1, "companyId is required").max(200).refine((id) => !id.includes("/"), "companyId is not a valid id");
-const api = z.enum(KEY_APIS, { message: `api must be ${KEY_APIS.map((a) => `"${a}"`).join(" or ")}` });
+const companyId = z
+  .string({ message: "companyId is required" })
+  .trim()
+  .min(1, "companyId is required")
+  .max(200)
+  .refine((id) => !id.includes("/"), "companyId is not a valid id");
+const api = z.enum(KEY_APIS, {
+  message: `api must be ${KEY_APIS.map((a) => `"${a}"`).join(" or ")}`,
+});
 
-export const setApiAccessInput = z.object({ companyId, api, enabled: z.boolean({ message: "enabled must be true or false" }) }).strict();
+export const setApiAccessInput = z
+  .object({ companyId, api, enabled: z.boolean({ message: "enabled must be true or false" }) })
+  .strict();
 
 export const createApiKeyInput = z
   .object({
     companyId,
     api,
-    name: z.string({ message: "name is required" }).trim().min(1, "name must be 1 to 100 characters").max(100, "name must be 1 to 100 characters"),
-    projectId: z.string().trim().min(1).max(200).refine((id) => !id.includes("/"), "projectId is not a valid id").optional(),
-    scopes: z.array(z.enum(["read", "provisioning"], { message: 'scopes may contain "read" and "provisioning"' })).optional(),
+    name: z
+      .string({ message: "name is required" })
+      .trim()
+      .min(1, "name must be 1 to 100 characters")
+      .max(100, "name must be 1 to 100 characters"),
+    projectId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .refine((id) => !id.includes("/"), "projectId is not a valid id")
+      .optional(),
+    scopes: z
+      .array(
+        z.enum(["read", "provisioning"], {
+          message: 'scopes may contain "read" and "provisioning"',
+        }),
+      )
+      .optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
     if (input.api === "findings") {
-      if (!input.projectId) ctx.addIssue({ code: "custom", path: ["projectId"], message: "findings keys need a projectId" });
+      if (!input.projectId)
+        ctx.addIssue({
+          code: "custom",
+          path: ["projectId"],
+          message: "findings keys need a projectId",
+        });
       if (input.scopes && (input.scopes.length !== 1 || input.scopes[0] !== "read")) {
-        ctx.addIssue({ code: "custom", path: ["scopes"], message: 'findings keys have exactly the scope ["read"]' });
+        ctx.addIssue({
+          code: "custom",
+          path: ["scopes"],
+          message: 'findings keys have exactly the scope ["read"]',
+        });
       }
     } else {
-      if (input.projectId) ctx.addIssue({ code: "custom", path: ["projectId"], message: "company keys are not bound to a project" });
+      if (input.projectId)
+        ctx.addIssue({
+          code: "custom",
+          path: ["projectId"],
+          message: "company keys are not bound to a project",
+        });
       const scopes = new Set(input.scopes ?? ["read"]);
       if (!scopes.has("read") || scopes.size !== (input.scopes ?? ["read"]).length) {
-        ctx.addIssue({ code: "custom", path: ["scopes"], message: 'company keys have ["read"] or ["read","provisioning"]' });
+        ctx.addIssue({
+          code: "custom",
+          path: ["scopes"],
+          message: 'company keys have ["read"] or ["read","provisioning"]',
+        });
       }
     }
   })
   .transform((input) => ({
     ...input,
-    scopes: input.api === "findings" ? ["read"] : input.scopes?.includes("provisioning") ? ["read", "provisioning"] : ["read"],
+    scopes:
+      input.api === "findings"
+        ? ["read"]
+        : input.scopes?.includes("provisioning")
+          ? ["read", "provisioning"]
+          : ["read"],
   }));
 
 export const listApiKeysInput = z.object({ companyId, api: api.optional() }).strict();
 
 export const revokeApiKeyInput = z
-  .object({ companyId, prefix: z.string().regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. vfe_AbC123xy") })
+  .object({
+    companyId,
+    prefix: z
+      .string()
+      .regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. vfe_AbC123xy"),
+  })
   .strict();
 
 export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
@@ -54,7 +107,10 @@ const positiveLimit = (name: string) =>
 export const setRateLimitsInput = z
   .object({
     companyId,
-    prefix: z.string().regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. csa_AbC123xy").optional(),
+    prefix: z
+      .string()
+      .regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. csa_AbC123xy")
+      .optional(),
     perMinute: positiveLimit("--per-minute"),
     perDay: positiveLimit("--per-day"),
     clear: z.boolean(),
@@ -62,12 +118,18 @@ export const setRateLimitsInput = z
   .strict()
   .superRefine((input, ctx) => {
     const setting = input.perMinute !== undefined || input.perDay !== undefined;
-    if (setting === input.clear) ctx.addIssue({ code: "custom", message: "give --per-minute and/or --per-day, or --clear" });
+    if (setting === input.clear)
+      ctx.addIssue({ code: "custom", message: "give --per-minute and/or --per-day, or --clear" });
   })
   .transform(({ companyId: id, prefix, perMinute, perDay, clear }) => ({
     companyId: id,
     prefix,
-    rateLimits: clear ? null : { ...(perMinute !== undefined ? { perMinute } : {}), ...(perDay !== undefined ? { perDay } : {}) },
+    rateLimits: clear
+      ? null
+      : {
+          ...(perMinute !== undefined ? { perMinute } : {}),
+          ...(perDay !== undefined ? { perDay } : {}),
+        },
   }));
 
 export const companyInput = z.object({ companyId }).strict();

@@ -3,9 +3,24 @@ import type { AttachmentSource } from "../services/attachments";
 import type { Attachment } from "./schemas";
 
 /** An attachment row of the wire format, before its link is signed. */
-export type UnsignedRow = Omit<Attachment, "download_url" | "download_url_expires_at" | "download_error">;
+export type UnsignedRow = Omit<
+  Attachment,
+  "download_url" | "download_url_expires_at" | "download_error"
+>;
 
-const empty = { id: null, comment_id: null, title: null, description_short: null, description_long: null, custom_index: null, folder_path: null, excluded_from_reports: false, uploaded_by: null, uploaded_by_name: null, uploaded_by_company_name: null };
+const empty = {
+  id: null,
+  comment_id: null,
+  title: null,
+  description_short: null,
+  description_long: null,
+  custom_index: null,
+  folder_path: null,
+  excluded_from_reports: false,
+  uploaded_by: null,
+  uploaded_by_name: null,
+  uploaded_by_company_name: null,
+};
 
 export function attachmentRow(source: AttachmentSource): UnsignedRow {
   switch (source.kind) {

@@ -66,17 +66,42 @@ const FINDING: Finding = {
   company_id: "demo-nordic-shipping",
   assignee_ids: ["u-std1"],
   checklist: [
-    { index: 0, title: "Remove rust", done: true, date_created: "2026-02-03T09:15:00.000Z", date_closed: "2026-02-10T14:00:00.000Z", created_by: "u-insp1", created_by_name: "Ola Berg" },
-    { index: 1, title: "Paint", done: false, date_created: "2026-02-03T09:15:30.000Z", date_closed: null, created_by: "u-insp1", created_by_name: "Ola Berg" },
+    {
+      index: 0,
+      title: "Remove rust",
+      done: true,
+      date_created: "2026-02-03T09:15:00.000Z",
+      date_closed: "2026-02-10T14:00:00.000Z",
+      created_by: "u-insp1",
+      created_by_name: "Ola Berg",
+    },
+    {
+      index: 1,
+      title: "Paint",
+      done: false,
+      date_created: "2026-02-03T09:15:30.000Z",
+      date_closed: null,
+      created_by: "u-insp1",
+      created_by_name: "Ola Berg",
+    },
   ],
   checklist_total: 2,
   checklist_open: 1,
-  last_comment: { text: "Primer applied.", author_name: "Ola Berg", author_id: "u-insp1", created_at: "2026-02-10T14:01:00.000Z", system_triggered: false },
+  last_comment: {
+    text: "Primer applied.",
+    author_name: "Ola Berg",
+    author_id: "u-insp1",
+    created_at: "2026-02-10T14:01:00.000Z",
+    system_triggered: false,
+  },
   has_location_details_image: true,
   marker_count: 1,
 };
 
-export const FINDING_PAGE_EXAMPLE: { data: Finding[]; next_page_token: string | null } = { data: [FINDING], next_page_token: PAGE_TOKEN };
+export const FINDING_PAGE_EXAMPLE: { data: Finding[]; next_page_token: string | null } = {
+  data: [FINDING],
+  next_page_token: PAGE_TOKEN,
+};
 
 const COMMENT: Comment = {
   id: "c-0001",
@@ -93,7 +118,10 @@ const COMMENT: Comment = {
   file_name: null,
 };
 
-export const COMMENT_PAGE_EXAMPLE: { data: Comment[]; next_page_token: string | null } = { data: [COMMENT], next_page_token: null };
+export const COMMENT_PAGE_EXAMPLE: { data: Comment[]; next_page_token: string | null } = {
+  data: [COMMENT],
+  next_page_token: null,
+};
 
 const ATTACHMENT: Attachment = {
   id: "file-0001",
@@ -113,13 +141,32 @@ const ATTACHMENT: Attachment = {
   uploaded_by: "u-insp1",
   uploaded_by_name: "Ola Berg",
   uploaded_by_company_name: "Nordic Shipping AS",
-  download_url: "https://storage.googleapis.com/demo-bucket/projects/demo-vessel-a/railing.jpg?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature=…",
+  download_url:
+    "https://storage.googleapis.com/demo-bucket/projects/demo-vessel-a/railing.jpg?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature=…",
   download_url_expires_at: "2026-08-04T11:17:10.000Z",
   download_error: null,
 };
 
-export const ATTACHMENT_LIST_EXAMPLE: { data: Attachment[]; finding_id: string; truncated: boolean } = {
-  data: [ATTACHMENT, { ...ATTACHMENT, id: null, source: "comment", comment_id: "c-0002", title: null, file_name: null, custom_index: null, download_url: null, download_url_expires_at: null, download_error: "foreign_bucket" }],
+export const ATTACHMENT_LIST_EXAMPLE: {
+  data: Attachment[];
+  finding_id: string;
+  truncated: boolean;
+} = {
+  data: [
+    ATTACHMENT,
+    {
+      ...ATTACHMENT,
+      id: null,
+      source: "comment",
+      comment_id: "c-0002",
+      title: null,
+      file_name: null,
+      custom_index: null,
+      download_url: null,
+      download_url_expires_at: null,
+      download_error: "foreign_bucket",
+    },
+  ],
   finding_id: "vessel-a-f0001",
   truncated: false,
 };

@@ -43,7 +43,11 @@ export const getProject = defineProjectRoute({
   summary: "The key's project (vessel)",
   tags: ["Project"],
   query: z.object({}).strict(),
-  success: { description: "The project the key is bound to.", schema: responseSchema, example: PROJECT_EXAMPLE },
+  success: {
+    description: "The project the key is bound to.",
+    schema: responseSchema,
+    example: PROJECT_EXAMPLE,
+  },
   errors: ["invalid_request"],
   handler: async ({ principal }) => {
     // Authentication read the project fresh for this request and proved it is the key's.

@@ -1,12 +1,12 @@
 import { storageBuckets } from "../config/params";
 import { notFound } from "../http/errors";
+import { limitParam } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { mapPool } from "../lib/pool";
 import { boundedThread, findVisibleFinding, liveFiles } from "../repos/findings";
 import { attachmentItems, type AttachmentItem } from "../services/attachments";
 import { noteSigningFailure, signReadUrl } from "../services/signing";
-import { limitParam } from "../http/paging";
 import { attachmentRow } from "./attachmentRows";
 import { ATTACHMENT_LIST_EXAMPLE } from "./examples";
 import { attachmentSchema, FINDING_NOT_FOUND, findingIdParams, type Attachment } from "./schemas";
@@ -23,20 +23,39 @@ const responseSchema = z
   .object({
     data: z.array(attachmentSchema),
     finding_id: z.string(),
-    truncated: z.boolean().openapi({ description: "True when `limit` cut rows off, or the thread had more comments than one request reads (1,000)." }),
+    truncated: z.boolean().openapi({
+      description:
+        "True when `limit` cut rows off, or the thread had more comments than one request reads (1,000).",
+    }),
   })
   .openapi("AttachmentList");
 export type ListAttachmentsResponse = z.infer<typeof responseSchema>;
 
 async function signed({ source, target }: AttachmentItem, now: number): Promise<Attachment> {
   const row = attachmentRow(source);
-  if ("error" in target) return { ...row, download_url: null, download_url_expires_at: null, download_error: target.error };
+  if ("error" in target)
+    return {
+      ...row,
+      download_url: null,
+      download_url_expires_at: null,
+      download_error: target.error,
+    };
   try {
     const { url, expiresAt } = await signReadUrl(target.bucket, target.path, now);
-    return { ...row, download_url: url, download_url_expires_at: expiresAt.toISOString(), download_error: null };
+    return {
+      ...row,
+      download_url: url,
+      download_url_expires_at: expiresAt.toISOString(),
+      download_error: null,
+    };
   } catch (err) {
     noteSigningFailure(target.bucket, err);
-    return { ...row, download_url: null, download_url_expires_at: null, download_error: "signing_failed" };
+    return {
+      ...row,
+      download_url: null,
+      download_url_expires_at: null,
+      download_error: "signing_failed",
+    };
   }
 }
 
@@ -54,19 +73,42 @@ export const listAttachments = defineProjectRoute({
     "and a `download_error`; the request still succeeds.",
   tags: ["Findings"],
   params: findingIdParams,
-  query: z.object({ limit: limitParam.openapi({ description: "Cap on the total rows across all sources, 1 to 500 (default 100)." }) }).strict(),
-  success: { description: "The finding's attachments.", schema: responseSchema, example: ATTACHMENT_LIST_EXAMPLE },
+  query: z
+    .object({
+      limit: limitParam.openapi({
+        description: "Cap on the total rows across all sources, 1 to 500 (default 100).",
+      }),
+    })
+    .strict(),
+  success: {
+    description: "The finding's attachments.",
+    schema: responseSchema,
+    example: ATTACHMENT_LIST_EXAMPLE,
+  },
   errors: ["invalid_request", "not_found"],
   handler: async ({ params, query, principal }) => {
     const { projectId } = principal;
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
-    const [files, thread] = await Promise.all([liveFiles(projectId, finding.id), boundedThread(projectId, finding.id, MAX_THREAD_READS)]);
-    const candidates = attachmentItems(projectId, finding, files, thread.comments, storageBuckets());
+    const [files, thread] = await Promise.all([
+      liveFiles(projectId, finding.id),
+      boundedThread(projectId, finding.id, MAX_THREAD_READS),
+    ]);
+    const candidates = attachmentItems(
+      projectId,
+      finding,
+      files,
+      thread.comments,
+      storageBuckets(),
+    );
     const kept = candidates.slice(0, query.limit);
     // One clock reading for the whole response: every link expires at the same instant.
     const now = Date.now();
     const data = await mapPool(kept, SIGNING_CONCURRENCY, (candidate) => signed(candidate, now));
-    return { data, finding_id: finding.id, truncated: candidates.length > kept.length || !thread.complete } satisfies ListAttachmentsResponse;
+    return {
+      data,
+      finding_id: finding.id,
+      truncated: candidates.length > kept.length || !thread.complete,
+    } satisfies ListAttachmentsResponse;
   },
 });

@@ -1,10 +1,10 @@
 import { notFound } from "../http/errors";
+import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";
-import { toComment } from "./map";
-import { pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { COMMENT_PAGE_EXAMPLE } from "./examples";
+import { toComment } from "./map";
 import { commentSchema, FINDING_NOT_FOUND, findingIdParams } from "./schemas";
 
 const query = windowedListQuery(
@@ -30,14 +30,20 @@ export const listComments = defineProjectRoute({
   params: findingIdParams,
   query,
   rules: [WINDOW_RULE],
-  success: { description: "One page of comments.", schema: responseSchema, example: COMMENT_PAGE_EXAMPLE },
+  success: {
+    description: "One page of comments.",
+    schema: responseSchema,
+    example: COMMENT_PAGE_EXAMPLE,
+  },
   errors: ["invalid_request", "not_found"],
   handler: async ({ params, query: q, principal, tokenScope }) => {
     const { projectId } = principal;
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
     return (await paged(q, tokenScope, async (after, limit) =>
-      (await queryComments(projectId, finding.id, { from: q.from, to: q.to, after, limit })).map(({ comment, cursor }) => ({ row: toComment(comment, finding.id), cursor })),
+      (await queryComments(projectId, finding.id, { from: q.from, to: q.to, after, limit })).map(
+        ({ comment, cursor }) => ({ row: toComment(comment, finding.id), cursor }),
+      ),
     )) satisfies ListCommentsResponse;
   },
 });

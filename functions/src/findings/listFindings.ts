@@ -1,9 +1,9 @@
+import { instantParam, paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
-import { toFinding } from "./map";
-import { instantParam, pageOf, paged, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { FINDING_PAGE_EXAMPLE } from "./examples";
+import { toFinding } from "./map";
 import { findingSchema, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
@@ -14,18 +14,36 @@ export const listFindingsQuery = windowedListQuery(
     to: "Default mode: exclusive upper bound on `date_created`. Findings without a `date_created` sort first and are included.",
   },
   {
-    updated_since: instantParam("Incremental sync: findings whose `last_edited_date` is at or after this instant, ordered by `last_edited_date`. Cannot be combined with `from` or `to` (400)."),
-    status: z.enum(STATUS_VALUES).optional().openapi({ description: "Exactly one of the six status values. At most one of status, system, priority." }),
-    system: z.string().min(1).max(200).optional().openapi({ description: "Exact match on the finding's system (at most 200 characters). At most one of status, system, priority." }),
-    priority: z.string().min(1).max(200).optional().openapi({ description: "Exact match on the finding's priority (at most 200 characters). At most one of status, system, priority." }),
+    updated_since: instantParam(
+      "Incremental sync: findings whose `last_edited_date` is at or after this instant, ordered by `last_edited_date`. Cannot be combined with `from` or `to` (400).",
+    ),
+    status: z.enum(STATUS_VALUES).optional().openapi({
+      description: "Exactly one of the six status values. At most one of status, system, priority.",
+    }),
+    system: z.string().min(1).max(200).optional().openapi({
+      description:
+        "Exact match on the finding's system (at most 200 characters). At most one of status, system, priority.",
+    }),
+    priority: z.string().min(1).max(200).optional().openapi({
+      description:
+        "Exact match on the finding's priority (at most 200 characters). At most one of status, system, priority.",
+    }),
   },
 ).superRefine((q, ctx) => {
   if (q.updated_since && (q.from || q.to)) {
-    ctx.addIssue({ code: "custom", path: ["updated_since"], message: "cannot be combined with from or to" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["updated_since"],
+      message: "cannot be combined with from or to",
+    });
   }
   const given = FILTERS.filter((f) => q[f] !== undefined);
   if (given.length > 1) {
-    ctx.addIssue({ code: "custom", path: [given[1]], message: `only one of status, system, priority may be given (got ${given.join(", ")})` });
+    ctx.addIssue({
+      code: "custom",
+      path: [given[1]],
+      message: `only one of status, system, priority may be given (got ${given.join(", ")})`,
+    });
   }
 });
 
@@ -44,8 +62,16 @@ export const listFindings = defineProjectRoute({
     "`next_page_token`; page until it is null. A `page_token` is bound to the key's project, the mode and every filter.",
   tags: ["Findings"],
   query: listFindingsQuery,
-  rules: [WINDOW_RULE, "`updated_since` cannot be combined with `from` or `to`.", "At most one of `status`, `system` and `priority`."],
-  success: { description: "One page of findings.", schema: responseSchema, example: FINDING_PAGE_EXAMPLE },
+  rules: [
+    WINDOW_RULE,
+    "`updated_since` cannot be combined with `from` or `to`.",
+    "At most one of `status`, `system` and `priority`.",
+  ],
+  success: {
+    description: "One page of findings.",
+    schema: responseSchema,
+    example: FINDING_PAGE_EXAMPLE,
+  },
   errors: ["invalid_request"],
   handler: async ({ query: q, principal, tokenScope }) => {
     const { projectId } = principal;

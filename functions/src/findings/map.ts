@@ -1,5 +1,5 @@
-import type { CommentDoc, FindingDoc } from "../repos/findingDocs";
 import { oneOf } from "../lib/oneOf";
+import type { CommentDoc, FindingDoc } from "../repos/findingDocs";
 import { toIso } from "../repos/storedFields";
 import { STATUS_VALUES, type Comment, type Finding } from "./schemas";
 
@@ -9,15 +9,17 @@ export function toFinding(doc: FindingDoc): Finding {
   // `index` is the item's position in the stored list; an unreadable item leaves a gap.
   const checklist = doc.checklist.flatMap((item, index) =>
     item
-      ? [{
-          index,
-          title: item.title,
-          done: item.done,
-          date_created: toIso(item.dateCreated),
-          date_closed: toIso(item.dateClosed),
-          created_by: item.createdBy,
-          created_by_name: item.createdByName,
-        }]
+      ? [
+          {
+            index,
+            title: item.title,
+            done: item.done,
+            date_created: toIso(item.dateCreated),
+            date_closed: toIso(item.dateClosed),
+            created_by: item.createdBy,
+            created_by_name: item.createdByName,
+          },
+        ]
       : [],
   );
   const last = doc.lastComment;
@@ -42,7 +44,9 @@ export function toFinding(doc: FindingDoc): Finding {
     location_level_3: doc.locationLevel3,
     location_level_4: doc.locationLevel4,
     location_level_5: doc.locationLevel5,
-    location_lat_lng: doc.locationLatLng ? { latitude: doc.locationLatLng.latitude, longitude: doc.locationLatLng.longitude } : null,
+    location_lat_lng: doc.locationLatLng
+      ? { latitude: doc.locationLatLng.latitude, longitude: doc.locationLatLng.longitude }
+      : null,
     numeric_value: doc.numericValue,
     nfc_information: doc.nfcInformation,
     shipyard_reference: doc.shipyardReference,
@@ -60,7 +64,13 @@ export function toFinding(doc: FindingDoc): Finding {
     checklist_total: checklist.length,
     checklist_open: checklist.filter((item) => !item.done).length,
     last_comment: last
-      ? { text: last.text, author_name: last.authorName, author_id: last.authorId, created_at: toIso(last.createdAt), system_triggered: last.systemTriggered }
+      ? {
+          text: last.text,
+          author_name: last.authorName,
+          author_id: last.authorId,
+          created_at: toIso(last.createdAt),
+          system_triggered: last.systemTriggered,
+        }
       : null,
     has_location_details_image: doc.locationDetailsImage !== null,
     marker_count: doc.markers.filter((marker) => marker !== null).length,

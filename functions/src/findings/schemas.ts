@@ -18,7 +18,9 @@ export const projectSchema = z
     findings_counter_is_corrected: z.number().nullable(),
     inspections_counter: z.number().nullable(),
     issues_counter: z.number().nullable(),
-    vessel: jsonObject().openapi({ description: "Free-form vessel identity details, exported as stored." }),
+    vessel: jsonObject().openapi({
+      description: "Free-form vessel identity details, exported as stored.",
+    }),
     classification: jsonObject().openapi({ description: "Free-form, exported as stored." }),
     propulsion: jsonObject().openapi({ description: "Free-form, exported as stored." }),
     survey: jsonObject().openapi({ description: "Free-form, exported as stored." }),
@@ -26,15 +28,26 @@ export const projectSchema = z
     client: jsonObject().openapi({ description: "Free-form, exported as stored." }),
   })
   .openapi("Project", {
-    description: "The vessel. An allow-list: budget, hours spent, drawings and internal notes are never part of it.",
+    description:
+      "The vessel. An allow-list: budget, hours spent, drawings and internal notes are never part of it.",
   });
 export type Project = z.infer<typeof projectSchema>;
 
-export const STATUS_VALUES = ["Open", "To be reviewed", "Closed", "Accepted as is", "Cancelled", "Shipyard confirmed rectification"] as const;
+export const STATUS_VALUES = [
+  "Open",
+  "To be reviewed",
+  "Closed",
+  "Accepted as is",
+  "Cancelled",
+  "Shipyard confirmed rectification",
+] as const;
 
 export const checklistItemSchema = z
   .object({
-    index: z.number().int().openapi({ description: "Position in the finding's checklist; stable only while the list is not reordered. Correlate on it, do not key on it." }),
+    index: z.number().int().openapi({
+      description:
+        "Position in the finding's checklist; stable only while the list is not reordered. Correlate on it, do not key on it.",
+    }),
     title: z.string(),
     done: z.boolean(),
     date_created: nullableTimestamp,
@@ -63,13 +76,18 @@ export const findingSchema = z
     finding_number: z.number().int().nullable(),
     title: z.string(),
     description: z.string(),
-    status: z.enum(STATUS_VALUES).nullable().openapi({ description: "One of the six status values, or null." }),
+    status: z
+      .enum(STATUS_VALUES)
+      .nullable()
+      .openapi({ description: "One of the six status values, or null." }),
     previous_status: nullableText,
     priority: nullableText.openapi({ description: "Free text." }),
     system: nullableText.openapi({ description: "Free text, e.g. a vessel system name." }),
     date_of_finding: nullableTimestamp,
     date_created: nullableTimestamp,
-    last_edited_date: nullableTimestamp.openapi({ description: "Written on every save, including creation." }),
+    last_edited_date: nullableTimestamp.openapi({
+      description: "Written on every save, including creation.",
+    }),
     start_date: nullableTimestamp,
     due_date: nullableTimestamp,
     corrective_measure: z.string(),
@@ -111,7 +129,9 @@ export const commentSchema = z
     created_at: nullableTimestamp,
     author_id: nullableText,
     author_name: nullableText,
-    system_triggered: z.boolean().openapi({ description: "True for entries the app writes itself, e.g. status changes." }),
+    system_triggered: z
+      .boolean()
+      .openapi({ description: "True for entries the app writes itself, e.g. status changes." }),
     has_image: z.boolean(),
     has_audio: z.boolean(),
     has_video: z.boolean(),
@@ -123,7 +143,9 @@ export type Comment = z.infer<typeof commentSchema>;
 
 export const attachmentSchema = z
   .object({
-    id: nullableText.openapi({ description: "Id of the finding's file record; null for location image and comment rows." }),
+    id: nullableText.openapi({
+      description: "Id of the finding's file record; null for location image and comment rows.",
+    }),
     source: z.enum(["location_details_image", "findings_file", "comment"]),
     comment_id: nullableText,
     title: nullableText,
@@ -140,9 +162,13 @@ export const attachmentSchema = z
     uploaded_by: nullableText,
     uploaded_by_name: nullableText,
     uploaded_by_company_name: nullableText,
-    download_url: z.string().nullable().openapi({ description: "V4 signed link, valid 15 minutes; null when it could not be signed." }),
+    download_url: z.string().nullable().openapi({
+      description: "V4 signed link, valid 15 minutes; null when it could not be signed.",
+    }),
     download_url_expires_at: nullableTimestamp,
-    download_error: z.enum(["unrecognized_storage_reference", "foreign_bucket", "signing_failed"]).nullable(),
+    download_error: z
+      .enum(["unrecognized_storage_reference", "foreign_bucket", "signing_failed"])
+      .nullable(),
   })
   .openapi("Attachment");
 export type Attachment = z.infer<typeof attachmentSchema>;

@@ -25,8 +25,13 @@ const trustedKeys = new Map<string, number>();
  * IPv6 address counts as its /64, which one client holds whole.
  */
 export function clientAddress(req: Request, hops = forwardedHops()): string {
-  const entries = (req.get("x-forwarded-for") ?? "").split(",").map((e) => e.trim()).filter(Boolean);
-  const address = entries.length ? entries[Math.max(0, entries.length - hops)] : (req.socket.remoteAddress ?? "unknown");
+  const entries = (req.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const address = entries.length
+    ? entries[Math.max(0, entries.length - hops)]
+    : (req.socket.remoteAddress ?? "unknown");
   return networkOf(address);
 }
 
@@ -38,8 +43,14 @@ export function networkOf(address: string): string {
   const [head, tail] = address.toLowerCase().split("::");
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(":")}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
 
 /** Seconds until the address may try again, or 0 when it may now (a trusted key always may). */
@@ -54,7 +65,12 @@ export function blockedFor(address: string, keyHash: string, now = Date.now()): 
 export function noteFailure(address: string, now = Date.now()): void {
   const minute = Math.floor(now / MINUTE_MS);
   const seen = failures.get(address);
-  setBounded(failures, address, { minute, count: seen?.minute === minute ? seen.count + 1 : 1 }, MAX_ENTRIES);
+  setBounded(
+    failures,
+    address,
+    { minute, count: seen?.minute === minute ? seen.count + 1 : 1 },
+    MAX_ENTRIES,
+  );
 }
 
 export function noteSuccess(keyHash: string, now = Date.now()): void {

@@ -1,30 +1,38 @@
 import type { Request } from "express";
+import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { DEFAULT_RATE_LIMITS } from "../config/constants";
 import { hashKey, KEY_PREFIX, parseKey, type KeyApi } from "../lib/apiKeyFormat";
 import { setBounded } from "../lib/bounded";
+import { MINUTE_MS } from "../lib/dates";
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import { readKeyDocuments, readOwnerDocuments, type KeyOwners } from "../repos/keyDocuments";
-import { AccessError, assertCompanyAccess, assertFindingsAccess, assertKeyUsable } from "../services/access";
+import {
+  AccessError,
+  assertCompanyAccess,
+  assertFindingsAccess,
+  assertKeyUsable,
+} from "../services/access";
 import { effectiveLimits } from "../services/rateLimit";
-import { MINUTE_MS } from "../lib/dates";
 import { blockedFor, clientAddress, noteFailure, noteSuccess } from "./addressGuard";
-import { FORBIDDEN_MS, rememberedRefusal, rememberRefusal } from "./refusalMemory";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";
-import type { DocumentSnapshot } from "firebase-admin/firestore";
+import { FORBIDDEN_MS, rememberedRefusal, rememberRefusal } from "./refusalMemory";
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 
 /** The presented key, or a 401 naming what is wrong with the header (never echoing it). */
 function presentedKey(req: Request, expected: KeyApi): string {
   const header = req.get("authorization");
-  if (!header) throw unauthorized("Missing API key: send the header `Authorization: Bearer <API_KEY>`.");
+  if (!header)
+    throw unauthorized("Missing API key: send the header `Authorization: Bearer <API_KEY>`.");
   const match = BEARER.exec(header);
   if (!match) throw unauthorized("Malformed Authorization header: expected `Bearer <API_KEY>`.");
   const api = parseKey(match[1]);
   if (!api) throw unauthorized("The API key is malformed (wrong length, prefix or checksum).");
   if (api !== expected) {
-    throw unauthorized(`This key belongs to another API; this API takes keys starting with \`${KEY_PREFIX[expected]}\`.`);
+    throw unauthorized(
+      `This key belongs to another API; this API takes keys starting with \`${KEY_PREFIX[expected]}\`.`,
+    );
   }
   return match[1];
 }
@@ -64,7 +72,11 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
     keyHash = hashKey(presentedKey(req, api));
     const wait = blockedFor(address, keyHash);
     if (wait) {
-      throw new ApiError("rate_limited", `Too many failed authentications from this address; retry after ${wait} s.`, { "Retry-After": String(wait) });
+      throw new ApiError(
+        "rate_limited",
+        `Too many failed authentications from this address; retry after ${wait} s.`,
+        { "Retry-After": String(wait) },
+      );
     }
     const known = knownKeys.get(keyHash);
     subject = known?.subject ?? null;
@@ -75,19 +87,31 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
     assertKeyUsable(key, api);
     const owners = { companyId: key.companyId, projectId: key.projectId };
     setBounded(knownKeys, keyHash, { owners, subject: subjectOf(key) }, MAX_KNOWN);
-    const sameOwners = known?.owners.companyId === owners.companyId && known.owners.projectId === owners.projectId;
+    const sameOwners =
+      known?.owners.companyId === owners.companyId && known.owners.projectId === owners.projectId;
     const { company, project } = owned && sameOwners ? owned : await readOwnerDocuments(owners);
     if (api === "findings") assertFindingsAccess(key, company, project);
     else assertCompanyAccess(company);
     noteSuccess(keyHash);
     const limits = effectiveLimits(DEFAULT_RATE_LIMITS, company?.rateLimits, key.rateLimits);
-    return { ok: true, principal: { ...subjectOf(key), keyHash, scopes: key.scopes, limits, project }, counter };
+    return {
+      ok: true,
+      principal: { ...subjectOf(key), keyHash, scopes: key.scopes, limits, project },
+      counter,
+    };
   } catch (err) {
     if (!(err instanceof AccessError)) return { ok: false, error: err, subject };
     // A refusal after the key's documents were read: it counts against the address and is remembered.
-    const error = err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message);
+    const error =
+      err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message);
     if (err.kind === "unauthenticated") noteFailure(address);
-    if (keyHash) rememberRefusal(keyHash, error, subject, err.kind === "unauthenticated" ? MINUTE_MS : FORBIDDEN_MS);
+    if (keyHash)
+      rememberRefusal(
+        keyHash,
+        error,
+        subject,
+        err.kind === "unauthenticated" ? MINUTE_MS : FORBIDDEN_MS,
+      );
     return { ok: false, error, subject };
   }
 }

@@ -14,7 +14,8 @@ import { projectId } from "../config/params";
 export function publicBaseUrl(req: Request): string {
   const host = req.get("host") ?? "localhost";
   const fn = process.env.FUNCTION_TARGET ?? "";
-  if (process.env.FUNCTIONS_EMULATOR === "true") return `http://${host}/${projectId()}/${REGION}/${fn}`;
+  if (process.env.FUNCTIONS_EMULATOR === "true")
+    return `http://${host}/${projectId()}/${REGION}/${fn}`;
   if (host.endsWith(".cloudfunctions.net") && fn) return `https://${host}/${fn}`;
   const local = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(host);
   return `${local ? "http" : "https"}://${host}`;

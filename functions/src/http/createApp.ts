@@ -1,10 +1,10 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import { bodyGuard } from "./bodyGuard";
 import { publicBaseUrl } from "./baseUrl";
+import { bodyGuard } from "./bodyGuard";
 import { docsPage, serveDocsPage } from "./docsPage";
-import { ApiError } from "./errors";
 import { errorHandler, type ErrorDialect } from "./errorHandler";
+import { ApiError } from "./errors";
 import { buildDocument, type ApiDescription } from "./openapi";
 import { keyedHandler, keyedRefusal, publicHandler } from "./pipeline";
 import { requestContext } from "./requestId";
@@ -24,8 +24,13 @@ const serviceMetadata = z
       document_version: z.string(),
       openapi_version: z.string(),
       links: z.object({
-        openapi: z.string().openapi({ format: "uri", description: "Absolute address of the OpenAPI document." }),
-        docs: z.string().openapi({ format: "uri", description: "Absolute address of the human-readable reference." }),
+        openapi: z
+          .string()
+          .openapi({ format: "uri", description: "Absolute address of the OpenAPI document." }),
+        docs: z.string().openapi({
+          format: "uri",
+          description: "Absolute address of the human-readable reference.",
+        }),
       }),
     }),
   })
@@ -51,7 +56,10 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
             api_version: "v1",
             document_version: config.version,
             openapi_version: config.openapi,
-            links: { openapi: `${config.defaultBaseUrl}/v1/openapi.json`, docs: `${config.defaultBaseUrl}/v1/docs` },
+            links: {
+              openapi: `${config.defaultBaseUrl}/v1/openapi.json`,
+              docs: `${config.defaultBaseUrl}/v1/docs`,
+            },
           },
         } satisfies z.infer<typeof serviceMetadata>,
       },
@@ -62,7 +70,10 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
           api_version: "v1" as const,
           document_version: config.version,
           openapi_version: config.openapi,
-          links: { openapi: `${publicBaseUrl(req)}/v1/openapi.json`, docs: `${publicBaseUrl(req)}/v1/docs` },
+          links: {
+            openapi: `${publicBaseUrl(req)}/v1/openapi.json`,
+            docs: `${publicBaseUrl(req)}/v1/docs`,
+          },
         },
       }),
     }),
@@ -77,7 +88,13 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
       success: {
         description: "The OpenAPI document.",
         schema: jsonObject(),
-        example: { openapi: config.openapi, info: { title: config.title, version: config.version }, servers: [{ url: "{base_url}" }], paths: {}, components: {} },
+        example: {
+          openapi: config.openapi,
+          info: { title: config.title, version: config.version },
+          servers: [{ url: "{base_url}" }],
+          paths: {},
+          components: {},
+        },
       },
       errors: ["invalid_request"],
       handler: async () => document(),
@@ -90,11 +107,22 @@ function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>
 export const METHOD_NOT_ALLOWED = Symbol("methodNotAllowed");
 
 function notAllowed(allowed: string[]) {
-  const allow = [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(", ");
-  return (req: Request) => new ApiError("method_not_allowed", `${req.method} is not supported on this path; use ${allow}.`, { Allow: allow });
+  const allow = [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(
+    ", ",
+  );
+  return (req: Request) =>
+    new ApiError(
+      "method_not_allowed",
+      `${req.method} is not supported on this path; use ${allow}.`,
+      { Allow: allow },
+    );
 }
 
-const notFound = (req: Request) => new ApiError("not_found", `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`);
+const notFound = (req: Request) =>
+  new ApiError(
+    "not_found",
+    `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`,
+  );
 
 /** Mounts routes, then a 405 for any other method on their paths. */
 function mount(app: Express, routes: AnyRoute[], dialects: readonly ErrorDialect[]): void {
@@ -107,7 +135,9 @@ function mount(app: Express, routes: AnyRoute[], dialects: readonly ErrorDialect
   for (const [path, methods] of methodsByPath) {
     const refuse = notAllowed(methods);
     const publicPath = routes.some((r) => r.public && expressPath(r.path) === path);
-    const handler = publicPath ? (req: Request, _res: Response, next: NextFunction) => next(refuse(req)) : keyedRefusal(refuse, dialects);
+    const handler = publicPath
+      ? (req: Request, _res: Response, next: NextFunction) => next(refuse(req))
+      : keyedRefusal(refuse, dialects);
     app.all(path, Object.assign(handler, { [METHOD_NOT_ALLOWED]: true }));
   }
 }
@@ -119,7 +149,10 @@ function mount(app: Express, routes: AnyRoute[], dialects: readonly ErrorDialect
  */
 export function createApp(config: ApiConfig): Express {
   let cached: Record<string, unknown> | undefined;
-  const publics = publicRoutes(config, () => (cached ??= buildDocument(config, [...publics, ...config.routes])));
+  const publics = publicRoutes(
+    config,
+    () => (cached ??= buildDocument(config, [...publics, ...config.routes])),
+  );
 
   const app = express();
   app.disable("x-powered-by");

@@ -1,9 +1,9 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { brotliCompress, gzip, constants as zlib } from "node:zlib";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { ApiError } from "./errors";
 import { defineRoute, Reply, type AnyRoute } from "./route";
@@ -49,7 +49,10 @@ type Coding = "br" | "gzip" | "identity";
 
 /** br compresses the page ~15% smaller than gzip; quality 9 takes a fraction of a second, 11 several seconds. */
 const COMPRESS: Record<Exclude<Coding, "identity">, (html: Buffer) => Promise<Buffer>> = {
-  br: (html) => promisify(brotliCompress)(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+  br: (html) =>
+    promisify(brotliCompress)(html, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length },
+    }),
   gzip: (html) => promisify(gzip)(html, { level: 9 }),
 };
 
@@ -66,14 +69,20 @@ interface Page {
 const pages = new Map<string, Promise<Page>>();
 
 async function readPage(dir: string, api: KeyApi): Promise<Page> {
-  const [html, csp] = await Promise.all([readFile(path.join(dir, `${api}.html`)), readFile(path.join(dir, `${api}.csp.json`), "utf8")]).catch(
-    (err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT") throw new ApiError("not_found", "The reference page has not been built; run npm run build.");
-      throw err;
-    },
-  );
+  const [html, csp] = await Promise.all([
+    readFile(path.join(dir, `${api}.html`)),
+    readFile(path.join(dir, `${api}.csp.json`), "utf8"),
+  ]).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT")
+      throw new ApiError("not_found", "The reference page has not been built; run npm run build.");
+    throw err;
+  });
   const { scriptHashes } = JSON.parse(csp) as { scriptHashes?: unknown };
-  if (!Array.isArray(scriptHashes) || !scriptHashes.length || !scriptHashes.every((h) => typeof h === "string" && SCRIPT_HASH.test(h))) {
+  if (
+    !Array.isArray(scriptHashes) ||
+    !scriptHashes.length ||
+    !scriptHashes.every((h) => typeof h === "string" && SCRIPT_HASH.test(h))
+  ) {
     throw new Error(`${api}.csp.json holds no valid script hashes; rebuild with npm run build`);
   }
   return {
@@ -153,7 +162,11 @@ export function serveDocsPage(api: KeyApi, dir = BUILT_DOCS): RequestHandler {
         return;
       }
       if (coding !== "identity") res.set("Content-Encoding", coding);
-      res.status(200).type("text/html; charset=utf-8").set("Content-Length", String(body.length)).end(body);
+      res
+        .status(200)
+        .type("text/html; charset=utf-8")
+        .set("Content-Length", String(body.length))
+        .end(body);
     } catch (err) {
       next(err);
     }
@@ -177,12 +190,16 @@ export function docsPage(api: KeyApi, dir = BUILT_DOCS): AnyRoute {
       description: "The reference page.",
       contentType: "text/html",
       schema: z.string(),
-      example: "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>API reference</title>…</head><body>…</body></html>",
-      otherStatuses: { 304: "Not modified: `If-None-Match` holds the page's current `ETag`. No body." },
+      example:
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>API reference</title>…</head><body>…</body></html>',
+      otherStatuses: {
+        304: "Not modified: `If-None-Match` holds the page's current `ETag`. No body.",
+      },
       headers: {
         "Cache-Control": `\`${DOCS_CACHE_CONTROL}\`: the page is the same for everyone.`,
         ETag: "Strong validator of the page's content (and coding); send it back in `If-None-Match`.",
-        "Content-Security-Policy": "Allows the page's own inline scripts (by hash), inline styles, data: images and fonts; nothing else.",
+        "Content-Security-Policy":
+          "Allows the page's own inline scripts (by hash), inline styles, data: images and fonts; nothing else.",
       },
     },
     errors: ["invalid_request", "not_found"],
@@ -190,7 +207,10 @@ export function docsPage(api: KeyApi, dir = BUILT_DOCS): AnyRoute {
     // page with the same headers, so the route is whole on its own.
     handler: async () => {
       const page = await pageOf(dir, api);
-      return new Reply(page.html.toString("utf8"), { contentType: "text/html; charset=utf-8", headers: { ...page.headers, ETag: `"${page.hash}"` } });
+      return new Reply(page.html.toString("utf8"), {
+        contentType: "text/html; charset=utf-8",
+        headers: { ...page.headers, ETag: `"${page.hash}"` },
+      });
     },
   });
 }

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
+import { requestFailed } from "../logs";
 import { StaleCursorError } from "../repos/rangeQuery";
 import { contextOf, pathOf, type RequestContext } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
-import { requestFailed } from "../logs";
 import type { z } from "./zod";
 
 /** body-parser's failures, by their `type`, as envelope errors. */
@@ -14,7 +14,10 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | nul
       return new ApiError("payload_too_large", "The request body is too large.");
     case "encoding.unsupported":
     case "charset.unsupported":
-      return new ApiError("unsupported_media_type", "The request body's encoding or charset is not supported.");
+      return new ApiError(
+        "unsupported_media_type",
+        "The request body's encoding or charset is not supported.",
+      );
     case "request.aborted":
     case "request.size.invalid":
     case "stream.encoding.set":
@@ -27,9 +30,13 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | nul
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   // The router's decoding of a path parameter (e.g. `%E0%A4%A`); the value is not echoed.
-  if (err instanceof URIError) return new ApiError("invalid_request", "The request path contains malformed percent-encoding.");
+  if (err instanceof URIError)
+    return new ApiError("invalid_request", "The request path contains malformed percent-encoding.");
   if (err instanceof StaleCursorError) {
-    return new ApiError("invalid_request", 'Invalid query parameter "page_token": the row it resumes after no longer exists; restart without page_token.');
+    return new ApiError(
+      "invalid_request",
+      'Invalid query parameter "page_token": the row it resumes after no longer exists; restart without page_token.',
+    );
   }
   if (err && typeof err === "object") return fromBodyParser(err);
   return null;
@@ -49,7 +56,11 @@ export interface ErrorDialect {
 }
 
 export const dialectOf = (dialects: readonly ErrorDialect[], path: string) =>
-  dialects.find((d) => path.toLowerCase() === d.prefix.toLowerCase() || path.toLowerCase().startsWith(`${d.prefix.toLowerCase()}/`));
+  dialects.find(
+    (d) =>
+      path.toLowerCase() === d.prefix.toLowerCase() ||
+      path.toLowerCase().startsWith(`${d.prefix.toLowerCase()}/`),
+  );
 
 /**
  * Any failure as the error to answer: an ApiError as it is, a body-parser or routing failure as
@@ -58,12 +69,27 @@ export const dialectOf = (dialects: readonly ErrorDialect[], path: string) =>
 export function answerableError(err: unknown, req: Request, ctx: RequestContext): ApiError {
   const error = toApiError(err);
   if (error) return error;
-  requestFailed({ api: ctx.api, requestId: ctx.requestId, clientRequestId: ctx.clientRequestId, method: req.method, path: pathOf(req) }, err);
+  requestFailed(
+    {
+      api: ctx.api,
+      requestId: ctx.requestId,
+      clientRequestId: ctx.clientRequestId,
+      method: req.method,
+      path: pathOf(req),
+    },
+    err,
+  );
   return new ApiError("internal", "An internal error occurred; retry with exponential backoff.");
 }
 
 /** The only place that renders errors: the envelope (or the path's dialect) with the request id. */
-export function renderError(req: Request, res: Response, error: ApiError, dialects: readonly ErrorDialect[], original?: unknown): void {
+export function renderError(
+  req: Request,
+  res: Response,
+  error: ApiError,
+  dialects: readonly ErrorDialect[],
+  original?: unknown,
+): void {
   if (res.headersSent) {
     // A body cut short (a page failing mid-way): break the connection, so the caller sees an
     // incomplete response rather than a well-formed end of a truncated one.
@@ -76,7 +102,14 @@ export function renderError(req: Request, res: Response, error: ApiError, dialec
     res.type(dialect.contentType).send(JSON.stringify(dialect.render(error, original)));
     return;
   }
-  const body: ErrorBody = { error: { code: error.code, message: error.message, request_id: contextOf(res).requestId, ...error.details } };
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      request_id: contextOf(res).requestId,
+      ...error.details,
+    },
+  };
   res.json(body);
 }
 

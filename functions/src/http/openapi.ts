@@ -1,7 +1,18 @@
-import { OpenApiGeneratorV3, OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import {
+  OpenApiGeneratorV3,
+  OpenApiGeneratorV31,
+  OpenAPIRegistry,
+  type ResponseConfig,
+} from "@asteasolutions/zod-to-openapi";
 import { dialectOf, type ErrorDialect } from "./errorHandler";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
-import { errorResponse, errorSchema, PLATFORM_BAD_REQUEST, PLATFORM_HEADERS_TOO_LARGE, successHeaders } from "./openapiErrors";
+import {
+  errorResponse,
+  errorSchema,
+  PLATFORM_BAD_REQUEST,
+  PLATFORM_HEADERS_TOO_LARGE,
+  successHeaders,
+} from "./openapiErrors";
 import { kernelErrors, type AnyRoute } from "./route";
 import type { z } from "./zod";
 
@@ -20,7 +31,8 @@ export interface ApiDescription {
 const BODY_ERRORS: ErrorCode[] = ["invalid_request", "payload_too_large", "unsupported_media_type"];
 
 /** Are unknown query parameters refused (a strict zod object) rather than ignored (SCIM)? */
-const closedQuery = (query: z.ZodObject | undefined) => query?._zod.def.catchall?._zod.def.type === "never";
+const closedQuery = (query: z.ZodObject | undefined) =>
+  query?._zod.def.catchall?._zod.def.type === "never";
 
 /**
  * What the description says beyond the schemas: the rules between parameters (route.rules) and
@@ -29,7 +41,9 @@ const closedQuery = (query: z.ZodObject | undefined) => query?._zod.def.catchall
 function describe(route: AnyRoute): string | undefined {
   const rules = [
     ...(route.rules ?? []),
-    closedQuery(route.query) ? "Unknown query parameters are refused, naming them." : "Query parameters this operation does not define are ignored.",
+    closedQuery(route.query)
+      ? "Unknown query parameters are refused, naming them."
+      : "Query parameters this operation does not define are ignored.",
     "A query parameter given more than once is refused.",
   ];
   const list = rules.map((rule) => `- ${rule}`).join("\n");
@@ -51,21 +65,36 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
     const bodyTypes = dialect ? [dialect.contentType, "application/json"] : ["application/json"];
     const status = String(route.success.status ?? 200);
     const content: Record<string, { schema: z.ZodType; example?: unknown }> = {
-      [route.success.contentType ?? "application/json"]: { schema: route.success.schema, example: route.success.example },
+      [route.success.contentType ?? "application/json"]: {
+        schema: route.success.schema,
+        example: route.success.example,
+      },
     };
     Object.assign(content, route.success.alternatives ?? {});
-    const own = Object.fromEntries(Object.entries(route.success.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" as const } }]));
+    const own = Object.fromEntries(
+      Object.entries(route.success.headers ?? {}).map(([name, description]) => [
+        name,
+        { description, schema: { type: "string" as const } },
+      ]),
+    );
     const success = (description: string, code: string): ResponseConfig => ({
       description,
       headers: { ...successHeaders(keyed), ...own },
       ...(code === "204" || code === "304" ? {} : { content }),
     });
-    const responses: Record<string, ResponseConfig> = { [status]: success(route.success.description, status) };
-    for (const [code, description] of Object.entries(route.success.otherStatuses ?? {})) responses[code] = success(description, code);
+    const responses: Record<string, ResponseConfig> = {
+      [status]: success(route.success.description, status),
+    };
+    for (const [code, description] of Object.entries(route.success.otherStatuses ?? {}))
+      responses[code] = success(description, code);
     const byStatus = new Map<number, ErrorCode[]>();
-    const errors = [...new Set([...route.errors, ...kernelErrors(route), ...(route.body ? BODY_ERRORS : [])])];
-    for (const code of errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-    for (const [httpStatus, codes] of byStatus) responses[String(httpStatus)] = errorResponse(codes, keyed, dialect);
+    const errors = [
+      ...new Set([...route.errors, ...kernelErrors(route), ...(route.body ? BODY_ERRORS : [])]),
+    ];
+    for (const code of errors)
+      byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+    for (const [httpStatus, codes] of byStatus)
+      responses[String(httpStatus)] = errorResponse(codes, keyed, dialect);
     if (route.body) {
       const badRequest = responses["400"];
       badRequest.description = `${badRequest.description} ${PLATFORM_BAD_REQUEST.description}`;
@@ -85,7 +114,19 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
       request: {
         query: route.query,
         params: route.params,
-        ...(route.body ? { body: { required: true, content: Object.fromEntries(bodyTypes.map((type) => [type, { schema: route.body as z.ZodType, example: route.bodyExample }])) } } : {}),
+        ...(route.body
+          ? {
+              body: {
+                required: true,
+                content: Object.fromEntries(
+                  bodyTypes.map((type) => [
+                    type,
+                    { schema: route.body as z.ZodType, example: route.bodyExample },
+                  ]),
+                ),
+              },
+            }
+          : {}),
       },
       responses,
     });

@@ -11,10 +11,22 @@ export const limitParam = z
   .string()
   .regex(/^\d{1,4}$/, "must be an integer from 1 to 500")
   .transform(Number)
-  .pipe(z.number().int().min(1, "must be an integer from 1 to 500").max(500, "must be an integer from 1 to 500"))
+  .pipe(
+    z
+      .number()
+      .int()
+      .min(1, "must be an integer from 1 to 500")
+      .max(500, "must be an integer from 1 to 500"),
+  )
   .optional()
   .transform((v) => v ?? 100)
-  .openapi({ type: "integer", minimum: 1, maximum: 500, default: 100, description: "Page size, 1 to 500 (default 100)." });
+  .openapi({
+    type: "integer",
+    minimum: 1,
+    maximum: 500,
+    default: 100,
+    description: "Page size, 1 to 500 (default 100).",
+  });
 
 /**
  * Long enough for any token the API issues (a document id of up to 1,500 bytes and an order
@@ -45,7 +57,10 @@ export const instantParam = (description: string) =>
     .transform((text, ctx): Instant => {
       const instant = parseInstant(text);
       if (!instant) {
-        ctx.addIssue({ code: "custom", message: "must be a date (2026-03-01) or a UTC date-time (2026-03-01T08:30:00Z)" });
+        ctx.addIssue({
+          code: "custom",
+          message: "must be a date (2026-03-01) or a UTC date-time (2026-03-01T08:30:00Z)",
+        });
         return z.NEVER;
       }
       return instant;
@@ -62,7 +77,8 @@ export const instantParam = (description: string) =>
 
 /** Refinement of a query with `from`/`to`: an empty or inverted window is a 400 on `to`. */
 function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx): void {
-  if (q.from && q.to && compareInstants(q.from, q.to) >= 0) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+  if (q.from && q.to && compareInstants(q.from, q.to) >= 0)
+    ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
 }
 
 /**
@@ -70,15 +86,25 @@ function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx)
  * endpoint; an empty or inverted window is a 400) and the endpoint's own filters. Strict:
  * an unknown parameter is a 400 naming it.
  */
-export function windowedListQuery<S extends z.ZodRawShape>(window: { from: string; to: string }, filters: S) {
+export function windowedListQuery<S extends z.ZodRawShape>(
+  window: { from: string; to: string },
+  filters: S,
+) {
   return z
-    .object({ limit: limitParam, page_token: pageTokenParam, from: instantParam(window.from), to: instantParam(window.to), ...filters })
+    .object({
+      limit: limitParam,
+      page_token: pageTokenParam,
+      from: instantParam(window.from),
+      to: instantParam(window.to),
+      ...filters,
+    })
     .strict()
     .superRefine((q, ctx) => refineWindow(q as { from?: Instant; to?: Instant }, ctx)); // declared just above
 }
 
 /** The rows of a page that remain after reading (hidden or expired rows read as null). */
-const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] => page.flatMap((r) => (r.row === null ? [] : [r.row]));
+const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] =>
+  page.flatMap((r) => (r.row === null ? [] : [r.row]));
 
 /**
  * One page of a list endpoint: the token checked against the request's scope (the kernel's
@@ -88,19 +114,25 @@ const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] => page.fla
 export async function paged<R>(
   q: { page_token?: string; limit: number },
   scope: string,
-  fetch: (after: Cursor | undefined, limit: number) => Promise<Array<{ row: R | null; cursor: Cursor }>>,
+  fetch: (
+    after: Cursor | undefined,
+    limit: number,
+  ) => Promise<Array<{ row: R | null; cursor: Cursor }>>,
 ): Promise<{ data: R[]; next_page_token: string | null }> {
   const rows = await fetch(readPageToken(q.page_token, scope), q.limit + 1);
   const { page, next_page_token } = pageResult(rows, q.limit, scope);
   return { data: presentRows(page), next_page_token };
 }
 
-const NOT_OURS = 'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.';
+const NOT_OURS =
+  'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.';
 const MESSAGES = {
   malformed: NOT_OURS,
   tampered: NOT_OURS,
-  retired_key: 'Invalid query parameter "page_token": it was signed with a key that has since been retired; restart without page_token.',
-  other_query: 'Invalid query parameter "page_token": it belongs to another query (other filters, mode or key); restart without page_token.',
+  retired_key:
+    'Invalid query parameter "page_token": it was signed with a key that has since been retired; restart without page_token.',
+  other_query:
+    'Invalid query parameter "page_token": it belongs to another query (other filters, mode or key); restart without page_token.',
 };
 
 /** The cursor inside `page_token`, checked against the scope it must belong to. */
@@ -122,9 +154,7 @@ function pageResult<R>(rows: Array<{ cursor: Cursor } & R>, limit: number, scope
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const token =
-    rows.length > limit
-      ? encodeToken(pageTokenSecrets(), scope, encodeCursor(last.cursor))
-      : null;
+    rows.length > limit ? encodeToken(pageTokenSecrets(), scope, encodeCursor(last.cursor)) : null;
   return { page, next_page_token: token };
 }
 
@@ -133,6 +163,9 @@ export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
   z
     .object({
       data: z.array(item),
-      next_page_token: z.string().nullable().openapi({ description: "Opaque; pass as `page_token` for the next page. Null at the end. A page may be short, even empty, and still have a next page." }),
+      next_page_token: z.string().nullable().openapi({
+        description:
+          "Opaque; pass as `page_token` for the next page. Null at the end. A page may be short, even empty, and still have a next page.",
+      }),
     })
     .openapi(name);

@@ -3,8 +3,8 @@ import { MAX_BODY_BYTES } from "../config/constants";
 import { scopeDigest } from "../lib/pageToken";
 import { authenticate } from "./auth";
 import { contextOf, type AuditSubject, type Principal, type RequestContext } from "./context";
-import { ApiError } from "./errors";
 import { answerableError, renderError, type ErrorDialect } from "./errorHandler";
+import { ApiError } from "./errors";
 import { admit } from "./rateLimit";
 import { originOf, record, requestEntry } from "./record";
 import { answerOf, parseInput, type AnyRoute, type KeyedRoute } from "./route";
@@ -19,21 +19,38 @@ const jsonParser = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
  * alone: those are parsed here, with the same limits and errors.
  */
 async function readBody(req: Request, res: Response): Promise<void> {
-  await new Promise<void>((resolve, reject) => jsonParser(req, res, (err?: Error) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    jsonParser(req, res, (err?: Error) => (err ? reject(err) : resolve())),
+  );
   if (!Buffer.isBuffer(req.body) || !req.is(JSON_TYPES)) return;
   const raw = req.body;
-  if (raw.length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", "The request body is too large.");
+  if (raw.length > MAX_BODY_BYTES)
+    throw new ApiError("payload_too_large", "The request body is too large.");
   try {
     req.body = raw.length ? (JSON.parse(raw.toString("utf8")) as unknown) : undefined;
   } catch {
-    throw Object.assign(new SyntaxError("malformed JSON body"), { type: "entity.parse.failed", status: 400 });
+    throw Object.assign(new SyntaxError("malformed JSON body"), {
+      type: "entity.parse.failed",
+      status: 400,
+    });
   }
 }
 
 /** The page-token scope of a request: its operation, its tenant, its path and every filter it was given. */
-function tokenScopeOf(operationId: string, principal: Principal, params: unknown, query: unknown): string {
-  const filters = query && typeof query === "object" ? { ...query, limit: undefined, page_token: undefined } : {};
-  return scopeDigest({ operation: operationId, tenant: principal.projectId ?? principal.companyId, params, filters });
+function tokenScopeOf(
+  operationId: string,
+  principal: Principal,
+  params: unknown,
+  query: unknown,
+): string {
+  const filters =
+    query && typeof query === "object" ? { ...query, limit: undefined, page_token: undefined } : {};
+  return scopeDigest({
+    operation: operationId,
+    tenant: principal.projectId ?? principal.companyId,
+    params,
+    filters,
+  });
 }
 
 /** What a keyed request runs once it is counted: a route's handler, or the 404/405 of a path. */
@@ -58,7 +75,12 @@ async function run(target: Target, req: Request, ctx: RequestContext, principal:
  * refuses), read the body, run the handler, record the outcome, answer. Every failure takes the
  * one path at the end: recorded, then rendered.
  */
-async function serveKeyed(target: Target, dialects: readonly ErrorDialect[], req: Request, res: Response): Promise<void> {
+async function serveKeyed(
+  target: Target,
+  dialects: readonly ErrorDialect[],
+  req: Request,
+  res: Response,
+): Promise<void> {
   const ctx = contextOf(res);
   let subject: AuditSubject | null = null;
   let admitted = false;
@@ -73,7 +95,10 @@ async function serveKeyed(target: Target, dialects: readonly ErrorDialect[], req
     subject = principal;
     const scope = "route" in target ? target.route.scope : undefined;
     if (scope && !principal.scopes.includes(scope)) {
-      throw new ApiError("insufficient_scope", `This key lacks the "${scope}" scope this endpoint needs; use a key created with it.`);
+      throw new ApiError(
+        "insufficient_scope",
+        `This key lacks the "${scope}" scope this endpoint needs; use a key created with it.`,
+      );
     }
     await admit(res, principal, auth.counter, requestEntry(req, ctx, principal));
     admitted = true;
@@ -84,24 +109,30 @@ async function serveKeyed(target: Target, dialects: readonly ErrorDialect[], req
     await sendAnswer(res, answer);
   } catch (err) {
     const error = answerableError(err, req, ctx);
-    if (!recorded) await record(req, ctx, { subject, admitted, status: error.status, reason: error.message });
+    if (!recorded)
+      await record(req, ctx, { subject, admitted, status: error.status, reason: error.message });
     renderError(req, res, error, dialects, err);
   }
 }
 
-export const keyedHandler = (route: KeyedRoute, dialects: readonly ErrorDialect[]) => (req: Request, res: Response) => serveKeyed({ route }, dialects, req, res);
+export const keyedHandler =
+  (route: KeyedRoute, dialects: readonly ErrorDialect[]) => (req: Request, res: Response) =>
+    serveKeyed({ route }, dialects, req, res);
 
 /** A keyed path's refusal (unknown path, method not allowed): authenticated, counted and recorded like any request. */
-export const keyedRefusal = (refuse: (req: Request) => ApiError, dialects: readonly ErrorDialect[]) => (req: Request, res: Response) =>
-  serveKeyed({ refuse }, dialects, req, res);
+export const keyedRefusal =
+  (refuse: (req: Request) => ApiError, dialects: readonly ErrorDialect[]) =>
+  (req: Request, res: Response) =>
+    serveKeyed({ refuse }, dialects, req, res);
 
 /** A public route: validated and answered, neither authenticated, counted nor recorded. */
-export const publicHandler = (route: AnyRoute) => async (req: Request, res: Response, next: NextFunction) => {
-  try {
-    const input = parseInput(route, req);
-    const result = await (route.handler as (input: unknown) => Promise<unknown>)(input);
-    await sendAnswer(res, answerOf(route, result));
-  } catch (err) {
-    next(err);
-  }
-};
+export const publicHandler =
+  (route: AnyRoute) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const input = parseInput(route, req);
+      const result = await (route.handler as (input: unknown) => Promise<unknown>)(input);
+      await sendAnswer(res, answerOf(route, result));
+    } catch (err) {
+      next(err);
+    }
+  };

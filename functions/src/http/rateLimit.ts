@@ -12,24 +12,38 @@ import { rememberRefusal } from "./refusalMemory";
  * instances the count is exact (repos/apiKeyUsage), so no handler runs for a request the
  * window refuses.
  */
-export async function admit(res: Response, principal: Principal, counter: DocumentSnapshot, entry: CountedEntry): Promise<void> {
+export async function admit(
+  res: Response,
+  principal: Principal,
+  counter: DocumentSnapshot,
+  entry: CountedEntry,
+): Promise<void> {
   let decision;
   try {
     decision = await consume(principal.keyHash, principal.limits, counter, entry);
   } catch (err) {
     // Extreme concurrency on one key from many instances: ask the caller to slow down.
-    if (err instanceof UsageContentionError) throw new ApiError("rate_limited", "Too many concurrent requests with this key; retry after 1 s.", { "Retry-After": "1" });
+    if (err instanceof UsageContentionError)
+      throw new ApiError(
+        "rate_limited",
+        "Too many concurrent requests with this key; retry after 1 s.",
+        { "Retry-After": "1" },
+      );
     throw err;
   }
   res.set("RateLimit-Policy", policyHeader(decision));
   res.set("RateLimit", remainingHeader(decision));
   if (!decision.allowed) {
     const what = decision.limitedBy === "day" ? "daily quota" : "requests per minute";
-    const error = new ApiError("rate_limited", `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`, {
-      "Retry-After": String(decision.retryAfterSeconds),
-      RateLimit: remainingHeader(decision),
-      "RateLimit-Policy": policyHeader(decision),
-    });
+    const error = new ApiError(
+      "rate_limited",
+      `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`,
+      {
+        "Retry-After": String(decision.retryAfterSeconds),
+        RateLimit: remainingHeader(decision),
+        "RateLimit-Policy": policyHeader(decision),
+      },
+    );
     rememberRefusal(principal.keyHash, error, principal, decision.retryAfterSeconds * 1000);
     throw error;
   }

@@ -1,7 +1,12 @@
 import type { Request } from "express";
-import { appendAuditEntry, auditEntry, settleRequestEntry, type AuditOrigin } from "../repos/auditLogs";
-import type { CountedEntry } from "../services/rateLimit";
 import { auditWriteFailed, unattributedRequest } from "../logs";
+import {
+  appendAuditEntry,
+  auditEntry,
+  settleRequestEntry,
+  type AuditOrigin,
+} from "../repos/auditLogs";
+import type { CountedEntry } from "../services/rateLimit";
 import { pathOf, type AuditSubject, type RequestContext } from "./context";
 import { noteRefusal, REFUSED_STATUSES } from "./refusals";
 
@@ -25,8 +30,18 @@ export function originOf(req: Request, ctx: RequestContext, subject: AuditSubjec
  * settled with the outcome afterwards: an entry left at null is a request whose instance
  * stopped before answering.
  */
-export function requestEntry(req: Request, ctx: RequestContext, subject: AuditSubject, status: number | null = null): CountedEntry {
-  const entry = auditEntry({ ...originOf(req, ctx, subject), class: subject.privileged ? "privileged" : "operational", action: "api.request", status });
+export function requestEntry(
+  req: Request,
+  ctx: RequestContext,
+  subject: AuditSubject,
+  status: number | null = null,
+): CountedEntry {
+  const entry = auditEntry({
+    ...originOf(req, ctx, subject),
+    class: subject.privileged ? "privileged" : "operational",
+    action: "api.request",
+    status,
+  });
   return { companyId: subject.companyId, entry, id: ctx.requestId };
 }
 
@@ -54,11 +69,14 @@ export async function record(req: Request, ctx: RequestContext, outcome: Outcome
     unattributedRequest({ ...where, status, reason: outcome.reason ?? "" });
     return;
   }
-  const failed = (err: unknown) => auditWriteFailed({ ...where, companyId: subject.companyId }, err);
+  const failed = (err: unknown) =>
+    auditWriteFailed({ ...where, companyId: subject.companyId }, err);
   if (outcome.admitted) {
     await settleRequestEntry(subject.companyId, ctx.requestId, status).catch(failed);
   } else if (REFUSED_STATUSES.has(status)) {
-    await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch(failed);
+    await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch(
+      failed,
+    );
   } else {
     const { entry, id } = requestEntry(req, ctx, subject, status);
     await appendAuditEntry(subject.companyId, entry, id).catch(failed);

@@ -21,12 +21,26 @@ interface Remembered {
 
 const refusals = new Map<string, Remembered>();
 
-export function rememberRefusal(keyHash: string, error: ApiError, subject: AuditSubject | null, forMs: number, now = Date.now()): void {
-  setBounded(refusals, keyHash, { until: now + Math.min(forMs, MINUTE_MS), error, subject }, MAX_KEYS);
+export function rememberRefusal(
+  keyHash: string,
+  error: ApiError,
+  subject: AuditSubject | null,
+  forMs: number,
+  now = Date.now(),
+): void {
+  setBounded(
+    refusals,
+    keyHash,
+    { until: now + Math.min(forMs, MINUTE_MS), error, subject },
+    MAX_KEYS,
+  );
 }
 
 /** The refusal to answer again, with its waiting times counted down; null when none is remembered. */
-export function rememberedRefusal(keyHash: string, now = Date.now()): { error: ApiError; subject: AuditSubject | null } | null {
+export function rememberedRefusal(
+  keyHash: string,
+  now = Date.now(),
+): { error: ApiError; subject: AuditSubject | null } | null {
   const found = refusals.get(keyHash);
   if (!found || found.until <= now) return null;
   const { error } = found;
@@ -34,5 +48,12 @@ export function rememberedRefusal(keyHash: string, now = Date.now()): { error: A
   const wait = String(Math.max(1, Math.ceil((found.until - now) / 1000)));
   const headers: Record<string, string> = { ...error.headers, "Retry-After": wait };
   if (headers.RateLimit) headers.RateLimit = headers.RateLimit.replace(/t=\d+/, `t=${wait}`);
-  return { error: new ApiError(error.code, error.message.replace(/retry after \d+ s/, `retry after ${wait} s`), headers), subject: found.subject };
+  return {
+    error: new ApiError(
+      error.code,
+      error.message.replace(/retry after \d+ s/, `retry after ${wait} s`),
+      headers,
+    ),
+    subject: found.subject,
+  };
 }

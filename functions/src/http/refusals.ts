@@ -1,8 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { addRefusals, auditEntry } from "../repos/auditLogs";
-import type { AuditSubject, RequestContext } from "./context";
 import { setBounded } from "../lib/bounded";
 import { MINUTE_MS } from "../lib/dates";
+import { addRefusals, auditEntry } from "../repos/auditLogs";
+import type { AuditSubject, RequestContext } from "./context";
 
 /**
  * Refused requests (401, 403, 429) of a known key are audited as one `api.refused` entry per
@@ -49,7 +49,12 @@ async function flush(bucket: Bucket, now: number): Promise<void> {
 }
 
 /** Counts one refused request; resolves once whatever had to be written now is written. */
-export async function noteRefusal(ctx: RequestContext, subject: AuditSubject, refusal: Refusal, now = Date.now()): Promise<void> {
+export async function noteRefusal(
+  ctx: RequestContext,
+  subject: AuditSubject,
+  refusal: Refusal,
+  now = Date.now(),
+): Promise<void> {
   const minute = Math.floor(now / MINUTE_MS);
   const seriesKey = `${subject.companyId}/${subject.actor.id}/${refusal.status}`;
   const previous = series.get(seriesKey);
@@ -57,7 +62,14 @@ export async function noteRefusal(ctx: RequestContext, subject: AuditSubject, re
   let bucket = previous;
   if (!bucket || bucket.minute !== minute) {
     if (previous) writes.push(flush(previous, now));
-    bucket = { companyId: subject.companyId, entryId: `refused_${subject.actor.id}_${minute}_${refusal.status}`, minute, pending: 0, flushedAt: Number.NEGATIVE_INFINITY, entry: null };
+    bucket = {
+      companyId: subject.companyId,
+      entryId: `refused_${subject.actor.id}_${minute}_${refusal.status}`,
+      minute,
+      pending: 0,
+      flushedAt: Number.NEGATIVE_INFINITY,
+      entry: null,
+    };
     setBounded(series, seriesKey, bucket, MAX_SERIES);
   }
   bucket.pending++;

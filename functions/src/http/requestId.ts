@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { randomUUID } from "node:crypto";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { setContext } from "./context";
 

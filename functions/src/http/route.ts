@@ -11,7 +11,11 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
 export class Reply {
   constructor(
     readonly body: unknown,
-    readonly options: { status?: number; contentType?: string; headers?: Record<string, string> } = {},
+    readonly options: {
+      status?: number;
+      contentType?: string;
+      headers?: Record<string, string>;
+    } = {},
   ) {}
 }
 
@@ -72,7 +76,12 @@ interface Common<Q, P, B> {
  * definition mounts the Express route and registers the OpenAPI operation, so the served
  * document cannot drift from what the code accepts.
  */
-export interface KeyedRoute<Q = unknown, P = unknown, B = unknown, C extends Principal = Principal> extends Common<Q, P, B> {
+export interface KeyedRoute<
+  Q = unknown,
+  P = unknown,
+  B = unknown,
+  C extends Principal = Principal,
+> extends Common<Q, P, B> {
   public?: false;
   /** A scope the key must hold (company API). */
   scope?: string;
@@ -86,23 +95,33 @@ export interface PublicRoute<Q = unknown, P = unknown, B = unknown> extends Comm
   handler: (input: ParsedInput<Q, P, B>) => Promise<unknown>;
 }
 
-export type AnyRoute = KeyedRoute<Obj | undefined, Obj | undefined, z.ZodType | undefined> | PublicRoute<Obj | undefined, Obj | undefined, z.ZodType | undefined>;
+export type AnyRoute =
+  | KeyedRoute<Obj | undefined, Obj | undefined, z.ZodType | undefined>
+  | PublicRoute<Obj | undefined, Obj | undefined, z.ZodType | undefined>;
 
-export function defineRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  definition: KeyedRoute<Q, P, B> | PublicRoute<Q, P, B>,
-): AnyRoute {
+export function defineRoute<
+  Q extends Obj | undefined = undefined,
+  P extends Obj | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(definition: KeyedRoute<Q, P, B> | PublicRoute<Q, P, B>): AnyRoute {
   return definition;
 }
 
 /** A findings key's route: its handler gets the key's project, which authentication found live. */
-export function defineProjectRoute<Q extends Obj | undefined = undefined, P extends Obj | undefined = undefined>(
-  definition: KeyedRoute<Q, P, undefined, ProjectPrincipal>,
-): AnyRoute {
-  return defineRoute<Q, P>({ ...definition, handler: (input) => definition.handler({ ...input, principal: projectPrincipal(input.principal) }) });
+export function defineProjectRoute<
+  Q extends Obj | undefined = undefined,
+  P extends Obj | undefined = undefined,
+>(definition: KeyedRoute<Q, P, undefined, ProjectPrincipal>): AnyRoute {
+  return defineRoute<Q, P>({
+    ...definition,
+    handler: (input) =>
+      definition.handler({ ...input, principal: projectPrincipal(input.principal) }),
+  });
 }
 
 function projectPrincipal(principal: Principal): ProjectPrincipal {
-  if (!principal.projectId || !principal.project) throw new Error("a findings route served to a key without a project");
+  if (!principal.projectId || !principal.project)
+    throw new Error("a findings route served to a key without a project");
   return principal as ProjectPrincipal;
 }
 
@@ -111,7 +130,13 @@ export const expressPath = (openapiPath: string) => openapiPath.replace(/\{(\w+)
 /** The codes the kernel may answer on any keyed operation, besides the operation's own. */
 export function kernelErrors(route: AnyRoute): ErrorCode[] {
   if (route.public) return [];
-  return ["unauthorized", "forbidden", ...(route.scope ? (["insufficient_scope"] as const) : []), "rate_limited", "internal"];
+  return [
+    "unauthorized",
+    "forbidden",
+    ...(route.scope ? (["insufficient_scope"] as const) : []),
+    "rate_limited",
+    "internal",
+  ];
 }
 
 /** `query parameter "limit": …`: names the offending parameter, never echoes long input. */
@@ -132,11 +157,17 @@ function describeIssues(location: string, error: z.ZodError): string {
 function refuseRepeated(query: Record<string, unknown>): void {
   const repeated = Object.keys(query).filter((name) => Array.isArray(query[name]));
   if (repeated.length) {
-    throw invalidRequest(`Query parameter ${repeated.map((n) => `"${n.slice(0, 100)}"`).join(", ")} was given more than once; send each parameter at most once.`);
+    throw invalidRequest(
+      `Query parameter ${repeated.map((n) => `"${n.slice(0, 100)}"`).join(", ")} was given more than once; send each parameter at most once.`,
+    );
   }
 }
 
-function parsePart<S extends z.ZodType | undefined>(schema: S, value: unknown, location: string): Out<S> {
+function parsePart<S extends z.ZodType | undefined>(
+  schema: S,
+  value: unknown,
+  location: string,
+): Out<S> {
   if (!schema) return undefined as Out<S>;
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw invalidRequest(describeIssues(location, result.error));
@@ -144,11 +175,17 @@ function parsePart<S extends z.ZodType | undefined>(schema: S, value: unknown, l
 }
 
 /** Validates a request against its route, once: handlers never read `req.query` or `req.body`. */
-export function parseInput(route: AnyRoute, req: Request): { query: unknown; params: unknown; body: unknown; req: Request } {
+export function parseInput(
+  route: AnyRoute,
+  req: Request,
+): { query: unknown; params: unknown; body: unknown; req: Request } {
   refuseRepeated(req.query);
   // A body in another format (a form, plain text) is refused as such, not read as missing fields.
   if (route.body && declaresBody(req) && !req.is(["application/json", "application/*+json"])) {
-    throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the request body as JSON with `Content-Type: application/json`.",
+    );
   }
   return {
     query: parsePart(route.query, req.query, "query"),

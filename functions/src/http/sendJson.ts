@@ -6,7 +6,8 @@ const CHUNK = 64 * 1024;
 
 type Page = { data: unknown[] } & Record<string, unknown>;
 
-const isPage = (body: unknown): body is Page => typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data);
+const isPage = (body: unknown): body is Page =>
+  typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data);
 
 /** Resolves once the socket takes more, or the caller is gone (then the rest is not written). */
 function drained(res: Response): Promise<boolean> {
@@ -55,6 +56,9 @@ export async function sendJson(res: Response, body: unknown): Promise<void> {
 export async function sendAnswer(res: Response, answer: Answer): Promise<void> {
   res.status(answer.status).set(answer.headers);
   if (answer.status === 204) res.end();
-  else if (answer.contentType) res.type(answer.contentType).send(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+  else if (answer.contentType)
+    res
+      .type(answer.contentType)
+      .send(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
   else await sendJson(res, answer.body);
 }

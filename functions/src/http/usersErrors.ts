@@ -27,9 +27,19 @@ export const usersAnswer = (err: UsersError): UsersAnswer => ANSWERS[err.code];
 /** A refusal as an envelope error (a seat refusal carries `seat_capacity` and `seats_used`). */
 export function usersApiError(err: UsersError): ApiError {
   const { code, param } = usersAnswer(err);
-  const details: Record<string, number> = err.seats ? { seat_capacity: err.seats.capacity, seats_used: err.seats.used } : {};
-  return new ApiError(code, param ? `Invalid body parameter "${param}": ${err.message}` : err.message, {}, details);
+  const details: Record<string, number> = err.seats
+    ? { seat_capacity: err.seats.capacity, seats_used: err.seats.used }
+    : {};
+  return new ApiError(
+    code,
+    param ? `Invalid body parameter "${param}": ${err.message}` : err.message,
+    {},
+    details,
+  );
 }
 
 /** Runs a users service call, answering its refusals as envelope errors. */
-export const asHttp = <T>(call: Promise<T>): Promise<T> => call.catch((err: unknown) => Promise.reject(err instanceof UsersError ? usersApiError(err) : err));
+export const asHttp = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((err: unknown) =>
+    Promise.reject(err instanceof UsersError ? usersApiError(err) : err),
+  );

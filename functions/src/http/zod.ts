@@ -10,10 +10,13 @@ extendZodWithOpenApi(z);
 export { z };
 
 /** An instant on the wire: ISO-8601 in UTC with milliseconds. */
-export const isoTimestamp = z.string().openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
+export const isoTimestamp = z
+  .string()
+  .openapi({ format: "date-time", example: "2026-03-01T08:30:00.000Z" });
 
 /**
  * A free-form JSON object. Documented as `additionalProperties: true`: zod's record of
  * unknown would render as a type-less nullable schema, which OpenAPI 3.0 forbids.
  */
-export const jsonObject = () => z.record(z.string(), z.unknown()).openapi({ type: "object", additionalProperties: true });
+export const jsonObject = () =>
+  z.record(z.string(), z.unknown()).openapi({ type: "object", additionalProperties: true });

@@ -14,7 +14,12 @@ export const accountIntentsCollection = () => firestore().collection("accountInt
 
 export type IntentReason = "invite" | "email" | "status" | "removal";
 
-const intentShape = { companyId: nullableString, reason: nullableString, at: timestamp, abandoned: flag };
+const intentShape = {
+  companyId: nullableString,
+  reason: nullableString,
+  at: timestamp,
+  abandoned: flag,
+};
 
 export interface AccountIntent {
   uid: string;
@@ -36,8 +41,13 @@ const parseIntent = (snap: DocumentSnapshot): AccountIntent | null => {
 export const newAccountUid = () => accountIntentsCollection().doc().id;
 
 /** Records (or renews) the intent; returns its version. */
-export async function recordIntent(uid: string, companyId: string, reason: IntentReason): Promise<Timestamp> {
-  return (await accountIntentsCollection().doc(uid).set({ companyId, reason, at: Timestamp.now() })).writeTime;
+export async function recordIntent(
+  uid: string,
+  companyId: string,
+  reason: IntentReason,
+): Promise<Timestamp> {
+  return (await accountIntentsCollection().doc(uid).set({ companyId, reason, at: Timestamp.now() }))
+    .writeTime;
 }
 
 export async function readIntent(uid: string): Promise<AccountIntent | null> {
@@ -102,5 +112,7 @@ export async function claimIntent(uid: string, companyId: string): Promise<boole
 
 /** The uids of the oldest intents written before `before` (at most `limit`). */
 export async function staleIntents(before: Timestamp, limit: number): Promise<string[]> {
-  return (await accountIntentsCollection().where("at", "<", before).orderBy("at").limit(limit).get()).docs.map((d) => d.id);
+  return (
+    await accountIntentsCollection().where("at", "<", before).orderBy("at").limit(limit).get()
+  ).docs.map((d) => d.id);
 }

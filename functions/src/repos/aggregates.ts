@@ -1,14 +1,18 @@
 import { AggregateField, type Query, type WhereFilterOp } from "firebase-admin/firestore";
+import { distinctValuesCapped } from "../logs";
 import { companyRef } from "./companies";
 import type { IndexNeed } from "./rangeQuery";
-import { distinctValuesCapped } from "../logs";
 
 /**
  * Aggregation queries over one company's collections: counts and sums computed by Firestore
  * from its indexes (billed one read per 1,000 index entries), never by reading the documents.
  * What each query asks is the services' business; this file only runs them.
  */
-export type Filter = [field: string, op: Extract<WhereFilterOp, "==" | ">=" | ">" | "<" | "<=">, value: unknown];
+export type Filter = [
+  field: string,
+  op: Extract<WhereFilterOp, "==" | ">=" | ">" | "<" | "<=">,
+  value: unknown,
+];
 
 export interface Aggregation {
   /** A subcollection of `companies/{companyId}`, e.g. `incidents`. */
@@ -40,11 +44,16 @@ const bill = (stats: AggregateStats, reads: number) => {
  * computed from index entries, so its field must be in the index).
  */
 export function aggregationIndexNeed(spec: Aggregation): IndexNeed | null {
-  const equalities = [...new Set(spec.filters.filter(([, op]) => op === "==").map(([field]) => field))].sort();
+  const equalities = [
+    ...new Set(spec.filters.filter(([, op]) => op === "==").map(([field]) => field)),
+  ].sort();
   const ranges = [...new Set(spec.filters.filter(([, op]) => op !== "==").map(([field]) => field))];
   const fields = [...equalities, ...ranges, ...(spec.sum ? [spec.sum] : [])];
   if (fields.length < 2 || (!ranges.length && !spec.sum)) return null;
-  return { collectionGroup: spec.collection, fields: fields.map((fieldPath) => ({ fieldPath, order: "ASCENDING" as const })) };
+  return {
+    collectionGroup: spec.collection,
+    fields: fields.map((fieldPath) => ({ fieldPath, order: "ASCENDING" as const })),
+  };
 }
 
 /** The distinct composite indexes of a set of aggregations. */
@@ -57,12 +66,18 @@ export function indexNeedsOf(specs: readonly Aggregation[]): IndexNeed[] {
  * Whether a document (fields as stored, Dates for Timestamps) passes the filters as Firestore
  * would decide: `==` on equal values only, ranges only between values of the same type.
  */
-export function matchesFilters(data: Readonly<Record<string, unknown>>, filters: readonly Filter[]): boolean {
+export function matchesFilters(
+  data: Readonly<Record<string, unknown>>,
+  filters: readonly Filter[],
+): boolean {
   const comparable = (v: unknown) => (v instanceof Date ? v.getTime() : v);
   return filters.every(([field, op, value]) => {
     const [a, b] = [comparable(data[field]), comparable(value)];
     if (op === "==") return a === b && data[field] instanceof Date === value instanceof Date;
-    const sameKind = (typeof a === "number" || typeof a === "string") && typeof a === typeof b && data[field] instanceof Date === value instanceof Date;
+    const sameKind =
+      (typeof a === "number" || typeof a === "string") &&
+      typeof a === typeof b &&
+      data[field] instanceof Date === value instanceof Date;
     if (!sameKind) return false;
     const [x, y] = [a, b as number | string];
     return op === ">=" ? x >= y : op === ">" ? x > y : op === "<" ? x < y : x <= y;
@@ -78,11 +93,21 @@ function filtered(companyId: string, collection: string, filters: Filter[]): Que
   return query;
 }
 
-export async function aggregate(companyId: string, spec: Aggregation, stats: AggregateStats): Promise<number> {
+export async function aggregate(
+  companyId: string,
+  spec: Aggregation,
+  stats: AggregateStats,
+): Promise<number> {
   const query = filtered(companyId, spec.collection, spec.filters);
   stats.queries++;
   // The count rides along in the same query (no extra read): it is what the query is billed by.
-  const snap = await query.aggregate(spec.sum ? { value: AggregateField.sum(spec.sum), matched: AggregateField.count() } : { matched: AggregateField.count() }).get();
+  const snap = await query
+    .aggregate(
+      spec.sum
+        ? { value: AggregateField.sum(spec.sum), matched: AggregateField.count() }
+        : { matched: AggregateField.count() },
+    )
+    .get();
   const { matched, value } = snap.data() as { matched: number; value?: number | null };
   bill(stats, Math.max(1, Math.ceil(matched / 1000)));
   return spec.sum ? (value ?? 0) : matched;
@@ -94,9 +119,19 @@ export async function aggregate(companyId: string, spec: Aggregation, stats: Agg
  * with k distinct values costs k + 1 single-document queries whatever the collection's size.
  * Documents without the field are not ordered by it and so never visited. Stops at `max`.
  */
-export async function distinctValues(companyId: string, collection: string, field: string, stats: AggregateStats, max = 100): Promise<unknown[]> {
+export async function distinctValues(
+  companyId: string,
+  collection: string,
+  field: string,
+  stats: AggregateStats,
+  max = 100,
+): Promise<unknown[]> {
   const values: unknown[] = [];
-  const ordered = companyRef(companyId).collection(collection).orderBy(field).select(field).limit(1);
+  const ordered = companyRef(companyId)
+    .collection(collection)
+    .orderBy(field)
+    .select(field)
+    .limit(1);
   let query: Query = ordered;
   while (values.length < max) {
     stats.queries++;

@@ -33,7 +33,11 @@ export interface UsageDecision {
 }
 
 /** Decides `count` requests arriving together from the stored state (services/rateLimit's arithmetic). */
-export type DecideBatch<D extends UsageDecision> = (stored: UsageState | undefined, nowMs: number, count: number) => D[];
+export type DecideBatch<D extends UsageDecision> = (
+  stored: UsageState | undefined,
+  nowMs: number,
+  count: number,
+) => D[];
 
 const MAX_ATTEMPTS = 40;
 const ALREADY_EXISTS = 6;
@@ -76,7 +80,13 @@ export type AlsoWrite = (batch: WriteBatch, index: number) => void;
  * `also` adds each admitted request's own writes to the same batch: they commit exactly when
  * the request is counted.
  */
-export async function consumeMany<D extends UsageDecision>(keyHash: string, count: number, decide: DecideBatch<D>, prefetched?: DocumentSnapshot, also?: AlsoWrite): Promise<D[]> {
+export async function consumeMany<D extends UsageDecision>(
+  keyHash: string,
+  count: number,
+  decide: DecideBatch<D>,
+  prefetched?: DocumentSnapshot,
+  also?: AlsoWrite,
+): Promise<D[]> {
   const ref = usageRef(keyHash);
   const written = lastWrite.get(keyHash);
   let first = prefetched && (!written || prefetched.readTime >= written) ? prefetched : undefined;
@@ -94,7 +104,8 @@ export async function consumeMany<D extends UsageDecision>(keyHash: string, coun
     const batch = firestore().batch();
     if (snap.exists) batch.update(ref, data, { lastUpdateTime: snap.updateTime! });
     else batch.create(ref, data);
-    if (admitted.some((d) => d.firstInMinute)) batch.update(apiKeysCollection().doc(keyHash), { lastUsedAt: now });
+    if (admitted.some((d) => d.firstInMinute))
+      batch.update(apiKeysCollection().doc(keyHash), { lastUsedAt: now });
     if (also) decisions.forEach((d, i) => d.allowed && also(batch, i));
     try {
       const [result] = await batch.commit();

@@ -2,7 +2,15 @@ import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { parseStoredOrNull, type Stored } from "./stored";
-import { nullableString, rateLimitOverride, requiredOneOf, requiredString, stringList, text, timestamp } from "./storedFields";
+import {
+  nullableString,
+  rateLimitOverride,
+  requiredOneOf,
+  requiredString,
+  stringList,
+  text,
+  timestamp,
+} from "./storedFields";
 
 /**
  * `apiKeys/{keyHash}`: API-owned, written only by key management. `api`, `companyId` and
@@ -29,13 +37,17 @@ export const apiKeysCollection = () => firestore().collection("apiKeys");
 export const apiKeyRef = (keyHash: string) => apiKeysCollection().doc(keyHash);
 
 /** A key document as read; null when absent or unusable (an unknown key). */
-export const apiKeyOf = (snap: DocumentSnapshot): ApiKeyDoc | null => (snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null);
+export const apiKeyOf = (snap: DocumentSnapshot): ApiKeyDoc | null =>
+  snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null;
 
 export async function findApiKey(keyHash: string): Promise<ApiKeyDoc | null> {
   return apiKeyOf(await apiKeyRef(keyHash).get());
 }
 
-export type NewApiKey = Omit<ApiKeyDoc, "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits">;
+export type NewApiKey = Omit<
+  ApiKeyDoc,
+  "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits"
+>;
 
 export function newApiKeyData(key: NewApiKey, now: Timestamp) {
   return { ...key, createdAt: now, revokedAt: null, revokedBy: null };

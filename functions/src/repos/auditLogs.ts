@@ -1,8 +1,8 @@
 import { FieldValue, Timestamp, type WriteBatch } from "firebase-admin/firestore";
+import { AUDIT_RETENTION_DAYS } from "../config/constants";
 import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { DAY_MS, type Instant } from "../lib/dates";
-import { AUDIT_RETENTION_DAYS } from "../config/constants";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
 import { parseSnapshot, storedMap, type Stored } from "./stored";
 import { nullableNumber, nullableString, text, timestamp } from "./storedFields";
@@ -33,7 +33,10 @@ export interface AuditEntry {
 export type AuditActor = AuditEntry["actor"];
 
 /** Who made a change and through which request: the request's part of every entry. */
-export type AuditOrigin = Omit<AuditEntry, "at" | "expireAt" | "class" | "action" | "target" | "count">;
+export type AuditOrigin = Omit<
+  AuditEntry,
+  "at" | "expireAt" | "class" | "action" | "target" | "count"
+>;
 
 export interface AuditTarget {
   type: "api_key" | "user" | "worked_hours" | "company" | "esrs_report";
@@ -41,32 +44,52 @@ export interface AuditTarget {
 }
 
 /** Completes an entry with its timestamp and the TTL deadline of its class. */
-export function auditEntry(fields: Omit<AuditEntry, "at" | "expireAt">, at = Timestamp.now()): AuditEntry {
-  const expireAt = Timestamp.fromMillis(at.toMillis() + AUDIT_RETENTION_DAYS[fields.class] * DAY_MS);
+export function auditEntry(
+  fields: Omit<AuditEntry, "at" | "expireAt">,
+  at = Timestamp.now(),
+): AuditEntry {
+  const expireAt = Timestamp.fromMillis(
+    at.toMillis() + AUDIT_RETENTION_DAYS[fields.class] * DAY_MS,
+  );
   return { ...fields, at, expireAt };
 }
 
 /** `companies/{companyId}/auditLogs/{entryId}`: API-owned, append-only. */
-export const auditLogsCollection = (companyId: string) => firestore().collection("companies").doc(companyId).collection("auditLogs");
+export const auditLogsCollection = (companyId: string) =>
+  firestore().collection("companies").doc(companyId).collection("auditLogs");
 
-const entryRef = (companyId: string, id: string | undefined) => (id ? auditLogsCollection(companyId).doc(id) : auditLogsCollection(companyId).doc());
+const entryRef = (companyId: string, id: string | undefined) =>
+  id ? auditLogsCollection(companyId).doc(id) : auditLogsCollection(companyId).doc();
 
 /**
  * Adds an entry under `id` (a request's entry: its request id, so a request can never leave
  * two entries, even when a commit's outcome was unknown and the request then failed), or under
  * a generated id.
  */
-export async function appendAuditEntry(companyId: string, entry: AuditEntry, id?: string): Promise<void> {
+export async function appendAuditEntry(
+  companyId: string,
+  entry: AuditEntry,
+  id?: string,
+): Promise<void> {
   await entryRef(companyId, id).create(entry);
 }
 
 /** The same entry as one write of a caller's batch (committed with the change it records). */
-export function stageAuditEntry(batch: WriteBatch, companyId: string, entry: AuditEntry, id?: string): void {
+export function stageAuditEntry(
+  batch: WriteBatch,
+  companyId: string,
+  entry: AuditEntry,
+  id?: string,
+): void {
   batch.create(entryRef(companyId, id), entry);
 }
 
 /** Writes the outcome into a request's entry, created when the request was counted. */
-export async function settleRequestEntry(companyId: string, id: string, status: number): Promise<void> {
+export async function settleRequestEntry(
+  companyId: string,
+  id: string,
+  status: number,
+): Promise<void> {
   await auditLogsCollection(companyId).doc(id).update({ status });
 }
 
@@ -74,8 +97,15 @@ export async function settleRequestEntry(companyId: string, id: string, status: 
  * Adds `count` refused requests to the entry `id` (one per key, minute and status), creating it
  * on the first: the entry's other fields are those of the latest request counted.
  */
-export async function addRefusals(companyId: string, id: string, entry: AuditEntry, count: number): Promise<void> {
-  await auditLogsCollection(companyId).doc(id).set({ ...entry, count: FieldValue.increment(count) }, { merge: true });
+export async function addRefusals(
+  companyId: string,
+  id: string,
+  entry: AuditEntry,
+  count: number,
+): Promise<void> {
+  await auditLogsCollection(companyId)
+    .doc(id)
+    .set({ ...entry, count: FieldValue.increment(count) }, { merge: true });
 }
 
 const auditShape = {
@@ -96,10 +126,19 @@ const auditShape = {
 };
 export type AuditDoc = Stored<typeof auditShape> & { id: string };
 
-const instantOf = (ms: number): Instant => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
-const later = (a: Instant | undefined, b: Instant): Instant => (a && (a.seconds > b.seconds || (a.seconds === b.seconds && a.nanos > b.nanos)) ? a : b);
-const newestFirst = (a: { at: Timestamp | null; id: string }, b: { at: Timestamp | null; id: string }) =>
-  (b.at?.toMillis() ?? 0) - (a.at?.toMillis() ?? 0) || (b.at?.nanoseconds ?? 0) - (a.at?.nanoseconds ?? 0) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const instantOf = (ms: number): Instant => ({
+  seconds: Math.floor(ms / 1000),
+  nanos: (ms % 1000) * 1e6,
+});
+const later = (a: Instant | undefined, b: Instant): Instant =>
+  a && (a.seconds > b.seconds || (a.seconds === b.seconds && a.nanos > b.nanos)) ? a : b;
+const newestFirst = (
+  a: { at: Timestamp | null; id: string },
+  b: { at: Timestamp | null; id: string },
+) =>
+  (b.at?.toMillis() ?? 0) - (a.at?.toMillis() ?? 0) ||
+  (b.at?.nanoseconds ?? 0) - (a.at?.nanoseconds ?? 0) ||
+  (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 export interface AuditQuery {
   class?: AuditClass;
@@ -116,7 +155,10 @@ export interface AuditQuery {
  * (`expireAt` is `at` plus it), merged. Each query reads at most `limit` entries, so a page
  * never wades through expired ones; `expireAt` is checked again on every row.
  */
-export async function queryAuditLogs(companyId: string, q: AuditQuery): Promise<Array<{ row: AuditDoc | null; cursor: Cursor }>> {
+export async function queryAuditLogs(
+  companyId: string,
+  q: AuditQuery,
+): Promise<Array<{ row: AuditDoc | null; cursor: Cursor }>> {
   const classes = q.class ? [q.class] : (Object.keys(AUDIT_RETENTION_DAYS) as AuditClass[]);
   const perClass = await Promise.all(
     classes.map(async (cls) => {
@@ -136,5 +178,8 @@ export async function queryAuditLogs(companyId: string, q: AuditQuery): Promise<
     .flat()
     .sort((a, b) => newestFirst(a.row, b.row))
     .slice(0, q.limit)
-    .map(({ row, cursor }) => ({ row: row.expireAt && row.expireAt.toMillis() > q.now.getTime() ? row : null, cursor }));
+    .map(({ row, cursor }) => ({
+      row: row.expireAt && row.expireAt.toMillis() > q.now.getTime() ? row : null,
+      cursor,
+    }));
 }

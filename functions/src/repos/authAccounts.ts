@@ -18,7 +18,12 @@ const codeOf = (err: unknown) => (err as { code?: unknown } | null)?.code;
  * A silent invite: the account `uid` with no password and no e-mail sent; the person signs in by
  * SSO. An account that already has this uid is the caller's own (the uid was generated for it).
  */
-export async function createAccount(uid: string, email: string, displayName: string, disabled = false): Promise<void> {
+export async function createAccount(
+  uid: string,
+  email: string,
+  displayName: string,
+  disabled = false,
+): Promise<void> {
   try {
     await auth().createUser({ uid, email, displayName, emailVerified: false, disabled });
   } catch (err) {
@@ -28,7 +33,9 @@ export async function createAccount(uid: string, email: string, displayName: str
 }
 
 /** The account's address and whether it is disabled, or null when there is no account. */
-export async function readAccount(uid: string): Promise<{ email: string | null; disabled: boolean } | null> {
+export async function readAccount(
+  uid: string,
+): Promise<{ email: string | null; disabled: boolean } | null> {
   try {
     const account = await auth().getUser(uid);
     return { email: account.email ?? null, disabled: account.disabled };
@@ -39,7 +46,11 @@ export async function readAccount(uid: string): Promise<{ email: string | null; 
 }
 
 /** Sets an existing account's display name and whether it is disabled. */
-export async function setAccountProfile(uid: string, displayName: string, disabled: boolean): Promise<void> {
+export async function setAccountProfile(
+  uid: string,
+  displayName: string,
+  disabled: boolean,
+): Promise<void> {
   await auth().updateUser(uid, { displayName, disabled });
 }
 

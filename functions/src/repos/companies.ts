@@ -2,7 +2,15 @@ import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
 import { misfit, parseStored, storedMap, type Reader, type Stored } from "./stored";
-import { freeForm, nullableFlag, nullableNumber, nullableString, oneOf, rateLimitOverride, valueWhere } from "./storedFields";
+import {
+  freeForm,
+  nullableFlag,
+  nullableNumber,
+  nullableString,
+  oneOf,
+  rateLimitOverride,
+  valueWhere,
+} from "./storedFields";
 
 export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
@@ -11,11 +19,13 @@ const attributeSource = oneOf(ATTRIBUTE_SOURCES, "app");
 /** A list that cannot be read refuses every address rather than opening all domains. */
 const domains: Reader<string[] | null> = (v, path) => {
   if (v === undefined || v === null) return null;
-  if (Array.isArray(v) && v.every((d) => typeof d === "string")) return v.map((d: string) => d.toLowerCase());
+  if (Array.isArray(v) && v.every((d) => typeof d === "string"))
+    return v.map((d: string) => d.toLowerCase());
   return misfit(path, []);
 };
 
-const isMonth = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 12;
+const isMonth = (v: unknown): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 12;
 
 /** `companies/{companyId}`: the fields the APIs act on. */
 export const companyShape = {
@@ -33,7 +43,10 @@ export const companyShape = {
   provisioningRolesSource: attributeSource,
   provisioningDepartmentSource: attributeSource,
   /** ESRS reporting period (lib/period.ts): an IANA zone and the financial year's first month; invalid reads as the default. */
-  reportingTimeZone: valueWhere((v): v is string => typeof v === "string" && isTimeZone(v), DEFAULT_REPORTING.timeZone),
+  reportingTimeZone: valueWhere(
+    (v): v is string => typeof v === "string" && isTimeZone(v),
+    DEFAULT_REPORTING.timeZone,
+  ),
   financialYearStartMonth: valueWhere(isMonth, DEFAULT_REPORTING.firstMonth),
   /** ESRS datapoint id → why it is not disclosed (docs/firestore-data.md); interpreted by services/esrs. */
   esrsOmissions: freeForm,
@@ -43,22 +56,33 @@ export type CompanyDoc = Stored<typeof companyShape>;
 export const companiesCollection = () => firestore().collection("companies");
 export const companyRef = (companyId: string) => companiesCollection().doc(companyId);
 
-export const companyOf = (snap: DocumentSnapshot): CompanyDoc | null => (snap.exists ? parseStored(companyShape, snap.ref.path, snap.data()) : null);
+export const companyOf = (snap: DocumentSnapshot): CompanyDoc | null =>
+  snap.exists ? parseStored(companyShape, snap.ref.path, snap.data()) : null;
 
 export async function findCompany(companyId: string): Promise<CompanyDoc | null> {
   return companyOf(await companyRef(companyId).get());
 }
 
 /** The company's ESRS settings in one read: the reporting period's and the datapoints marked as not disclosed (as stored). */
-export async function findEsrsSettings(companyId: string): Promise<{ reporting: ReportingSettings; omissions: Record<string, unknown> }> {
+export async function findEsrsSettings(
+  companyId: string,
+): Promise<{ reporting: ReportingSettings; omissions: Record<string, unknown> }> {
   const company = await findCompany(companyId);
   return company
-    ? { reporting: { timeZone: company.reportingTimeZone, firstMonth: company.financialYearStartMonth }, omissions: company.esrsOmissions }
+    ? {
+        reporting: {
+          timeZone: company.reportingTimeZone,
+          firstMonth: company.financialYearStartMonth,
+        },
+        omissions: company.esrsOmissions,
+      }
     : { reporting: DEFAULT_REPORTING, omissions: {} };
 }
 
 /** The company's reporting period settings; the defaults (UTC, January) when it or they are absent. */
 export async function findReportingSettings(companyId: string): Promise<ReportingSettings> {
   const company = await findCompany(companyId);
-  return company ? { timeZone: company.reportingTimeZone, firstMonth: company.financialYearStartMonth } : DEFAULT_REPORTING;
+  return company
+    ? { timeZone: company.reportingTimeZone, firstMonth: company.financialYearStartMonth }
+    : DEFAULT_REPORTING;
 }

@@ -16,6 +16,9 @@ export type CoverageDoc = Stored<typeof coverageShape>;
 
 /** The year's coverage, or null when none was entered. */
 export async function findCoverage(companyId: string, year: number): Promise<CoverageDoc | null> {
-  const snap = await companyRef(companyId).collection("healthSafetyCoverage").doc(String(year)).get();
+  const snap = await companyRef(companyId)
+    .collection("healthSafetyCoverage")
+    .doc(String(year))
+    .get();
   return snap.exists ? parseStored(coverageShape, snap.ref.path, snap.data()) : null;
 }

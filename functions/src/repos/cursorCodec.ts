@@ -21,7 +21,10 @@ export type OrderValue =
   | ["m", Array<[string, OrderValue]>];
 
 function encodeNumber(n: number): OrderValue {
-  return ["n", Number.isNaN(n) ? "NaN" : n === Infinity ? "Infinity" : n === -Infinity ? "-Infinity" : n];
+  return [
+    "n",
+    Number.isNaN(n) ? "NaN" : n === Infinity ? "Infinity" : n === -Infinity ? "-Infinity" : n,
+  ];
 }
 
 function encodeOrderValue(value: unknown): OrderValue {
@@ -32,24 +35,42 @@ function encodeOrderValue(value: unknown): OrderValue {
   if (value instanceof Timestamp) return ["t", value.seconds, value.nanoseconds];
   if (value instanceof GeoPoint) return ["g", value.latitude, value.longitude];
   if (value instanceof DocumentReference) return ["r", value.path];
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return ["y", Buffer.from(value).toString("base64")];
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+    return ["y", Buffer.from(value).toString("base64")];
   if (Array.isArray(value)) return ["a", value.map(encodeOrderValue)];
-  if (typeof value === "object") return ["m", Object.entries(value).map(([k, v]): [string, OrderValue] => [k, encodeOrderValue(v)])];
+  if (typeof value === "object")
+    return [
+      "m",
+      Object.entries(value).map(([k, v]): [string, OrderValue] => [k, encodeOrderValue(v)]),
+    ];
   return null;
 }
 
-const NUMBERS: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, "-Infinity": -Infinity };
+const NUMBERS: Record<string, number> = {
+  NaN: Number.NaN,
+  Infinity: Infinity,
+  "-Infinity": -Infinity,
+};
 
 /** The value back, or `undefined` when the input is not an encoding this module wrote. */
-function decodeOrderValue(encoded: unknown, reference: (path: string) => DocumentReference | undefined): unknown {
+function decodeOrderValue(
+  encoded: unknown,
+  reference: (path: string) => DocumentReference | undefined,
+): unknown {
   if (encoded === null || typeof encoded === "boolean") return encoded;
   if (!Array.isArray(encoded)) return undefined;
   const [tag, a, b] = encoded as [unknown, unknown, unknown];
   switch (tag) {
     case "t":
-      return Number.isInteger(a) && Number.isInteger(b) && (b as number) >= 0 && (b as number) < 1e9 ? new Timestamp(a as number, b as number) : undefined;
+      return Number.isInteger(a) && Number.isInteger(b) && (b as number) >= 0 && (b as number) < 1e9
+        ? new Timestamp(a as number, b as number)
+        : undefined;
     case "n":
-      return typeof a === "number" ? a : typeof a === "string" && a in NUMBERS ? NUMBERS[a] : undefined;
+      return typeof a === "number"
+        ? a
+        : typeof a === "string" && a in NUMBERS
+          ? NUMBERS[a]
+          : undefined;
     case "s":
       return typeof a === "string" ? a : undefined;
     case "y":
@@ -57,7 +78,12 @@ function decodeOrderValue(encoded: unknown, reference: (path: string) => Documen
     case "r":
       return typeof a === "string" && a.length > 0 ? reference(a) : undefined;
     case "g":
-      return typeof a === "number" && typeof b === "number" && Math.abs(a) <= 90 && Math.abs(b) <= 180 ? new GeoPoint(a, b) : undefined;
+      return typeof a === "number" &&
+        typeof b === "number" &&
+        Math.abs(a) <= 90 &&
+        Math.abs(b) <= 180
+        ? new GeoPoint(a, b)
+        : undefined;
     case "a": {
       if (!Array.isArray(a)) return undefined;
       const items = a.map((item) => decodeOrderValue(item, reference));
@@ -66,9 +92,13 @@ function decodeOrderValue(encoded: unknown, reference: (path: string) => Documen
     case "m": {
       if (!Array.isArray(a)) return undefined;
       const entries = a.map((entry) =>
-        Array.isArray(entry) && typeof entry[0] === "string" ? [entry[0], decodeOrderValue(entry[1], reference)] : [null, undefined],
+        Array.isArray(entry) && typeof entry[0] === "string"
+          ? [entry[0], decodeOrderValue(entry[1], reference)]
+          : [null, undefined],
       );
-      return entries.some(([k, v]) => k === null || v === undefined) ? undefined : Object.fromEntries(entries);
+      return entries.some(([k, v]) => k === null || v === undefined)
+        ? undefined
+        : Object.fromEntries(entries);
     }
     default:
       return undefined;
@@ -96,7 +126,9 @@ function reference(path: string): DocumentReference | undefined {
 /** A cursor as JSON for a page token: `[value, base64url(id)]`, ids of any length and content. */
 export function encodeCursor(cursor: Cursor): unknown {
   const value = encodeOrderValue(cursor.value);
-  return JSON.stringify(value).length > MAX_VALUE_CHARS ? [[SNAPSHOT_TAG], toBase64url(cursor.id)] : [value, toBase64url(cursor.id)];
+  return JSON.stringify(value).length > MAX_VALUE_CHARS
+    ? [[SNAPSHOT_TAG], toBase64url(cursor.id)]
+    : [value, toBase64url(cursor.id)];
 }
 
 /** The cursor back, or null when the JSON is no cursor this API wrote. */
@@ -104,7 +136,8 @@ export function decodeCursor(json: unknown): Cursor | null {
   if (!Array.isArray(json)) return null;
   if (json.length !== 2 || typeof json[1] !== "string" || !BASE64URL_ID.test(json[1])) return null;
   const id = Buffer.from(json[1], "base64url").toString("utf8");
-  if (Array.isArray(json[0]) && json[0].length === 1 && json[0][0] === SNAPSHOT_TAG) return { value: undefined, id, bySnapshot: true };
+  if (Array.isArray(json[0]) && json[0].length === 1 && json[0][0] === SNAPSHOT_TAG)
+    return { value: undefined, id, bySnapshot: true };
   const value = decodeOrderValue(json[0], reference);
   return value === undefined ? null : { value, id };
 }

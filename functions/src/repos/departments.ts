@@ -8,5 +8,7 @@ export interface Department {
 
 export async function departmentsOf(companyId: string): Promise<Department[]> {
   const snap = await companyRef(companyId).collection("departments").get();
-  return snap.docs.flatMap((d) => (typeof d.get("name") === "string" ? [{ id: d.id, name: d.get("name") as string }] : []));
+  return snap.docs.flatMap((d) =>
+    typeof d.get("name") === "string" ? [{ id: d.id, name: d.get("name") as string }] : [],
+  );
 }

@@ -30,12 +30,21 @@ export interface FrozenReportDoc {
 }
 
 /** The current frozen version of a year, or null (none, or an unusable document: logged). */
-export async function findFrozenReport(companyId: string, year: number): Promise<FrozenReportDoc | null> {
+export async function findFrozenReport(
+  companyId: string,
+  year: number,
+): Promise<FrozenReportDoc | null> {
   const snap = await reportsOf(companyId).doc(String(year)).get();
   if (!snap.exists) return null;
   const doc = parseStoredOrNull(frozenShape, snap.ref.path, snap.data());
   if (!doc || doc.version === null || !doc.frozenAt || !doc.frozenBy) return null;
-  return { year, version: doc.version, frozenAt: doc.frozenAt.toDate(), frozenBy: doc.frozenBy as AuditActor, content: doc.content };
+  return {
+    year,
+    version: doc.version,
+    frozenAt: doc.frozenAt.toDate(),
+    frozenBy: doc.frozenBy as AuditActor,
+    content: doc.content,
+  };
 }
 
 /**
@@ -43,19 +52,36 @@ export async function findFrozenReport(companyId: string, year: number): Promise
  * `{year}` with version n + 1, and the privileged audit entry `esrs_report.frozen` commits in the
  * same transaction. `content` must be plain Firestore data (no `undefined`).
  */
-export async function saveFrozenReport(companyId: string, year: number, content: Record<string, unknown>, actor: AuditActor): Promise<{ version: number; frozenAt: Date }> {
+export async function saveFrozenReport(
+  companyId: string,
+  year: number,
+  content: Record<string, unknown>,
+  actor: AuditActor,
+): Promise<{ version: number; frozenAt: Date }> {
   const current = reportsOf(companyId).doc(String(year));
   return firestore().runTransaction(async (tx) => {
     const snap = await tx.get(current);
     const previous = snap.exists ? (snap.get("version") as unknown) : null;
     const version = typeof previous === "number" ? previous + 1 : 1;
-    if (snap.exists) tx.create(reportsOf(companyId).doc(`${year}-v${version - 1}`), snap.data() ?? {});
+    if (snap.exists)
+      tx.create(reportsOf(companyId).doc(`${year}-v${version - 1}`), snap.data() ?? {});
     const frozenAt = Timestamp.now();
     tx.set(current, { year, version, frozenAt, frozenBy: actor, content });
     tx.create(
       auditLogsCollection(companyId).doc(),
       auditEntry(
-        { class: "privileged", action: "esrs_report.frozen", actor, api: null, method: null, path: null, status: null, requestId: null, projectId: null, target: { type: "esrs_report", id: `${year}-v${version}` } },
+        {
+          class: "privileged",
+          action: "esrs_report.frozen",
+          actor,
+          api: null,
+          method: null,
+          path: null,
+          status: null,
+          requestId: null,
+          projectId: null,
+          target: { type: "esrs_report", id: `${year}-v${version}` },
+        },
         frozenAt,
       ),
     );

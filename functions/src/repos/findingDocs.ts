@@ -1,5 +1,17 @@
 import { compactList, storedList, storedMap, type Stored } from "./stored";
-import { anyValue, flag, geoPoint, hiddenFlag, nullableInteger, nullableNumber, nullableString, oneOf, stringList, text, timestamp } from "./storedFields";
+import {
+  anyValue,
+  flag,
+  geoPoint,
+  hiddenFlag,
+  nullableInteger,
+  nullableNumber,
+  nullableString,
+  oneOf,
+  stringList,
+  text,
+  timestamp,
+} from "./storedFields";
 
 /** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (docs/firestore-data.md). */
 const checklistItem = storedMap({

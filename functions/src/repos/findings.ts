@@ -1,6 +1,13 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { compareInstants, type Instant } from "../lib/dates";
-import { commentShape, fileShape, findingShape, type CommentDoc, type FileDoc, type FindingDoc } from "./findingDocs";
+import {
+  commentShape,
+  fileShape,
+  findingShape,
+  type CommentDoc,
+  type FileDoc,
+  type FindingDoc,
+} from "./findingDocs";
 import { projectRef } from "./projects";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type StoredSnapshot } from "./stored";
@@ -20,12 +27,16 @@ export async function queryFindings<R>(
   q: RangeQuery<EqualityField>,
   convert: (finding: FindingDoc) => R,
 ): Promise<Array<{ row: R; cursor: Cursor }>> {
-  return streamRows(await rangeQuery(findingsOf(projectId), order, q), order, (doc) => convert(parseFinding(doc)));
+  return streamRows(await rangeQuery(findingsOf(projectId), order, q), order, (doc) =>
+    convert(parseFinding(doc)),
+  );
 }
 
-
 /** A visible finding of the project, or null (unknown, hidden, or not a valid id). */
-export async function findVisibleFinding(projectId: string, findingId: string): Promise<FindingDoc | null> {
+export async function findVisibleFinding(
+  projectId: string,
+  findingId: string,
+): Promise<FindingDoc | null> {
   if (!isDocumentId(findingId)) return null;
   const snap = await findingsOf(projectId).doc(findingId).get();
   if (!snap.exists) return null;
@@ -33,12 +44,19 @@ export async function findVisibleFinding(projectId: string, findingId: string): 
   return finding.hidden ? null : finding;
 }
 
-const commentsOf = (projectId: string, findingId: string) => findingsOf(projectId).doc(findingId).collection("comments");
+const commentsOf = (projectId: string, findingId: string) =>
+  findingsOf(projectId).doc(findingId).collection("comments");
 
 const instantOf = (t: Timestamp): Instant => ({ seconds: t.seconds, nanos: t.nanoseconds });
 /** Comment order: without a readable `createdAt` first, then by `createdAt`, then by id. */
-function compareComments(a: { createdAt: Timestamp | null; id: string }, b: { createdAt: Timestamp | null; id: string }): number {
-  const byTime = a.createdAt && b.createdAt ? compareInstants(instantOf(a.createdAt), instantOf(b.createdAt)) : (a.createdAt ? 1 : 0) - (b.createdAt ? 1 : 0);
+function compareComments(
+  a: { createdAt: Timestamp | null; id: string },
+  b: { createdAt: Timestamp | null; id: string },
+): number {
+  const byTime =
+    a.createdAt && b.createdAt
+      ? compareInstants(instantOf(a.createdAt), instantOf(b.createdAt))
+      : (a.createdAt ? 1 : 0) - (b.createdAt ? 1 : 0);
   return byTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
@@ -56,9 +74,18 @@ export async function allComments(projectId: string, findingId: string): Promise
  * At most `max` comments of the thread (the first by document id when it has more), in
  * comment order, and whether they are the whole thread: a bounded read for attachments.
  */
-export async function boundedThread(projectId: string, findingId: string, max: number): Promise<{ comments: CommentDoc[]; complete: boolean }> {
-  const snap = await commentsOf(projectId, findingId).limit(max + 1).get();
-  return { comments: snap.docs.slice(0, max).map(parseComment).sort(compareComments), complete: snap.size <= max };
+export async function boundedThread(
+  projectId: string,
+  findingId: string,
+  max: number,
+): Promise<{ comments: CommentDoc[]; complete: boolean }> {
+  const snap = await commentsOf(projectId, findingId)
+    .limit(max + 1)
+    .get();
+  return {
+    comments: snap.docs.slice(0, max).map(parseComment).sort(compareComments),
+    complete: snap.size <= max,
+  };
 }
 
 /** Firestore's smallest timestamp: `>=` it matches every timestamp and nothing else. */
@@ -83,15 +110,31 @@ async function threadIsOrdered(projectId: string, findingId: string): Promise<bo
  * otherwise the thread read whole and paged in memory by exactly the same rules, so page
  * tokens work across both.
  */
-export async function queryComments(projectId: string, findingId: string, q: RangeQuery): Promise<Array<{ comment: CommentDoc; cursor: Cursor }>> {
+export async function queryComments(
+  projectId: string,
+  findingId: string,
+  q: RangeQuery,
+): Promise<Array<{ comment: CommentDoc; cursor: Cursor }>> {
   if (await threadIsOrdered(projectId, findingId)) {
-    const rows = await streamRows(await rangeQuery(commentsOf(projectId, findingId), "createdAt", q), "createdAt", parseComment);
+    const rows = await streamRows(
+      await rangeQuery(commentsOf(projectId, findingId), "createdAt", q),
+      "createdAt",
+      parseComment,
+    );
     return rows.map(({ row, cursor }) => ({ comment: row, cursor }));
   }
-  const after = q.after && { createdAt: q.after.value instanceof Timestamp ? q.after.value : null, id: q.after.id };
+  const after = q.after && {
+    createdAt: q.after.value instanceof Timestamp ? q.after.value : null,
+    id: q.after.id,
+  };
   return (await allComments(projectId, findingId))
-    .filter((c) => !q.from || (c.createdAt !== null && compareInstants(instantOf(c.createdAt), q.from) >= 0))
-    .filter((c) => !q.to || c.createdAt === null || compareInstants(instantOf(c.createdAt), q.to) < 0)
+    .filter(
+      (c) =>
+        !q.from || (c.createdAt !== null && compareInstants(instantOf(c.createdAt), q.from) >= 0),
+    )
+    .filter(
+      (c) => !q.to || c.createdAt === null || compareInstants(instantOf(c.createdAt), q.to) < 0,
+    )
     .filter((c) => !after || compareComments(c, after) > 0)
     .slice(0, q.limit)
     .map((comment) => ({ comment, cursor: { value: comment.createdAt, id: comment.id } }));

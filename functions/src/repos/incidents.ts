@@ -3,7 +3,14 @@ import { firestore } from "../config/firebase";
 import type { AggregateStats, Filter } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored } from "./stored";
-import { flag, hiddenFlag, nonNegativeInteger, nullableString, text, timestamp } from "./storedFields";
+import {
+  flag,
+  hiddenFlag,
+  nonNegativeInteger,
+  nullableString,
+  text,
+  timestamp,
+} from "./storedFields";
 
 /** `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is private: never read. */
 export const incidentShape = {
@@ -28,10 +35,15 @@ export const incidentShape = {
 };
 export type IncidentDoc = Stored<typeof incidentShape> & { id: string };
 
-export const incidentsOf = (companyId: string) => firestore().collection("companies").doc(companyId).collection("incidents");
+export const incidentsOf = (companyId: string) =>
+  firestore().collection("companies").doc(companyId).collection("incidents");
 
 /** One page by event date, then id; `convert` sees hidden incidents too (they still move the cursor). */
-export async function queryIncidents<R>(companyId: string, q: RangeQuery<"status">, convert: (incident: IncidentDoc) => R): Promise<Array<{ row: R; cursor: Cursor }>> {
+export async function queryIncidents<R>(
+  companyId: string,
+  q: RangeQuery<"status">,
+  convert: (incident: IncidentDoc) => R,
+): Promise<Array<{ row: R; cursor: Cursor }>> {
   return streamRows(await rangeQuery(incidentsOf(companyId), "eventDate", q), "eventDate", (doc) =>
     convert(parseSnapshot(incidentShape, doc)),
   );
@@ -41,7 +53,8 @@ export async function queryIncidents<R>(companyId: string, q: RangeQuery<"status
  * The one hidden rule, as `hiddenFlag` reads it: absent, null and `false` show; `true` and any
  * other value (`"true"`, `1`, …) hide. Every incident figure (the export, ESRS, the KPI rollup) uses it.
  */
-export const isHiddenValue = (value: unknown): boolean => value !== undefined && value !== null && value !== false;
+export const isHiddenValue = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== false;
 
 /**
  * Every hidden incident, its fields as stored (Timestamps as Dates), so that aggregations over
@@ -49,13 +62,20 @@ export const isHiddenValue = (value: unknown): boolean => value !== undefined &&
  * can: `hidden == true` misses `"true"`, and `hidden != true` drops documents without the field.
  * Cost: one query and one read per hidden incident (few), whatever the number of incidents.
  */
-export async function readHiddenIncidents(companyId: string, stats: AggregateStats): Promise<Array<Record<string, unknown>>> {
+export async function readHiddenIncidents(
+  companyId: string,
+  stats: AggregateStats,
+): Promise<Array<Record<string, unknown>>> {
   const snap = await incidentsOf(companyId).where("hidden", "!=", false).get();
   stats.queries++;
   stats.documentsRead += snap.size;
   if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
   return snap.docs
-    .map((doc) => Object.fromEntries(Object.entries(doc.data()).map(([k, v]) => [k, v instanceof Timestamp ? v.toDate() : v])))
+    .map((doc) =>
+      Object.fromEntries(
+        Object.entries(doc.data()).map(([k, v]) => [k, v instanceof Timestamp ? v.toDate() : v]),
+      ),
+    )
     .filter((data) => isHiddenValue(data.hidden));
 }
 
@@ -64,16 +84,25 @@ export async function readHiddenIncidents(companyId: string, stats: AggregateSta
  * reads them: the few documents an ESRS figure can be made of. Cost: one query per set and one
  * read per matching document.
  */
-export async function incidentsMatchingAny(companyId: string, filterSets: readonly Filter[][], stats: AggregateStats): Promise<IncidentDoc[]> {
+export async function incidentsMatchingAny(
+  companyId: string,
+  filterSets: readonly Filter[][],
+  stats: AggregateStats,
+): Promise<IncidentDoc[]> {
   const snaps = await Promise.all(
-    filterSets.map((filters) => filters.reduce<Query>((q, [field, op, value]) => q.where(field, op, value), incidentsOf(companyId)).get()),
+    filterSets.map((filters) =>
+      filters
+        .reduce<Query>((q, [field, op, value]) => q.where(field, op, value), incidentsOf(companyId))
+        .get(),
+    ),
   );
   const byId = new Map<string, IncidentDoc>();
   for (const snap of snaps) {
     stats.queries++;
     stats.documentsRead += snap.size;
     if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
-    for (const doc of snap.docs) if (!byId.has(doc.id)) byId.set(doc.id, parseSnapshot(incidentShape, doc));
+    for (const doc of snap.docs)
+      if (!byId.has(doc.id)) byId.set(doc.id, parseSnapshot(incidentShape, doc));
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -1,10 +1,10 @@
 import { FieldValue, Timestamp, type Transaction } from "firebase-admin/firestore";
+import { MAX_ACTIVE_KEYS } from "../config/constants";
 import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
-import { MAX_ACTIVE_KEYS } from "../config/constants";
-import { auditEntry, auditLogsCollection, type AuditActor, type AuditTarget } from "./auditLogs";
 import type { Limits } from "./apiKeyUsage";
 import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
+import { auditEntry, auditLogsCollection, type AuditActor, type AuditTarget } from "./auditLogs";
 import { companyRef } from "./companies";
 import { isLiveProjectOf, projectRef, projectShape } from "./projects";
 import { parseStored, parseStoredOrNull } from "./stored";
@@ -18,7 +18,12 @@ import { parseStored, parseStoredOrNull } from "./stored";
 /** Why a key write did not happen; services/keyAdmin maps it to its own error. */
 export class KeyStoreError extends Error {
   constructor(
-    readonly reason: "company_not_found" | "key_not_found" | "ambiguous_prefix" | "not_company_project" | "active_key_limit",
+    readonly reason:
+      | "company_not_found"
+      | "key_not_found"
+      | "ambiguous_prefix"
+      | "not_company_project"
+      | "active_key_limit",
     message: string,
   ) {
     super(message);
@@ -36,7 +41,15 @@ interface Change {
 function audit(tx: Transaction, companyId: string, actor: AuditActor, change: Change): void {
   tx.create(
     auditLogsCollection(companyId).doc(),
-    auditEntry({ class: "privileged", actor, method: null, path: null, status: null, requestId: null, ...change }),
+    auditEntry({
+      class: "privileged",
+      actor,
+      method: null,
+      path: null,
+      status: null,
+      requestId: null,
+      ...change,
+    }),
   );
 }
 
@@ -44,10 +57,12 @@ function audit(tx: Transaction, companyId: string, actor: AuditActor, change: Ch
  * Serialises key creations per company and API: every creation reads and writes this document,
  * so two concurrent transactions cannot both count 19 active keys and both add one.
  */
-const lockRef = (companyId: string, api: KeyApi) => firestore().collection("apiKeyLocks").doc(`${companyId}__${api}`);
+const lockRef = (companyId: string, api: KeyApi) =>
+  firestore().collection("apiKeyLocks").doc(`${companyId}__${api}`);
 
 async function assertCompany(tx: Transaction, companyId: string): Promise<void> {
-  if (!(await tx.get(companyRef(companyId))).exists) throw new KeyStoreError("company_not_found", "No such company.");
+  if (!(await tx.get(companyRef(companyId))).exists)
+    throw new KeyStoreError("company_not_found", "No such company.");
 }
 
 export interface NewKey {
@@ -58,13 +73,19 @@ export interface NewKey {
   scopes: string[];
 }
 
-export async function createKey(input: NewKey, actor: AuditActor): Promise<{ key: string; doc: ApiKeyDoc }> {
+export async function createKey(
+  input: NewKey,
+  actor: AuditActor,
+): Promise<{ key: string; doc: ApiKeyDoc }> {
   const key = generateKey(input.api);
   const hash = hashKey(key);
   return firestore().runTransaction(
     async (tx) => {
       const lock = lockRef(input.companyId, input.api);
-      const active = apiKeysCollection().where("companyId", "==", input.companyId).where("api", "==", input.api).where("revokedAt", "==", null);
+      const active = apiKeysCollection()
+        .where("companyId", "==", input.companyId)
+        .where("api", "==", input.api)
+        .where("revokedAt", "==", null);
       const [, activeSnap, project] = await Promise.all([
         tx.get(lock),
         tx.get(active),
@@ -72,19 +93,35 @@ export async function createKey(input: NewKey, actor: AuditActor): Promise<{ key
         assertCompany(tx, input.companyId),
       ]);
       if (project) {
-        const parsed = project.exists ? parseStored(projectShape, project.ref.path, project.data()) : null;
+        const parsed = project.exists
+          ? parseStored(projectShape, project.ref.path, project.data())
+          : null;
         if (!isLiveProjectOf(parsed, input.companyId)) {
-          throw new KeyStoreError("not_company_project", "projectId is not a project of this company.");
+          throw new KeyStoreError(
+            "not_company_project",
+            "projectId is not a project of this company.",
+          );
         }
       }
       if (activeSnap.size >= MAX_ACTIVE_KEYS) {
-        throw new KeyStoreError("active_key_limit", `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`);
+        throw new KeyStoreError(
+          "active_key_limit",
+          `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`,
+        );
       }
       const now = Timestamp.now();
-      const data = newApiKeyData({ ...input, prefix: displayPrefix(key), createdBy: actor.id }, now);
+      const data = newApiKeyData(
+        { ...input, prefix: displayPrefix(key), createdBy: actor.id },
+        now,
+      );
       tx.create(apiKeysCollection().doc(hash), data);
       tx.set(lock, { updatedAt: now });
-      audit(tx, input.companyId, actor, { action: "api_key.created", api: input.api, projectId: input.projectId, target: { type: "api_key", id: data.prefix } });
+      audit(tx, input.companyId, actor, {
+        action: "api_key.created",
+        api: input.api,
+        projectId: input.projectId,
+        target: { type: "api_key", id: data.prefix },
+      });
       return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
     },
     { maxAttempts: 25 },
@@ -92,7 +129,8 @@ export async function createKey(input: NewKey, actor: AuditActor): Promise<{ key
 }
 
 export async function listKeys(companyId: string, api?: KeyApi): Promise<ApiKeyDoc[]> {
-  if (!(await companyRef(companyId).get()).exists) throw new KeyStoreError("company_not_found", "No such company.");
+  if (!(await companyRef(companyId).get()).exists)
+    throw new KeyStoreError("company_not_found", "No such company.");
   let query = apiKeysCollection().where("companyId", "==", companyId);
   if (api) query = query.where("api", "==", api);
   const snap = await query.get();
@@ -102,20 +140,32 @@ export async function listKeys(companyId: string, api?: KeyApi): Promise<ApiKeyD
 }
 
 /** Revokes the company's key with this prefix. Revoking a revoked key changes nothing. */
-export async function revokeKey(companyId: string, prefix: string, actor: AuditActor): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
+export async function revokeKey(
+  companyId: string,
+  prefix: string,
+  actor: AuditActor,
+): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
   return firestore().runTransaction(async (tx) => {
-    const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix));
+    const snap = await tx.get(
+      apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix),
+    );
     const docs = snap.docs.flatMap((d) => {
       const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
       return doc ? [{ ref: d.ref, doc }] : [];
     });
-    if (!docs.length) throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
+    if (!docs.length)
+      throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
     const live = docs.filter((d) => !d.doc.revokedAt);
     if (!live.length) return { doc: docs[0].doc, alreadyRevoked: true };
     const now = Timestamp.now();
     for (const { ref, doc } of live) {
       tx.update(ref, { revokedAt: now, revokedBy: actor.id });
-      audit(tx, companyId, actor, { action: "api_key.revoked", api: doc.api, projectId: doc.projectId, target: { type: "api_key", id: doc.prefix } });
+      audit(tx, companyId, actor, {
+        action: "api_key.revoked",
+        api: doc.api,
+        projectId: doc.projectId,
+        target: { type: "api_key", id: doc.prefix },
+      });
     }
     return { doc: { ...live[0].doc, revokedAt: now, revokedBy: actor.id }, alreadyRevoked: false };
   });
@@ -123,11 +173,21 @@ export async function revokeKey(companyId: string, prefix: string, actor: AuditA
 
 const ACCESS_FIELD: Record<KeyApi, string> = { findings: "findingsExport", company: "companyApi" };
 
-export async function setAccess(companyId: string, api: KeyApi, enabled: boolean, actor: AuditActor): Promise<void> {
+export async function setAccess(
+  companyId: string,
+  api: KeyApi,
+  enabled: boolean,
+  actor: AuditActor,
+): Promise<void> {
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     tx.update(companyRef(companyId), { [`apiAccess.${ACCESS_FIELD[api]}`]: enabled });
-    audit(tx, companyId, actor, { action: "api_access.changed", api, projectId: null, target: { type: "company", id: companyId } });
+    audit(tx, companyId, actor, {
+      action: "api_access.changed",
+      api,
+      projectId: null,
+      target: { type: "company", id: companyId },
+    });
   });
 }
 
@@ -136,25 +196,39 @@ export async function setAccess(companyId: string, api: KeyApi, enabled: boolean
  * is given: the fields given replace theirs, the others stay; null clears the override. A
  * privileged audit entry commits with the change.
  */
-export async function setRateLimits(companyId: string, prefix: string | undefined, limits: Partial<Limits> | null, actor: AuditActor): Promise<void> {
+export async function setRateLimits(
+  companyId: string,
+  prefix: string | undefined,
+  limits: Partial<Limits> | null,
+  actor: AuditActor,
+): Promise<void> {
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     let ref = companyRef(companyId);
     let target: AuditTarget = { type: "company", id: companyId };
     let api: KeyApi | null = null;
     if (prefix) {
-      const snap = await tx.get(apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix));
+      const snap = await tx.get(
+        apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix),
+      );
       const keys = snap.docs.flatMap((d) => {
         const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
         return doc ? [{ ref: d.ref, doc }] : [];
       });
-      if (!keys.length) throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
-      if (keys.length > 1) throw new KeyStoreError("ambiguous_prefix", `The prefix ${prefix} matches ${keys.length} keys; revoke and replace one of them first.`);
+      if (!keys.length)
+        throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
+      if (keys.length > 1)
+        throw new KeyStoreError(
+          "ambiguous_prefix",
+          `The prefix ${prefix} matches ${keys.length} keys; revoke and replace one of them first.`,
+        );
       ref = keys[0].ref;
       target = { type: "api_key", id: prefix };
       api = keys[0].doc.api;
     }
-    const fields = limits ? Object.fromEntries(Object.entries(limits).map(([k, v]) => [`rateLimits.${k}`, v])) : { rateLimits: FieldValue.delete() };
+    const fields = limits
+      ? Object.fromEntries(Object.entries(limits).map(([k, v]) => [`rateLimits.${k}`, v]))
+      : { rateLimits: FieldValue.delete() };
     tx.update(ref, fields);
     audit(tx, companyId, actor, { action: "rate_limits.changed", api, projectId: null, target });
   });
@@ -167,10 +241,24 @@ export interface ProvisioningChange {
   provisioningDepartmentSource?: string;
 }
 
-export async function setProvisioning(companyId: string, change: ProvisioningChange, actor: AuditActor): Promise<void> {
+export async function setProvisioning(
+  companyId: string,
+  change: ProvisioningChange,
+  actor: AuditActor,
+): Promise<void> {
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
-    tx.update(companyRef(companyId), Object.fromEntries(Object.entries(change).map(([k, v]) => [k, v === null ? FieldValue.delete() : v])));
-    audit(tx, companyId, actor, { action: "provisioning_settings.changed", api: "company", projectId: null, target: { type: "company", id: companyId } });
+    tx.update(
+      companyRef(companyId),
+      Object.fromEntries(
+        Object.entries(change).map(([k, v]) => [k, v === null ? FieldValue.delete() : v]),
+      ),
+    );
+    audit(tx, companyId, actor, {
+      action: "provisioning_settings.changed",
+      api: "company",
+      projectId: null,
+      target: { type: "company", id: companyId },
+    });
   });
 }

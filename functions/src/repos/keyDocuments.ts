@@ -24,12 +24,25 @@ export interface KeyDocuments {
   owned: OwnerDocuments | null;
 }
 
-const ownerRefs = (o: KeyOwners) => [companyRef(o.companyId), ...(o.projectId ? [projectRef(o.projectId)] : [])];
-const ownedOf = ([company, project]: DocumentSnapshot[]): OwnerDocuments => ({ company: companyOf(company), project: project ? projectOf(project) : null });
+const ownerRefs = (o: KeyOwners) => [
+  companyRef(o.companyId),
+  ...(o.projectId ? [projectRef(o.projectId)] : []),
+];
+const ownedOf = ([company, project]: DocumentSnapshot[]): OwnerDocuments => ({
+  company: companyOf(company),
+  project: project ? projectOf(project) : null,
+});
 
 /** A key and its counter, fresh, with the documents of its owners when those are known (one `getAll`). */
-export async function readKeyDocuments(keyHash: string, owners: KeyOwners | undefined): Promise<KeyDocuments> {
-  const [key, counter, ...owned] = await firestore().getAll(apiKeyRef(keyHash), usageRef(keyHash), ...(owners ? ownerRefs(owners) : []));
+export async function readKeyDocuments(
+  keyHash: string,
+  owners: KeyOwners | undefined,
+): Promise<KeyDocuments> {
+  const [key, counter, ...owned] = await firestore().getAll(
+    apiKeyRef(keyHash),
+    usageRef(keyHash),
+    ...(owners ? ownerRefs(owners) : []),
+  );
   return { key: apiKeyOf(key), counter, owned: owners ? ownedOf(owned) : null };
 }
 

@@ -5,7 +5,8 @@ import { parseStoredOrNull } from "./stored";
 import { requiredMap, stringList, timestamp } from "./storedFields";
 
 /** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */
-const rollupRef = (companyId: string) => companyRef(companyId).collection("kpiRollups").doc("latest");
+const rollupRef = (companyId: string) =>
+  companyRef(companyId).collection("kpiRollups").doc("latest");
 
 const rollupShape = {
   generatedAt: timestamp,
@@ -26,8 +27,16 @@ export interface RollupToStore {
   areas: object;
 }
 
-export async function saveRollup(companyId: string, rollup: RollupToStore, generatedAt: Date): Promise<void> {
-  await rollupRef(companyId).set({ generatedAt: Timestamp.fromDate(generatedAt), months: rollup.months, areas: rollup.areas });
+export async function saveRollup(
+  companyId: string,
+  rollup: RollupToStore,
+  generatedAt: Date,
+): Promise<void> {
+  await rollupRef(companyId).set({
+    generatedAt: Timestamp.fromDate(generatedAt),
+    months: rollup.months,
+    areas: rollup.areas,
+  });
 }
 
 /** The latest rollup, or null when none was generated (or the stored one is unusable). */
@@ -44,12 +53,17 @@ export async function findRollup(companyId: string): Promise<StoredRollup | null
  * in the last `intervalMs`; otherwise false with the time the next one may start. One
  * transaction, so two refreshes asked at once cannot both pass.
  */
-export async function claimRefresh(companyId: string, intervalMs: number, now = new Date()): Promise<{ claimed: true } | { claimed: false; nextAt: Date }> {
+export async function claimRefresh(
+  companyId: string,
+  intervalMs: number,
+  now = new Date(),
+): Promise<{ claimed: true } | { claimed: false; nextAt: Date }> {
   const ref = companyRef(companyId).collection("kpiRollups").doc("refresh");
   return firestore().runTransaction(async (tx) => {
     const last: unknown = (await tx.get(ref)).get("claimedAt");
     const lastMs = last instanceof Timestamp ? last.toMillis() : Number.NEGATIVE_INFINITY;
-    if (now.getTime() - lastMs < intervalMs) return { claimed: false as const, nextAt: new Date(lastMs + intervalMs) };
+    if (now.getTime() - lastMs < intervalMs)
+      return { claimed: false as const, nextAt: new Date(lastMs + intervalMs) };
     tx.set(ref, { claimedAt: Timestamp.fromDate(now) });
     return { claimed: true as const };
   });
@@ -57,6 +71,9 @@ export async function claimRefresh(companyId: string, intervalMs: number, now = 
 
 /** Companies the daily job rolls up: the company API switched on, on the enterprise plan (the only one it serves). */
 export async function companiesWithCompanyApi(): Promise<string[]> {
-  const snap = await companiesCollection().where("apiAccess.companyApi", "==", true).select("plan").get();
+  const snap = await companiesCollection()
+    .where("apiAccess.companyApi", "==", true)
+    .select("plan")
+    .get();
   return snap.docs.filter((d) => d.get("plan") === "enterprise").map((d) => d.id);
 }

@@ -1,7 +1,14 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { parseSnapshot, type Stored } from "./stored";
-import { flag, freeForm, hiddenFlag, nullableNumber, nullableString, timestamp } from "./storedFields";
+import {
+  flag,
+  freeForm,
+  hiddenFlag,
+  nullableNumber,
+  nullableString,
+  timestamp,
+} from "./storedFields";
 
 /**
  * `projects/{projectId}`. Only the allow-listed fields are parsed at all: budget, hours,
@@ -33,13 +40,17 @@ export type ProjectDoc = Stored<typeof projectShape> & { id: string };
 
 export const projectRef = (projectId: string) => firestore().collection("projects").doc(projectId);
 
-export const projectOf = (snap: DocumentSnapshot): ProjectDoc | null => (snap.exists ? parseSnapshot(projectShape, snap) : null);
+export const projectOf = (snap: DocumentSnapshot): ProjectDoc | null =>
+  snap.exists ? parseSnapshot(projectShape, snap) : null;
 
 export async function findProject(projectId: string): Promise<ProjectDoc | null> {
   return projectOf(await projectRef(projectId).get());
 }
 
 /** A project a key of this company may be bound to: it exists, is not deleted, and is the company's. */
-export function isLiveProjectOf(project: Pick<ProjectDoc, "deleted" | "companyId"> | null, companyId: string): boolean {
+export function isLiveProjectOf(
+  project: Pick<ProjectDoc, "deleted" | "companyId"> | null,
+  companyId: string,
+): boolean {
   return Boolean(project && !project.deleted && project.companyId === companyId);
 }

@@ -1,4 +1,10 @@
-import { FieldPath, Timestamp, type CollectionReference, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
+import {
+  FieldPath,
+  Timestamp,
+  type CollectionReference,
+  type Query,
+  type QueryDocumentSnapshot,
+} from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { Instant } from "../lib/dates";
 
@@ -43,7 +49,12 @@ export interface IndexNeed {
 
 export const toTimestamp = (i: Instant) => new Timestamp(i.seconds, i.nanos);
 
-export function indexNeed(collectionGroup: string, order: string, equality?: string | string[], direction: "asc" | "desc" = "asc"): IndexNeed | null {
+export function indexNeed(
+  collectionGroup: string,
+  order: string,
+  equality?: string | string[],
+  direction: "asc" | "desc" = "asc",
+): IndexNeed | null {
   const equalities = typeof equality === "string" ? [equality] : [...(equality ?? [])].sort();
   if (!equalities.length) return null;
   return {
@@ -62,10 +73,15 @@ async function startAfter(query: Query, base: CollectionReference, after: Cursor
   return query.startAfter(snap);
 }
 
-export async function rangeQuery(base: CollectionReference, order: string, q: RangeQuery): Promise<Query> {
+export async function rangeQuery(
+  base: CollectionReference,
+  order: string,
+  q: RangeQuery,
+): Promise<Query> {
   const direction = q.direction ?? "asc";
   let query = base.orderBy(order, direction).orderBy(FieldPath.documentId(), direction);
-  for (const [field, value] of Object.entries(q.fixed ?? {})) query = query.where(field, "==", value);
+  for (const [field, value] of Object.entries(q.fixed ?? {}))
+    query = query.where(field, "==", value);
   if (q.equality) query = query.where(q.equality.field, "==", q.equality.value);
   if (direction === "asc") {
     if (q.from) query = query.where(order, ">=", toTimestamp(q.from));
@@ -88,7 +104,11 @@ export function cursorOf(snap: QueryDocumentSnapshot, order: string): Cursor {
  * Streams the query and converts each document as it arrives, so parsing overlaps the
  * transfer of the rest of the page instead of following it.
  */
-export function streamRows<R>(query: Query, order: string, convert: (snap: QueryDocumentSnapshot) => R): Promise<Array<{ row: R; cursor: Cursor }>> {
+export function streamRows<R>(
+  query: Query,
+  order: string,
+  convert: (snap: QueryDocumentSnapshot) => R,
+): Promise<Array<{ row: R; cursor: Cursor }>> {
   return new Promise((resolve, reject) => {
     const rows: Array<{ row: R; cursor: Cursor }> = [];
     const stream = query.stream() as NodeJS.ReadableStream & { destroy(): void };
@@ -107,7 +127,12 @@ export function streamRows<R>(query: Query, order: string, convert: (snap: Query
 
 /** A valid Firestore document id: not empty, no slash, not `.`/`..`/`__…__`, at most 1,500 bytes. */
 export const isDocumentId = (id: string) =>
-  id.length > 0 && !id.includes("/") && id !== "." && id !== ".." && !/^__.*__$/.test(id) && Buffer.byteLength(id) <= 1500;
+  id.length > 0 &&
+  !id.includes("/") &&
+  id !== "." &&
+  id !== ".." &&
+  !/^__.*__$/.test(id) &&
+  Buffer.byteLength(id) <= 1500;
 
 /** A document reference from a stored path (cursors whose order value is a reference). */
 export const referenceAt = (path: string) => firestore().doc(path);

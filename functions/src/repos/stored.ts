@@ -1,5 +1,5 @@
-import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 import { firstTimeFilter } from "../lib/bounded";
+import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 
 /**
  * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
@@ -20,7 +20,10 @@ export type Shape = Record<string, Reader<unknown>>;
 export type Stored<S extends Shape> = { [K in keyof S]: ReturnType<S[K]> };
 
 export class StoredDataError extends Error {
-  constructor(readonly document: string, readonly field: string) {
+  constructor(
+    readonly document: string,
+    readonly field: string,
+  ) {
     super(`document ${document} is unusable: field ${field} is missing or invalid`);
     this.name = "StoredDataError";
   }
@@ -36,7 +39,8 @@ const firstWarning = firstTimeFilter(5000);
 
 /** Logs a value that does not fit (once per document and field) and returns what it reads as. */
 export function misfit<T>(path: FieldPath, reading: T): T {
-  if (firstWarning(`${path.document}\u0000${path.field}`)) storedFieldInvalid({ document: path.document, field: path.field });
+  if (firstWarning(`${path.document}\u0000${path.field}`))
+    storedFieldInvalid({ document: path.document, field: path.field });
   return reading;
 }
 
@@ -53,7 +57,12 @@ export function isMap(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function readShape<S extends Shape>(shape: S, input: Record<string, unknown>, path: FieldPath, id?: string): Stored<S> {
+function readShape<S extends Shape>(
+  shape: S,
+  input: Record<string, unknown>,
+  path: FieldPath,
+  id?: string,
+): Stored<S> {
   const out: Record<string, unknown> = id === undefined ? {} : { id };
   for (const key of Object.keys(shape)) out[key] = shape[key](input[key], fieldAt(path, key));
   return out as Stored<S>;
@@ -61,7 +70,12 @@ function readShape<S extends Shape>(shape: S, input: Record<string, unknown>, pa
 
 /** A nested map field (e.g. `lastComment`): null when absent or not a map. */
 export function storedMap<S extends Shape>(shape: S): Reader<Stored<S> | null> {
-  return (value, path) => (value === undefined || value === null ? null : isMap(value) ? readShape(shape, value, path) : misfit(path, null));
+  return (value, path) =>
+    value === undefined || value === null
+      ? null
+      : isMap(value)
+        ? readShape(shape, value, path)
+        : misfit(path, null);
 }
 
 /**
@@ -89,24 +103,42 @@ export function compactList<T>(element: Reader<T | null>): Reader<T[]> {
 export type StoredSnapshot = { id: string; ref: { path: string }; data(): unknown };
 
 /** A document snapshot read by parseStored, with its `id`. */
-export function parseSnapshot<S extends Shape>(shape: S, snap: StoredSnapshot): Stored<S> & { id: string } {
+export function parseSnapshot<S extends Shape>(
+  shape: S,
+  snap: StoredSnapshot,
+): Stored<S> & { id: string } {
   return parseStored(shape, snap.ref.path, snap.data(), snap.id);
 }
 
 /** Reads a stored document, with its `id` first when given. Throws StoredDataError only when unusable. */
 export function parseStored<S extends Shape>(shape: S, document: string, data: unknown): Stored<S>;
-export function parseStored<S extends Shape>(shape: S, document: string, data: unknown, id: string): Stored<S> & { id: string };
-export function parseStored<S extends Shape>(shape: S, document: string, data: unknown, id?: string): Stored<S> {
+export function parseStored<S extends Shape>(
+  shape: S,
+  document: string,
+  data: unknown,
+  id: string,
+): Stored<S> & { id: string };
+export function parseStored<S extends Shape>(
+  shape: S,
+  document: string,
+  data: unknown,
+  id?: string,
+): Stored<S> {
   try {
     return readShape(shape, isMap(data) ? data : {}, { document, field: "" }, id);
   } catch (err) {
-    if (err instanceof StoredDataError) storedDocumentUnusable({ document: err.document, field: err.field });
+    if (err instanceof StoredDataError)
+      storedDocumentUnusable({ document: err.document, field: err.field });
     throw err;
   }
 }
 
 /** Like parseStored, but an unusable document reads as null (already logged). */
-export function parseStoredOrNull<S extends Shape>(shape: S, document: string, data: unknown): Stored<S> | null {
+export function parseStoredOrNull<S extends Shape>(
+  shape: S,
+  document: string,
+  data: unknown,
+): Stored<S> | null {
   try {
     return parseStored(shape, document, data);
   } catch (err) {

@@ -4,24 +4,39 @@ import { compactList, isMap, misfit, unusable, type Reader } from "./stored";
 /** The readers of the stored field kinds (see stored.ts for how a document is read with them). */
 const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
 
-export const timestamp: Reader<Timestamp | null> = (v, path) => (v instanceof Timestamp ? v : isNullish(v) ? null : misfit(path, null));
-export const nullableString: Reader<string | null> = (v, path) => (typeof v === "string" ? v : isNullish(v) ? null : misfit(path, null));
-export const nullableNumber: Reader<number | null> = (v, path) => (typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : misfit(path, null));
-export const nullableInteger: Reader<number | null> = (v, path) => (Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : misfit(path, null));
-export const nullableFlag: Reader<boolean | null> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? null : misfit(path, null));
-export const text: Reader<string> = (v, path) => (typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, ""));
-export const flag: Reader<boolean> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false));
+export const timestamp: Reader<Timestamp | null> = (v, path) =>
+  v instanceof Timestamp ? v : isNullish(v) ? null : misfit(path, null);
+export const nullableString: Reader<string | null> = (v, path) =>
+  typeof v === "string" ? v : isNullish(v) ? null : misfit(path, null);
+export const nullableNumber: Reader<number | null> = (v, path) =>
+  typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : misfit(path, null);
+export const nullableInteger: Reader<number | null> = (v, path) =>
+  Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : misfit(path, null);
+export const nullableFlag: Reader<boolean | null> = (v, path) =>
+  typeof v === "boolean" ? v : isNullish(v) ? null : misfit(path, null);
+export const text: Reader<string> = (v, path) =>
+  typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, "");
+export const flag: Reader<boolean> = (v, path) =>
+  typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false);
 /** A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional one reads as absent, logged. */
 export const nonNegativeInteger: Reader<number | null> = (v, path) =>
-  Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : isNullish(v) ? null : misfit(path, null);
+  Number.isSafeInteger(v) && (v as number) >= 0
+    ? (v as number)
+    : isNullish(v)
+      ? null
+      : misfit(path, null);
 /** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
-export const hiddenFlag: Reader<boolean> = (v, path) => (typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, true));
-export const freeForm: Reader<Record<string, unknown>> = (v, path) => (isMap(v) ? v : isNullish(v) ? {} : misfit(path, {}));
+export const hiddenFlag: Reader<boolean> = (v, path) =>
+  typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, true);
+export const freeForm: Reader<Record<string, unknown>> = (v, path) =>
+  isMap(v) ? v : isNullish(v) ? {} : misfit(path, {});
 /** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
 export const anyValue: Reader<unknown> = (v) => v;
 
 /** A list of strings; an element of another type is logged and left out. */
-export const stringList = compactList<string>((v, path) => (typeof v === "string" ? v : misfit(path, null)));
+export const stringList = compactList<string>((v, path) =>
+  typeof v === "string" ? v : misfit(path, null),
+);
 
 /** A value that passes `fits`; absent or anything else reads as `absent`. */
 export function valueWhere<T, A>(fits: (v: unknown) => v is T, absent: A): Reader<T | A> {
@@ -29,7 +44,10 @@ export function valueWhere<T, A>(fits: (v: unknown) => v is T, absent: A): Reade
 }
 
 /** One of `values`; absent or anything else reads as `absent`. */
-export function oneOf<T extends string, A extends T | null = T>(values: readonly T[], absent: A): Reader<T | A> {
+export function oneOf<T extends string, A extends T | null = T>(
+  values: readonly T[],
+  absent: A,
+): Reader<T | A> {
   return valueWhere((v): v is T => values.includes(v as T), absent);
 }
 
@@ -40,10 +58,12 @@ export function oneOf<T extends string, A extends T | null = T>(values: readonly
 export const geoPoint: Reader<{ latitude: number; longitude: number } | null> = (v, path) => {
   if (v instanceof GeoPoint) return { latitude: v.latitude, longitude: v.longitude };
   if (isNullish(v)) return null;
-  if (isMap(v) && inRange(v.latitude, 90) && inRange(v.longitude, 180)) return { latitude: v.latitude, longitude: v.longitude };
+  if (isMap(v) && inRange(v.latitude, 90) && inRange(v.longitude, 180))
+    return { latitude: v.latitude, longitude: v.longitude };
   return misfit(path, null);
 };
-const inRange = (n: unknown, max: number): n is number => typeof n === "number" && n >= -max && n <= max;
+const inRange = (n: unknown, max: number): n is number =>
+  typeof n === "number" && n >= -max && n <= max;
 
 /** Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies). */
 export interface RateLimitOverride {
@@ -58,9 +78,12 @@ export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, path
 };
 
 /** Required fields: a document without them is unusable (StoredDataError). */
-export const requiredString: Reader<string> = (v, path) => (typeof v === "string" && v !== "" ? v : unusable(path));
-export const requiredNumber: Reader<number> = (v, path) => (typeof v === "number" && Number.isFinite(v) ? v : unusable(path));
-export const requiredMap: Reader<Record<string, unknown>> = (v, path) => (isMap(v) ? v : unusable(path));
+export const requiredString: Reader<string> = (v, path) =>
+  typeof v === "string" && v !== "" ? v : unusable(path);
+export const requiredNumber: Reader<number> = (v, path) =>
+  typeof v === "number" && Number.isFinite(v) ? v : unusable(path);
+export const requiredMap: Reader<Record<string, unknown>> = (v, path) =>
+  isMap(v) ? v : unusable(path);
 export function requiredOneOf<T extends string>(values: readonly T[]): Reader<T> {
   return (v, path) => (values.includes(v as T) ? (v as T) : unusable(path));
 }

@@ -1,10 +1,24 @@
-import { FieldValue, Timestamp, type DocumentSnapshot, type Query, type Transaction } from "firebase-admin/firestore";
+import {
+  FieldValue,
+  Timestamp,
+  type DocumentSnapshot,
+  type Query,
+  type Transaction,
+} from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { intentIn, type AccountIntent } from "./accountIntents";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { parseStored } from "./stored";
-import { isUserId, parseUser, usersCollection, userShape, withEmailQuery, withUserNameKeyQuery, type StoredUser } from "./users";
+import {
+  isUserId,
+  parseUser,
+  usersCollection,
+  userShape,
+  withEmailQuery,
+  withUserNameKeyQuery,
+  type StoredUser,
+} from "./users";
 
 /**
  * The writes of `users/{uid}`: a transaction's primitives, so that a user, the company's seat
@@ -86,23 +100,35 @@ export interface UserTransaction {
 /** Every invitation of a company contends on its seat counter: room for bursts before giving up. */
 const TX_OPTIONS = { maxAttempts: 30 };
 
-const SIMPLE_FIELDS = Object.keys(userShape).filter((f) => !["companyId", "createdAt", "updatedAt", "removedAt"].includes(f));
+const SIMPLE_FIELDS = Object.keys(userShape).filter(
+  (f) => !["companyId", "createdAt", "updatedAt", "removedAt"].includes(f),
+);
 
 /** The Firestore fields of a change, given the stored document it applies to. */
-function fieldsOf(change: UserUpdate, data: Record<string, unknown>, now: Timestamp): Record<string, unknown> {
+function fieldsOf(
+  change: UserUpdate,
+  data: Record<string, unknown>,
+  now: Timestamp,
+): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(change)) if (value !== undefined && SIMPLE_FIELDS.includes(key)) fields[key] = value;
+  for (const [key, value] of Object.entries(change))
+    if (value !== undefined && SIMPLE_FIELDS.includes(key)) fields[key] = value;
   if (change.removal) {
     if (!data.removedAt) fields.removedAt = now;
-    if (data.createdAt !== undefined) Object.assign(fields, { createdAt: FieldValue.delete(), removedCreatedAt: data.createdAt });
+    if (data.createdAt !== undefined)
+      Object.assign(fields, { createdAt: FieldValue.delete(), removedCreatedAt: data.createdAt });
   }
   return fields;
 }
 
 /** The document after an update (a deleted field is absent). */
-function merged(data: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
+function merged(
+  data: Record<string, unknown>,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
   const result: Record<string, unknown> = { ...data, ...fields };
-  for (const [key, value] of Object.entries(fields)) if (value instanceof FieldValue) delete result[key];
+  for (const [key, value] of Object.entries(fields))
+    if (value instanceof FieldValue) delete result[key];
   return result;
 }
 
@@ -125,11 +151,25 @@ function userTransaction(tx: Transaction): UserTransaction {
       return { seatCapacity: company.seatCapacity, seatsUsed: company.seatsUsed };
     },
     async countWithStatus(companyId, statuses) {
-      return (await tx.get(usersCollection().where("companyId", "==", companyId).where("status", "in", [...statuses]).count())).data().count;
+      return (
+        await tx.get(
+          usersCollection()
+            .where("companyId", "==", companyId)
+            .where("status", "in", [...statuses])
+            .count(),
+        )
+      ).data().count;
     },
     withEmail: (email) => users(withEmailQuery(email)),
     withUserNameKey: (companyId, key) => users(withUserNameKeyQuery(companyId, key)),
-    withRoleAndStatus: (companyId, role, status) => users(usersCollection().where("companyId", "==", companyId).where("role", "==", role).where("status", "==", status).limit(20)),
+    withRoleAndStatus: (companyId, role, status) =>
+      users(
+        usersCollection()
+          .where("companyId", "==", companyId)
+          .where("role", "==", role)
+          .where("status", "==", status)
+          .limit(20),
+      ),
     create(companyId, uid, record) {
       const data = { ...record, companyId, createdAt: now, updatedAt: now };
       tx.create(usersCollection().doc(uid), data);
@@ -138,7 +178,10 @@ function userTransaction(tx: Transaction): UserTransaction {
     update(uid, change, { touch = true } = {}) {
       const snap = read.get(uid);
       if (!snap?.exists) throw new Error(`users/${uid} was not read in this transaction`);
-      const fields = { ...fieldsOf(change, snap.data() ?? {}, now), ...(touch ? { updatedAt: now } : {}) };
+      const fields = {
+        ...fieldsOf(change, snap.data() ?? {}, now),
+        ...(touch ? { updatedAt: now } : {}),
+      };
       tx.update(snap.ref, fields);
       return parseStored(userShape, snap.ref.path, merged({ ...snap.data() }, fields), uid);
     },
@@ -146,7 +189,13 @@ function userTransaction(tx: Transaction): UserTransaction {
       tx.update(companyRef(companyId), { seatsUsed: used });
     },
     audit(companyId, uid, action, origin) {
-      tx.create(auditLogsCollection(companyId).doc(), auditEntry({ ...origin, class: "privileged", action, target: { type: "user", id: uid } }, now));
+      tx.create(
+        auditLogsCollection(companyId).doc(),
+        auditEntry(
+          { ...origin, class: "privileged", action, target: { type: "user", id: uid } },
+          now,
+        ),
+      );
     },
   };
 }
@@ -168,10 +217,20 @@ export function readUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>
 export async function moveRemovedAside(companyId: string): Promise<number> {
   let moved = 0;
   for (;;) {
-    const stale = await usersCollection().where("companyId", "==", companyId).where("removedAt", "!=", null).orderBy("removedAt").orderBy("createdAt").limit(100).get();
+    const stale = await usersCollection()
+      .where("companyId", "==", companyId)
+      .where("removedAt", "!=", null)
+      .orderBy("removedAt")
+      .orderBy("createdAt")
+      .limit(100)
+      .get();
     if (stale.empty) return moved;
     const batch = firestore().batch();
-    for (const doc of stale.docs) batch.update(doc.ref, { createdAt: FieldValue.delete(), removedCreatedAt: doc.get("createdAt") });
+    for (const doc of stale.docs)
+      batch.update(doc.ref, {
+        createdAt: FieldValue.delete(),
+        removedCreatedAt: doc.get("createdAt"),
+      });
     await batch.commit();
     moved += stale.size;
   }

@@ -44,13 +44,16 @@ export const parseUser = (snap: StoredSnapshot): StoredUser => parseSnapshot(use
 export const isUserId = isDocumentId;
 
 /** Users of any company with this sign-in address, removed ones included (the limit leaves room for them). */
-export const withEmailQuery = (email: string) => usersCollection().where("email", "==", email).limit(20);
+export const withEmailQuery = (email: string) =>
+  usersCollection().where("email", "==", email).limit(20);
 /** The company's users with this lower-cased userName, removed ones included. */
 export const withUserNameKeyQuery = (companyId: string, key: string) =>
   usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20);
 
-const onRoster = (user: StoredUser | null, companyId: string): user is StoredUser => Boolean(user && user.companyId === companyId && !user.removedAt);
-const live = (companyId: string, docs: QueryDocumentSnapshot[]) => docs.map(parseUser).filter((u): u is StoredUser => onRoster(u, companyId));
+const onRoster = (user: StoredUser | null, companyId: string): user is StoredUser =>
+  Boolean(user && user.companyId === companyId && !user.removedAt);
+const live = (companyId: string, docs: QueryDocumentSnapshot[]) =>
+  docs.map(parseUser).filter((u): u is StoredUser => onRoster(u, companyId));
 
 /** Any user by id, whatever their company or state (the console's caller). */
 export async function findUser(uid: string): Promise<StoredUser | null> {
@@ -77,7 +80,10 @@ export async function usersWithEmail(email: string): Promise<StoredUser[]> {
 }
 
 /** One page of the roster by creation, then id; removed users read as null (they still move the cursor). */
-export async function queryRoster(companyId: string, q: RangeQuery<"email" | "status">): Promise<Array<{ row: StoredUser | null; cursor: Cursor }>> {
+export async function queryRoster(
+  companyId: string,
+  q: RangeQuery<"email" | "status">,
+): Promise<Array<{ row: StoredUser | null; cursor: Cursor }>> {
   const query = await rangeQuery(usersCollection(), "createdAt", { ...q, fixed: { companyId } });
   return streamRows(query, "createdAt", (doc) => {
     const user = parseUser(doc);
@@ -92,12 +98,30 @@ export async function rosterByEmail(companyId: string, email: string): Promise<S
 
 /** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address. */
 export async function rosterByUserName(companyId: string, key: string): Promise<StoredUser[]> {
-  const [named, legacy] = await Promise.all([withUserNameKeyQuery(companyId, key).get(), withEmailQuery(key).get()]);
-  return [...live(companyId, named.docs), ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null)];
+  const [named, legacy] = await Promise.all([
+    withUserNameKeyQuery(companyId, key).get(),
+    withEmailQuery(key).get(),
+  ]);
+  return [
+    ...live(companyId, named.docs),
+    ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null),
+  ];
 }
 
-export async function rosterByExternalId(companyId: string, externalId: string): Promise<StoredUser[]> {
-  return live(companyId, (await usersCollection().where("companyId", "==", companyId).where("externalId", "==", externalId).limit(50).get()).docs);
+export async function rosterByExternalId(
+  companyId: string,
+  externalId: string,
+): Promise<StoredUser[]> {
+  return live(
+    companyId,
+    (
+      await usersCollection()
+        .where("companyId", "==", companyId)
+        .where("externalId", "==", externalId)
+        .limit(50)
+        .get()
+    ).docs,
+  );
 }
 
 /** What a window cost, as Firestore bills it (a count: one read per 1,000 entries; an offset: every skipped document). */
@@ -106,7 +130,11 @@ export interface ReadStats {
   billedReads: number;
 }
 
-const ordered = (companyId: string): Query => usersCollection().where("companyId", "==", companyId).orderBy("createdAt").orderBy(FieldPath.documentId());
+const ordered = (companyId: string): Query =>
+  usersCollection()
+    .where("companyId", "==", companyId)
+    .orderBy("createdAt")
+    .orderBy(FieldPath.documentId());
 
 /**
  * The live users at positions `offset … offset + limit - 1` of the roster ordered by creation,
@@ -114,7 +142,12 @@ const ordered = (companyId: string): Query => usersCollection().where("companyId
  * contract), so the ordered query holds only live users: a count and one read with an offset
  * (Firestore bills the skipped documents), whatever the number of removed users.
  */
-export async function rosterWindow(companyId: string, offset: number, limit: number, stats: ReadStats = { queries: 0, billedReads: 0 }): Promise<{ total: number; users: StoredUser[] }> {
+export async function rosterWindow(
+  companyId: string,
+  offset: number,
+  limit: number,
+  stats: ReadStats = { queries: 0, billedReads: 0 },
+): Promise<{ total: number; users: StoredUser[] }> {
   const base = ordered(companyId);
   const total = (await base.count().get()).data().count;
   stats.queries++;

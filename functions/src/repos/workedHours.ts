@@ -1,8 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import type { AggregateStats } from "./aggregates";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
-import type { AggregateStats } from "./aggregates";
 import { parseStored } from "./stored";
 import { nullableNumber, oneOf, timestamp, valueWhere } from "./storedFields";
 
@@ -22,7 +22,10 @@ const workedHoursShape = {
    * Only a real `YYYY-MM` key is a month: `2025-05-15` sorts inside 2025's range but is no
    * month, so it is read as absent (and logged), exactly as the per-month aggregations (`==`) miss it.
    */
-  month: valueWhere((v): v is string => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v), null),
+  month: valueWhere(
+    (v): v is string => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v),
+    null,
+  ),
   hours: nullableNumber,
   source: oneOf(["app", "api"], "app"),
   /** Absent (or not one of the two): hours of the whole own workforce, or of a part not attributed to either group. */
@@ -39,8 +42,16 @@ export interface StoredHours {
 }
 
 /** Every record of the months from `first` to `last` (`YYYY-MM`, inclusive); unreadable ones left out (logged). */
-export async function hoursBetween(companyId: string, first: string, last: string, stats?: AggregateStats): Promise<StoredHours[]> {
-  const snap = await workedHoursOf(companyId).where("month", ">=", first).where("month", "<=", last).get();
+export async function hoursBetween(
+  companyId: string,
+  first: string,
+  last: string,
+  stats?: AggregateStats,
+): Promise<StoredHours[]> {
+  const snap = await workedHoursOf(companyId)
+    .where("month", ">=", first)
+    .where("month", "<=", last)
+    .get();
   if (stats) {
     stats.queries++;
     stats.documentsRead += snap.size;
@@ -52,7 +63,9 @@ export async function hoursBetween(companyId: string, first: string, last: strin
 /** One stored record, or null when it has no real month or no numeric hours (the field is logged). */
 export function readHoursRecord(path: string, data: unknown): StoredHours | null {
   const record = parseStored(workedHoursShape, path, data);
-  return record.month !== null && record.hours !== null ? { ...record, month: record.month, hours: record.hours } : null;
+  return record.month !== null && record.hours !== null
+    ? { ...record, month: record.month, hours: record.hours }
+    : null;
 }
 
 /**
@@ -75,10 +88,27 @@ export async function setApiHours(
     const updatedAt = Timestamp.now();
     const record: StoredHours = { month, hours, source: "api", workerCategory, updatedAt };
     // Written only when given: a whole-workforce document stays as it was before categories existed.
-    tx.set(ref, { month, hours, source: "api", ...(workerCategory ? { workerCategory } : {}), updatedAt });
+    tx.set(ref, {
+      month,
+      hours,
+      source: "api",
+      ...(workerCategory ? { workerCategory } : {}),
+      updatedAt,
+    });
     tx.create(
       auditLogsCollection(companyId).doc(),
-      auditEntry({ ...audit, class: "privileged", action: "worked_hours.set", target: { type: "worked_hours", id: workerCategory ? `${month}/${workerCategory}` : month } }, updatedAt),
+      auditEntry(
+        {
+          ...audit,
+          class: "privileged",
+          action: "worked_hours.set",
+          target: {
+            type: "worked_hours",
+            id: workerCategory ? `${month}/${workerCategory}` : month,
+          },
+        },
+        updatedAt,
+      ),
     );
     return { record, replaced };
   });

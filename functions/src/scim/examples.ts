@@ -3,7 +3,8 @@ import { URN } from "./schema";
 import type { ScimUser } from "./userWire";
 
 /** The examples of the SCIM operations in the company API's OpenAPI document (checked against it by the OpenAPI tests). */
-const LOCATION = "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2/Users/Xq3b9TtM2hV0sLkP7wZr";
+const LOCATION =
+  "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2/Users/Xq3b9TtM2hV0sLkP7wZr";
 
 export const SCIM_USER_EXAMPLE: ScimUser = {
   schemas: [URN.user, URN.enterprise],
@@ -16,7 +17,12 @@ export const SCIM_USER_EXAMPLE: ScimUser = {
   active: true,
   roles: [{ value: "standard", primary: true }],
   [URN.enterprise]: { department: "HSE" },
-  meta: { resourceType: "User", created: "2026-11-20T10:12:45.301Z", lastModified: "2026-11-20T10:12:45.301Z", location: LOCATION },
+  meta: {
+    resourceType: "User",
+    created: "2026-11-20T10:12:45.301Z",
+    lastModified: "2026-11-20T10:12:45.301Z",
+    location: LOCATION,
+  },
 };
 
 export const SCIM_USER_LIST_EXAMPLE = listResponse([SCIM_USER_EXAMPLE]);

@@ -48,7 +48,8 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 // eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 /** attrPath of the ABNF: `[URI ":"] ATTRNAME *1subAttr`; the URI is everything up to the last colon. */
-const ATTR_PATH = /^(?:(urn:[A-Za-z0-9:._-]+):)?([A-Za-z][A-Za-z0-9_$-]*)(?:\.([A-Za-z][A-Za-z0-9_$-]*))?$/i;
+const ATTR_PATH =
+  /^(?:(urn:[A-Za-z0-9:._-]+):)?([A-Za-z][A-Za-z0-9_$-]*)(?:\.([A-Za-z][A-Za-z0-9_$-]*))?$/i;
 const ATTR_NAME = /^[A-Za-z][A-Za-z0-9_$-]*$/;
 
 const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
@@ -70,7 +71,10 @@ function tokenize(input: string): Token[] {
       at++;
     } else if (c === '"') {
       const text = sticky(STRING, input, at);
-      if (!text) throw new FilterSyntaxError(`Unterminated or malformed string at position ${at + 1}; values are JSON strings in double quotes.`);
+      if (!text)
+        throw new FilterSyntaxError(
+          `Unterminated or malformed string at position ${at + 1}; values are JSON strings in double quotes.`,
+        );
       tokens.push({ type: "value", value: JSON.parse(text) as string, at });
       at += text.length;
     } else if (c === "-" || (c >= "0" && c <= "9")) {
@@ -80,7 +84,8 @@ function tokenize(input: string): Token[] {
       at += text.length;
     } else {
       const text = sticky(WORD, input, at);
-      if (!text) throw new FilterSyntaxError(`Unexpected character ${quote(c)} at position ${at + 1}.`);
+      if (!text)
+        throw new FilterSyntaxError(`Unexpected character ${quote(c)} at position ${at + 1}.`);
       tokens.push({ type: "word", text, at });
       at += text.length;
     }
@@ -90,8 +95,13 @@ function tokenize(input: string): Token[] {
 
 function attrPathOf(text: string, at: number): AttrPath {
   const match = ATTR_PATH.exec(text);
-  if (!match) throw new FilterSyntaxError(`${quote(text)} at position ${at + 1} is not an attribute path.`);
-  return { ...(match[1] ? { uri: match[1] } : {}), attr: match[2], ...(match[3] ? { sub: match[3] } : {}) };
+  if (!match)
+    throw new FilterSyntaxError(`${quote(text)} at position ${at + 1} is not an attribute path.`);
+  return {
+    ...(match[1] ? { uri: match[1] } : {}),
+    attr: match[2],
+    ...(match[3] ? { sub: match[3] } : {}),
+  };
 }
 
 class Parser {
@@ -122,13 +132,17 @@ class Parser {
   parseAll(): Filter {
     if (!this.tokens.length) throw new FilterSyntaxError("The filter is empty.");
     const filter = this.or(false);
-    if (this.peek()) throw new FilterSyntaxError(`Unexpected ${this.describe(this.peek())} ${this.where()}.`);
+    if (this.peek())
+      throw new FilterSyntaxError(`Unexpected ${this.describe(this.peek())} ${this.where()}.`);
     return filter;
   }
 
   parsePathOnly(): AttrPath {
     const path = this.path(false);
-    if (this.peek()) throw new FilterSyntaxError(`Unexpected ${this.describe(this.peek())} ${this.where()} in the path.`);
+    if (this.peek())
+      throw new FilterSyntaxError(
+        `Unexpected ${this.describe(this.peek())} ${this.where()} in the path.`,
+      );
     return path;
   }
 
@@ -158,7 +172,8 @@ class Parser {
   }
 
   private unary(inValueFilter: boolean): Filter {
-    if (++this.depth > MAX_DEPTH) throw new FilterSyntaxError(`The filter nests deeper than ${MAX_DEPTH} levels.`);
+    if (++this.depth > MAX_DEPTH)
+      throw new FilterSyntaxError(`The filter nests deeper than ${MAX_DEPTH} levels.`);
     try {
       const token = this.peek();
       if (this.keyword(token, "not") && this.tokens[this.i + 1]?.type === "(") {
@@ -181,12 +196,18 @@ class Parser {
 
   private path(inValueFilter: boolean): AttrPath {
     const token = this.peek();
-    if (token?.type !== "word") throw new FilterSyntaxError(`Expected an attribute name ${this.where()}, found ${this.describe(token)}.`);
+    if (token?.type !== "word")
+      throw new FilterSyntaxError(
+        `Expected an attribute name ${this.where()}, found ${this.describe(token)}.`,
+      );
     this.i++;
     const path = attrPathOf(token.text, token.at);
     if (this.peek()?.type !== "[") return path;
     if (inValueFilter) throw new FilterSyntaxError(`Value filters cannot nest (${this.where()}).`);
-    if (path.sub) throw new FilterSyntaxError(`A value filter follows a sub-attribute ${this.where()}; write attr[filter].sub.`);
+    if (path.sub)
+      throw new FilterSyntaxError(
+        `A value filter follows a sub-attribute ${this.where()}; write attr[filter].sub.`,
+      );
     this.i++;
     this.depth++;
     const valueFilter = this.or(true);
@@ -195,7 +216,8 @@ class Parser {
     if (this.peek()?.type === ".") {
       this.i++;
       const sub = this.peek();
-      if (sub?.type !== "word" || !ATTR_NAME.test(sub.text)) throw new FilterSyntaxError(`Expected a sub-attribute name after "." ${this.where(sub)}.`);
+      if (sub?.type !== "word" || !ATTR_NAME.test(sub.text))
+        throw new FilterSyntaxError(`Expected a sub-attribute name after "." ${this.where(sub)}.`);
       this.i++;
       return { ...path, valueFilter, sub: sub.text };
     }
@@ -215,7 +237,9 @@ class Parser {
       return { kind: "compare", path, op, value: this.compValue() };
     }
     if (path.valueFilter && !path.sub) return { kind: "has", path };
-    throw new FilterSyntaxError(`Expected an operator (${COMPARE_OPS.join(", ")} or pr) ${this.where(token)}, found ${this.describe(token)}.`);
+    throw new FilterSyntaxError(
+      `Expected an operator (${COMPARE_OPS.join(", ")} or pr) ${this.where(token)}, found ${this.describe(token)}.`,
+    );
   }
 
   private compValue(): CompValue {
@@ -229,12 +253,15 @@ class Parser {
       this.i++;
       return literal === "null" ? null : literal === "true";
     }
-    throw new FilterSyntaxError(`Expected a value (a JSON string in double quotes, a number, true, false or null) ${this.where(token)}, found ${this.describe(token)}.`);
+    throw new FilterSyntaxError(
+      `Expected a value (a JSON string in double quotes, a number, true, false or null) ${this.where(token)}, found ${this.describe(token)}.`,
+    );
   }
 }
 
 function guarded<T>(input: string, what: string, run: (p: Parser) => T): T {
-  if (input.length > MAX_FILTER_LENGTH) throw new FilterSyntaxError(`The ${what} is longer than ${MAX_FILTER_LENGTH} characters.`);
+  if (input.length > MAX_FILTER_LENGTH)
+    throw new FilterSyntaxError(`The ${what} is longer than ${MAX_FILTER_LENGTH} characters.`);
   return run(new Parser(tokenize(input)));
 }
 
@@ -242,4 +269,5 @@ function guarded<T>(input: string, what: string, run: (p: Parser) => T): T {
 export const parseFilter = (input: string): Filter => guarded(input, "filter", (p) => p.parseAll());
 
 /** Parses a PATCH operation's `path` (`attrPath` or `valuePath [subAttr]`). */
-export const parsePath = (input: string): AttrPath => guarded(input, "path", (p) => p.parsePathOnly());
+export const parsePath = (input: string): AttrPath =>
+  guarded(input, "path", (p) => p.parsePathOnly());

@@ -14,9 +14,11 @@ export type State = Record<string, unknown>;
 type Item = Record<string, unknown>;
 type Op = "add" | "replace" | "remove";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 /** A member of a JSON object by name, case-insensitively (SCIM attribute names and PatchOp members). */
-const propertyOf = (object: Record<string, unknown>, name: string) => object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
+const propertyOf = (object: Record<string, unknown>, name: string) =>
+  object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
 const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
 
 /** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
@@ -24,7 +26,8 @@ function coerce(def: AttributeDef, value: unknown, name: string): unknown {
   if (value === null) return null;
   if (def.type === "boolean") {
     if (typeof value === "boolean") return value;
-    if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
+    if (typeof value === "string" && /^(true|false)$/i.test(value))
+      return value.toLowerCase() === "true";
     throw invalidValue(`Attribute "${name}" must be true or false.`);
   }
   if (typeof value !== "string") throw invalidValue(`Attribute "${name}" must be a string.`);
@@ -33,19 +36,25 @@ function coerce(def: AttributeDef, value: unknown, name: string): unknown {
 
 /** Entra ID's app role as a JSON string: `{"id":…,"value":"Manager","displayName":"Manager"}`. */
 function embeddedRole(def: AttributeDef, value: unknown): Record<string, unknown> | null {
-  if (def.name !== "roles" || typeof value !== "string" || !value.trim().startsWith("{")) return null;
+  if (def.name !== "roles" || typeof value !== "string" || !value.trim().startsWith("{"))
+    return null;
   try {
     const parsed: unknown = JSON.parse(value);
     if (!isObject(parsed) || typeof propertyOf(parsed, "value") !== "string") return null;
     const display = propertyOf(parsed, "displayName");
-    return { value: propertyOf(parsed, "value"), ...(typeof display === "string" ? { display } : {}) };
+    return {
+      value: propertyOf(parsed, "value"),
+      ...(typeof display === "string" ? { display } : {}),
+    };
   } catch {
     return null;
   }
 }
 
 function toItem(def: AttributeDef, value: unknown): Item {
-  const embedded = embeddedRole(def, value) ?? (isObject(value) ? embeddedRole(def, propertyOf(value, "value")) : null);
+  const embedded =
+    embeddedRole(def, value) ??
+    (isObject(value) ? embeddedRole(def, propertyOf(value, "value")) : null);
   if (embedded) return toItem(def, isObject(value) ? { ...value, ...embedded } : embedded);
   if (typeof value === "string") return { value };
   if (!isObject(value)) throw invalidValue(`Each value of "${def.name}" must be an object.`);
@@ -57,7 +66,8 @@ function toItem(def: AttributeDef, value: unknown): Item {
   return item;
 }
 
-const tooMany = (def: AttributeDef) => invalidValue(`"${def.name}" may hold at most ${MAX_VALUES} values.`);
+const tooMany = (def: AttributeDef) =>
+  invalidValue(`"${def.name}" may hold at most ${MAX_VALUES} values.`);
 
 function toItems(def: AttributeDef, value: unknown): Item[] {
   if (value === null) return [];
@@ -67,7 +77,8 @@ function toItems(def: AttributeDef, value: unknown): Item[] {
 }
 
 /** A value's key for equality (strings case-insensitively), so matching is one map lookup. */
-const keyOf = (v: unknown) => (typeof v === "string" ? `s:${v.toLowerCase()}` : JSON.stringify(v ?? null));
+const keyOf = (v: unknown) =>
+  typeof v === "string" ? `s:${v.toLowerCase()}` : JSON.stringify(v ?? null);
 
 /** Whether a value of a multi-valued attribute matches a value filter (strings compared case-insensitively). */
 export function matches(filter: Filter, item: Item): boolean {
@@ -87,23 +98,41 @@ export function matches(filter: Filter, item: Item): boolean {
     case "compare": {
       const raw = propertyOf(item, filter.path.attr);
       // Entra ID compares booleans with strings: `roles[primary eq "True"]`.
-      const value = typeof raw === "boolean" && typeof filter.value === "string" && /^(true|false)$/i.test(filter.value) ? filter.value.toLowerCase() === "true" : filter.value;
-      const [a, b] = [typeof raw === "string" ? raw.toLowerCase() : raw, typeof value === "string" ? value.toLowerCase() : value];
+      const value =
+        typeof raw === "boolean" &&
+        typeof filter.value === "string" &&
+        /^(true|false)$/i.test(filter.value)
+          ? filter.value.toLowerCase() === "true"
+          : filter.value;
+      const [a, b] = [
+        typeof raw === "string" ? raw.toLowerCase() : raw,
+        typeof value === "string" ? value.toLowerCase() : value,
+      ];
       if (filter.op === "eq") return a === b || (a === undefined && b === null);
       if (filter.op === "ne") return !(a === b || (a === undefined && b === null));
       if (typeof a !== "string" && typeof a !== "number") return false;
-      if (filter.op === "co") return typeof a === "string" && typeof b === "string" && a.includes(b);
-      if (filter.op === "sw") return typeof a === "string" && typeof b === "string" && a.startsWith(b);
-      if (filter.op === "ew") return typeof a === "string" && typeof b === "string" && a.endsWith(b);
+      if (filter.op === "co")
+        return typeof a === "string" && typeof b === "string" && a.includes(b);
+      if (filter.op === "sw")
+        return typeof a === "string" && typeof b === "string" && a.startsWith(b);
+      if (filter.op === "ew")
+        return typeof a === "string" && typeof b === "string" && a.endsWith(b);
       if (b === null || typeof b === "boolean" || typeof a !== typeof b) return false;
-      return filter.op === "gt" ? a > b : filter.op === "ge" ? a >= b : filter.op === "lt" ? a < b : a <= b;
+      return filter.op === "gt"
+        ? a > b
+        : filter.op === "ge"
+          ? a >= b
+          : filter.op === "lt"
+            ? a < b
+            : a <= b;
     }
   }
 }
 
 /** The equalities a value filter states (`type eq "work"`), for a value `add` creates. */
 function equalitiesOf(filter: Filter, def: AttributeDef): Item {
-  if (filter.kind === "and") return { ...equalitiesOf(filter.left, def), ...equalitiesOf(filter.right, def) };
+  if (filter.kind === "and")
+    return { ...equalitiesOf(filter.left, def), ...equalitiesOf(filter.right, def) };
   if (filter.kind !== "compare" || filter.op !== "eq") return {};
   const sub = subAttributeOf(def, filter.path.attr);
   return sub ? { [sub.name]: coerce(sub, filter.value, `${def.name}.${sub.name}`) } : {};
@@ -112,21 +141,34 @@ function equalitiesOf(filter: Filter, def: AttributeDef): Item {
 /** At most one value is primary: the last one marked so. */
 function onePrimary(items: Item[]): Item[] {
   const last = items.map((i) => i.primary === true).lastIndexOf(true);
-  return items.map((item, index) => (item.primary === true && index !== last ? { ...item, primary: false } : item));
+  return items.map((item, index) =>
+    item.primary === true && index !== last ? { ...item, primary: false } : item,
+  );
 }
 
 function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, value: unknown): void {
   let items = [...((state[def.name] as Item[] | undefined) ?? [])].map((i) => ({ ...i }));
   const sub = path.sub ? subAttributeOf(def, path.sub) : undefined;
   if (path.sub && !sub) return; // a sub-attribute no schema here defines: ignored
-  const setOn = (item: Item) => (sub ? { ...item, [sub.name]: op === "remove" ? null : coerce(sub, value, label(path)) } : { ...item, ...toItem(def, value) });
+  const setOn = (item: Item) =>
+    sub
+      ? { ...item, [sub.name]: op === "remove" ? null : coerce(sub, value, label(path)) }
+      : { ...item, ...toItem(def, value) };
   if (path.valueFilter) {
     const filter = path.valueFilter;
     const matched = new Set(items.filter((i) => matches(filter, i)));
-    if (op === "remove") items = sub ? items.map((i) => (matched.has(i) ? setOn(i) : i)) : items.filter((i) => !matched.has(i));
+    if (op === "remove")
+      items = sub
+        ? items.map((i) => (matched.has(i) ? setOn(i) : i))
+        : items.filter((i) => !matched.has(i));
     else if (matched.size) items = items.map((i) => (matched.has(i) ? setOn(i) : i));
     else if (op === "add") items.push(setOn(equalitiesOf(filter, def)));
-    else throw new ScimError("invalid_request", `No value of "${def.name}" matches the filter of path "${label(path)}[…]".`, "noTarget");
+    else
+      throw new ScimError(
+        "invalid_request",
+        `No value of "${def.name}" matches the filter of path "${label(path)}[…]".`,
+        "noTarget",
+      );
   } else if (sub) {
     items = items.length || op === "remove" ? items.map(setOn) : [setOn({})];
   } else if (op === "replace") {
@@ -139,15 +181,29 @@ function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, val
       else at.set(keyOf(added.value), items.push(added) - 1);
     }
   } else {
-    const gone = value === undefined || value === null ? null : new Set(toItems(def, value).map((i) => keyOf(i.value)));
+    const gone =
+      value === undefined || value === null
+        ? null
+        : new Set(toItems(def, value).map((i) => keyOf(i.value)));
     items = gone ? items.filter((i) => !gone.has(keyOf(i.value))) : [];
   }
   if (items.length > MAX_VALUES) throw tooMany(def);
   state[def.name] = onePrimary(items);
 }
 
-function applyComplex(state: State, op: Op, def: AttributeDef, path: AttrPath, value: unknown): void {
-  if (path.valueFilter) throw new ScimError("invalid_request", `"${def.name}" is not multi-valued: it takes no value filter.`, "invalidPath");
+function applyComplex(
+  state: State,
+  op: Op,
+  def: AttributeDef,
+  path: AttrPath,
+  value: unknown,
+): void {
+  if (path.valueFilter)
+    throw new ScimError(
+      "invalid_request",
+      `"${def.name}" is not multi-valued: it takes no value filter.`,
+      "invalidPath",
+    );
   const current = { ...((state[def.name] as Item | null) ?? {}) };
   if (path.sub) {
     const sub = subAttributeOf(def, path.sub);
@@ -164,17 +220,26 @@ function applyComplex(state: State, op: Op, def: AttributeDef, path: AttrPath, v
 /** One operation on one attribute path; `explicit`: the path was the operation's own (not a key of its value). */
 function applyAt(state: State, op: Op, path: AttrPath, value: unknown, explicit: boolean): void {
   const found = attributeOf(path.uri, path.attr);
-  const readOnly = found ? found.def.mutability === "readOnly" : COMMON_READ_ONLY.includes(path.attr.toLowerCase());
+  const readOnly = found
+    ? found.def.mutability === "readOnly"
+    : COMMON_READ_ONLY.includes(path.attr.toLowerCase());
   if (readOnly) {
-    if (explicit) throw new ScimError("invalid_request", `Attribute "${path.attr}" is read-only.`, "mutability");
+    if (explicit)
+      throw new ScimError(
+        "invalid_request",
+        `Attribute "${path.attr}" is read-only.`,
+        "mutability",
+      );
     return;
   }
   if (!found) return; // not an attribute of this service's schemas: ignored
   const { def } = found;
-  if (op !== "remove" && value === undefined) throw invalidValue(`The "${op}" operation on "${label(path)}" needs a "value".`);
+  if (op !== "remove" && value === undefined)
+    throw invalidValue(`The "${op}" operation on "${label(path)}" needs a "value".`);
   if (def.multiValued) return applyMulti(state, op, def, path, value);
   if (def.type === "complex") return applyComplex(state, op, def, path, value);
-  if (path.sub || path.valueFilter) throw new ScimError("invalid_request", `"${def.name}" has no sub-attributes.`, "invalidPath");
+  if (path.sub || path.valueFilter)
+    throw new ScimError("invalid_request", `"${def.name}" has no sub-attributes.`, "invalidPath");
   state[def.name] = op === "remove" ? null : coerce(def, value, def.name);
 }
 
@@ -182,7 +247,12 @@ function pathOf(text: string): AttrPath {
   try {
     return parsePath(text);
   } catch (err) {
-    if (err instanceof FilterSyntaxError) throw new ScimError("invalid_request", `Invalid path ${JSON.stringify(text.slice(0, 200))}: ${err.message}`, "invalidPath");
+    if (err instanceof FilterSyntaxError)
+      throw new ScimError(
+        "invalid_request",
+        `Invalid path ${JSON.stringify(text.slice(0, 200))}: ${err.message}`,
+        "invalidPath",
+      );
     throw err;
   }
 }
@@ -198,14 +268,21 @@ function parsedOrNull(text: string): AttrPath | null {
 const SCHEMA_URNS = [URN.user, URN.enterprise].map((u) => u.toLowerCase());
 
 /** A path-less add/replace, or a POST/PUT body: each key is an attribute path, or a schema URN holding attributes. */
-export function assign(state: State, op: "add" | "replace", value: Record<string, unknown>, uri?: string): void {
+export function assign(
+  state: State,
+  op: "add" | "replace",
+  value: Record<string, unknown>,
+  uri?: string,
+): void {
   for (const [key, v] of Object.entries(value)) {
     if (!uri && SCHEMA_URNS.includes(key.toLowerCase())) {
       if (!isObject(v)) throw invalidValue(`"${key}" must be an object of attributes.`);
       assign(state, op, v, key);
     } else {
       // A key that is no attribute path at all (`@odata.type`, `2fa`) names no attribute here: ignored.
-      const path = key.includes("[") ? pathOf(uri ? `${uri}:${key}` : key) : parsedOrNull(uri ? `${uri}:${key}` : key);
+      const path = key.includes("[")
+        ? pathOf(uri ? `${uri}:${key}` : key)
+        : parsedOrNull(uri ? `${uri}:${key}` : key);
       if (path) applyAt(state, op, path, v, false);
     }
   }
@@ -215,21 +292,44 @@ export function assign(state: State, op: "add" | "replace", value: Record<string
 export function applyPatch(before: State, body: unknown): State {
   if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
   const schemas = propertyOf(body, "schemas");
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp))) throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
+  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp)))
+    throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
   const operations = propertyOf(body, "Operations");
-  if (!Array.isArray(operations) || operations.length === 0) throw invalidSyntax('"Operations" must be a non-empty array.');
-  if (operations.length > MAX_OPERATIONS) throw invalidValue(`A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. Send the changes in several requests.`);
+  if (!Array.isArray(operations) || operations.length === 0)
+    throw invalidSyntax('"Operations" must be a non-empty array.');
+  if (operations.length > MAX_OPERATIONS)
+    throw invalidValue(
+      `A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. Send the changes in several requests.`,
+    );
   const state = structuredClone(before);
   operations.forEach((operation: unknown, index) => {
     if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
-    const op = typeof propertyOf(operation, "op") === "string" ? (propertyOf(operation, "op") as string).toLowerCase() : "";
-    if (op !== "add" && op !== "replace" && op !== "remove") throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
+    const op =
+      typeof propertyOf(operation, "op") === "string"
+        ? (propertyOf(operation, "op") as string).toLowerCase()
+        : "";
+    if (op !== "add" && op !== "replace" && op !== "remove")
+      throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
     const path = propertyOf(operation, "path");
-    if (path !== undefined && (typeof path !== "string" || !path.trim())) throw new ScimError("invalid_request", `Operations[${index}].path must be a non-empty string.`, "invalidPath");
-    if (typeof path === "string") return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true);
-    if (op === "remove") throw new ScimError("invalid_request", `Operations[${index}]: "remove" needs a "path".`, "noTarget");
+    if (path !== undefined && (typeof path !== "string" || !path.trim()))
+      throw new ScimError(
+        "invalid_request",
+        `Operations[${index}].path must be a non-empty string.`,
+        "invalidPath",
+      );
+    if (typeof path === "string")
+      return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true);
+    if (op === "remove")
+      throw new ScimError(
+        "invalid_request",
+        `Operations[${index}]: "remove" needs a "path".`,
+        "noTarget",
+      );
     const value = propertyOf(operation, "value");
-    if (!isObject(value)) throw invalidValue(`Operations[${index}].value must be an object of attributes when there is no "path".`);
+    if (!isObject(value))
+      throw invalidValue(
+        `Operations[${index}].value must be an object of attributes when there is no "path".`,
+      );
     assign(state, op, value);
   });
   return state;

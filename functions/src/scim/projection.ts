@@ -15,17 +15,23 @@ interface Wanted {
 }
 
 const ALWAYS = ["id", "schemas"];
-const isObject = (v: unknown): v is Resource => typeof v === "object" && v !== null && !Array.isArray(v);
-const memberOf = (object: Resource, name: string) => Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase());
+const isObject = (v: unknown): v is Resource =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const memberOf = (object: Resource, name: string) =>
+  Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase());
 
 function parseList(list: string, parameter: string): Wanted[] {
-  const names = list.split(",").map((n) => n.trim()).filter(Boolean);
+  const names = list
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (names.length > 50) throw invalidValue(`"${parameter}" may name at most 50 attributes.`);
   return names.map((name) => {
     const lower = name.toLowerCase();
     const enterprise = URN.enterprise.toLowerCase();
     if (lower === enterprise) return { top: URN.enterprise };
-    if (lower.startsWith(`${enterprise}:`)) return { top: URN.enterprise, sub: name.slice(enterprise.length + 1) };
+    if (lower.startsWith(`${enterprise}:`))
+      return { top: URN.enterprise, sub: name.slice(enterprise.length + 1) };
     const core = URN.user.toLowerCase();
     const bare = lower.startsWith(`${core}:`) ? name.slice(core.length + 1) : name;
     const [top, sub] = bare.split(".", 2);
@@ -37,7 +43,7 @@ function pick(resource: Resource, wanted: Wanted, into: Resource): void {
   const key = memberOf(resource, wanted.top);
   if (key === undefined) return;
   const value = resource[key];
-  if (wanted.sub === undefined || !isObject(value) && !Array.isArray(value)) {
+  if (wanted.sub === undefined || (!isObject(value) && !Array.isArray(value))) {
     into[key] = value;
     return;
   }
@@ -45,7 +51,10 @@ function pick(resource: Resource, wanted: Wanted, into: Resource): void {
   if (Array.isArray(value)) {
     into[key] = value.map((item, i) => {
       const subKey = isObject(item) ? memberOf(item, sub) : undefined;
-      const kept = (isObject(into[key]) || Array.isArray(into[key]) ? (into[key] as Resource[])[i] : undefined) ?? {};
+      const kept =
+        (isObject(into[key]) || Array.isArray(into[key])
+          ? (into[key] as Resource[])[i]
+          : undefined) ?? {};
       return subKey === undefined ? kept : { ...kept, [subKey]: (item as Resource)[subKey] };
     });
     return;
@@ -72,7 +81,11 @@ function drop(resource: Resource, wanted: Wanted): void {
 }
 
 /** The resource as the request's `attributes` / `excludedAttributes` ask (both absent: whole). */
-export function project<T extends Resource>(resource: T, attributes?: string, excludedAttributes?: string): Resource {
+export function project<T extends Resource>(
+  resource: T,
+  attributes?: string,
+  excludedAttributes?: string,
+): Resource {
   let out: Resource = resource;
   if (attributes !== undefined && attributes.trim()) {
     out = Object.fromEntries(ALWAYS.filter((k) => k in resource).map((k) => [k, resource[k]]));

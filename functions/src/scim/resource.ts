@@ -24,7 +24,8 @@ export function stateOf(user: StoredUser, department: string | null): State {
   };
 }
 
-const dropNulls = <T extends Record<string, unknown>>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
+const dropNulls = <T extends Record<string, unknown>>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
 
 /** The resource as served: attributes without a value are left out (RFC 7643 §2.5). */
 export function toScimUser(user: StoredUser, department: string | null, location: string) {
@@ -33,13 +34,22 @@ export function toScimUser(user: StoredUser, department: string | null, location
   return {
     schemas: [URN.user, URN.enterprise],
     id: user.id,
-    ...dropNulls({ externalId: user.externalId, userName: state.userName, displayName: user.displayName }),
+    ...dropNulls({
+      externalId: user.externalId,
+      userName: state.userName,
+      displayName: user.displayName,
+    }),
     ...(Object.keys(name).length ? { name } : {}),
     emails: state.emails as Item[],
     active: state.active as boolean,
     roles: state.roles as Item[],
     [URN.enterprise]: dropNulls({ department }),
-    meta: dropNulls({ resourceType: "User", created: toIso(user.createdAt), lastModified: toIso(user.updatedAt ?? user.createdAt), location }),
+    meta: dropNulls({
+      resourceType: "User",
+      created: toIso(user.createdAt),
+      lastModified: toIso(user.updatedAt ?? user.createdAt),
+      location,
+    }),
   };
 }
 
@@ -48,7 +58,8 @@ export function toScimUser(user: StoredUser, department: string | null, location
  * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
  */
 export function stateFromBody(body: unknown): State {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidValue("The body must be a User resource (a JSON object).");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw invalidValue("The body must be a User resource (a JSON object).");
   const state: State = { name: {}, emails: [] };
   assign(state, "replace", body as Record<string, unknown>);
   return state;
@@ -57,10 +68,15 @@ export function stateFromBody(body: unknown): State {
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
 const primaryValue = (items: unknown) => {
   const list = (items as Item[] | undefined) ?? [];
-  return text((list.find((i) => i.primary === true) ?? list.find((i) => typeof i.type === "string" && i.type.toLowerCase() === "work") ?? list[0])?.value);
+  return text(
+    (
+      list.find((i) => i.primary === true) ??
+      list.find((i) => typeof i.type === "string" && i.type.toLowerCase() === "work") ??
+      list[0]
+    )?.value,
+  );
 };
 const lower = (v: string | null) => v?.toLowerCase() ?? null;
-
 
 const emailAddress = z.email().max(320);
 const isEmail = (value: string) => emailAddress.safeParse(value.toLowerCase()).success;
@@ -72,7 +88,10 @@ const isEmail = (value: string) => emailAddress.safeParse(value.toLowerCase()).s
 function signInAddress(state: State): string | null {
   const chosen = primaryValue(state.emails);
   if (chosen !== null) {
-    if (!isEmail(chosen)) throw invalidValue(`The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`);
+    if (!isEmail(chosen))
+      throw invalidValue(
+        `The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`,
+      );
     return chosen.toLowerCase();
   }
   const userName = text(state.userName);
@@ -80,8 +99,14 @@ function signInAddress(state: State): string | null {
 }
 
 /** A value of the request, within its limit (stored values are compared as they are). */
-function checkedText(value: string | null, attribute: string, max: number, check = true): string | null {
-  if (check && value !== null && value.length > max) throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
+function checkedText(
+  value: string | null,
+  attribute: string,
+  max: number,
+  check = true,
+): string | null {
+  if (check && value !== null && value.length > max)
+    throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
   return value;
 }
 
@@ -102,20 +127,27 @@ function displayNameOf(state: State, name: PersonName, email: string): string {
 }
 
 const roleOf = (state: State) => primaryValue(state.roles);
-const departmentOf = (state: State, check = true) => checkedText(text(state.department), "department", 200, check);
-const externalIdOf = (state: State, check = true) => checkedText(text(state.externalId), "externalId", 256, check);
+const departmentOf = (state: State, check = true) =>
+  checkedText(text(state.department), "department", 200, check);
+const externalIdOf = (state: State, check = true) =>
+  checkedText(text(state.externalId), "externalId", 256, check);
 
 /** The role value a change of roles asks for: the primary of the values it added, else the primary of all. */
 function changedRole(before: State, after: State): string | null {
   const had = JSON.stringify((before.roles as Item[] | undefined) ?? []);
-  const added = ((after.roles as Item[] | undefined) ?? []).filter((item) => !had.includes(JSON.stringify(item.value ?? null)));
+  const added = ((after.roles as Item[] | undefined) ?? []).filter(
+    (item) => !had.includes(JSON.stringify(item.value ?? null)),
+  );
   return primaryValue(added) ?? roleOf(after);
 }
 
 /** A POST body as an invitation: the sign-in address from `emails` (or an e-mail `userName`), the userName as written. */
 export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
   const email = signInAddress(state);
-  if (!email) throw invalidValue('The user has no e-mail address: send "emails" with a primary or work address (or an e-mail address as "userName"); it is the sign-in address.');
+  if (!email)
+    throw invalidValue(
+      'The user has no e-mail address: send "emails" with a primary or work address (or an e-mail address as "userName"); it is the sign-in address.',
+    );
   const userName = checkedText(text(state.userName), "userName", 320) ?? email;
   const name = nameOf(state);
   return {
@@ -130,7 +162,8 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
   };
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameJson = (a: unknown, b: unknown) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * What changed between two states, as the users service's patch. The sign-in address follows
@@ -144,19 +177,28 @@ export function patchBetween(before: State, after: State): UserPatch {
   const patch: UserPatch = {};
   const userName = checkedText(text(after.userName), "userName", 320);
   const [previousName, currentEmail] = [text(before.userName), lower(primaryValue(before.emails))];
-  if (userName === null && previousName !== null) throw invalidValue('"userName" cannot be removed.');
+  if (userName === null && previousName !== null)
+    throw invalidValue('"userName" cannot be removed.');
   if (userName !== null && userName !== previousName) patch.userName = userName;
   let email = signInAddress(after);
   const mirrored = previousName !== null && previousName.toLowerCase() === currentEmail;
-  if (patch.userName && mirrored && sameJson(after.emails, before.emails) && isEmail(patch.userName)) email = patch.userName.toLowerCase();
+  if (
+    patch.userName &&
+    mirrored &&
+    sameJson(after.emails, before.emails) &&
+    isEmail(patch.userName)
+  )
+    email = patch.userName.toLowerCase();
   if (email !== null && email !== currentEmail) patch.email = email;
-  if (typeof after.active === "boolean" && after.active !== before.active) patch.active = after.active;
+  if (typeof after.active === "boolean" && after.active !== before.active)
+    patch.active = after.active;
   const name = nameOf(after);
   if (JSON.stringify(name) !== JSON.stringify(nameOf(before, false))) patch.name = name;
   const displayName = displayNameOf(after, name, email ?? currentEmail ?? "");
   if (displayName !== before.displayName) patch.displayName = displayName;
   if (after.department === undefined) patch.omitted = { department: true };
-  else if (departmentOf(after) !== departmentOf(before, false)) patch.department = departmentOf(after);
+  else if (departmentOf(after) !== departmentOf(before, false))
+    patch.department = departmentOf(after);
   if (externalIdOf(after) !== externalIdOf(before, false)) patch.externalId = externalIdOf(after);
   if (after.roles === undefined) patch.omitted = { ...patch.omitted, roles: true };
   else if (!sameJson(after.roles, before.roles)) {

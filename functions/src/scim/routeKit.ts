@@ -8,9 +8,18 @@ import { SCIM_CONTENT_TYPE, URN } from "./schema";
 export const SCIM_BASE = "/scim/v2";
 export const SCIM_ROUTE = { tags: ["SCIM 2.0"], scope: "provisioning" };
 export const SCIM_ERRORS: ErrorCode[] = ["invalid_request", "not_found"];
-export const SCIM_WRITE_ERRORS: ErrorCode[] = [...SCIM_ERRORS, "conflict", "payload_too_large", "unsupported_media_type"];
+export const SCIM_WRITE_ERRORS: ErrorCode[] = [
+  ...SCIM_ERRORS,
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+];
 
-export const scimSuccess = (description: string, schema: z.ZodType, extra: { status?: number; headers?: Record<string, string>; example?: unknown } = {}) => ({
+export const scimSuccess = (
+  description: string,
+  schema: z.ZodType,
+  extra: { status?: number; headers?: Record<string, string>; example?: unknown } = {},
+) => ({
   description,
   schema,
   contentType: SCIM_CONTENT_TYPE,
@@ -21,7 +30,13 @@ export const scimUrl = (req: Request, path: string) => `${publicBaseUrl(req)}${S
 
 /** A ListResponse (RFC 7644 §3.4.2) of the given resources. */
 export function listResponse<T>(resources: T[], totalResults = resources.length, startIndex = 1) {
-  return { schemas: [URN.listResponse], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources };
+  return {
+    schemas: [URN.listResponse],
+    totalResults,
+    startIndex,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  };
 }
 
 export const listResponseSchema = (item: z.ZodType, name: string) =>
@@ -29,8 +44,14 @@ export const listResponseSchema = (item: z.ZodType, name: string) =>
     .object({
       schemas: z.array(z.literal(URN.listResponse)),
       totalResults: z.number().int().openapi({ description: "How many resources match, in all." }),
-      startIndex: z.number().int().openapi({ description: "1-based position of the first resource of this page." }),
-      itemsPerPage: z.number().int().openapi({ description: "How many resources this page holds." }),
+      startIndex: z
+        .number()
+        .int()
+        .openapi({ description: "1-based position of the first resource of this page." }),
+      itemsPerPage: z
+        .number()
+        .int()
+        .openapi({ description: "How many resources this page holds." }),
       Resources: z.array(item),
     })
     .openapi(name);
@@ -40,5 +61,12 @@ export const listResponseSchema = (item: z.ZodType, name: string) =>
  * here, and leniently as RFC 7643 asks (attribute names in any case, "True"/"False" strings for
  * booleans, values of another type ignored). The limits are enforced: a longer value is a 400.
  */
-export const documented = (type: "string" | "boolean" | "object" | "array", description: string, limits: Record<string, unknown> = {}) =>
-  z.unknown().optional().openapi({ type, description, ...limits });
+export const documented = (
+  type: "string" | "boolean" | "object" | "array",
+  description: string,
+  limits: Record<string, unknown> = {},
+) =>
+  z
+    .unknown()
+    .optional()
+    .openapi({ type, description, ...limits });

@@ -13,13 +13,21 @@ export interface UserTerm {
   value: string;
 }
 
-const invalidFilter = (message: string) => new ScimError("invalid_request", message, "invalidFilter");
-const SUPPORTED = 'Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.';
+const invalidFilter = (message: string) =>
+  new ScimError("invalid_request", message, "invalidFilter");
+const SUPPORTED =
+  'Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.';
 
 const is = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
 
 /** `[type eq "work"]`, the one value filter a search may use. */
-const isWorkType = (f: Filter | undefined) => f?.kind === "compare" && f.op === "eq" && is(f.path.attr, "type") && !f.path.sub && typeof f.value === "string" && is(f.value, "work");
+const isWorkType = (f: Filter | undefined) =>
+  f?.kind === "compare" &&
+  f.op === "eq" &&
+  is(f.path.attr, "type") &&
+  !f.path.sub &&
+  typeof f.value === "string" &&
+  is(f.value, "work");
 
 function keyOf(path: AttrPath): UserKey | null {
   if (path.uri !== undefined && !is(path.uri, URN.user)) return null;
@@ -28,23 +36,41 @@ function keyOf(path: AttrPath): UserKey | null {
     if (is(path.attr, "externalId")) return "externalId";
     if (is(path.attr, "id")) return "id";
   }
-  if (is(path.attr, "emails") && is(path.sub, "value") && (!path.valueFilter || isWorkType(path.valueFilter))) return "email";
+  if (
+    is(path.attr, "emails") &&
+    is(path.sub, "value") &&
+    (!path.valueFilter || isWorkType(path.valueFilter))
+  )
+    return "email";
   return null;
 }
 
 function termsOf(filter: Filter): UserTerm[] {
   if (filter.kind === "and") return [...termsOf(filter.left), ...termsOf(filter.right)];
   if (filter.kind !== "compare") {
-    const what = filter.kind === "present" ? '"pr"' : filter.kind === "has" ? "A value filter on its own" : `"${filter.kind}"`;
+    const what =
+      filter.kind === "present"
+        ? '"pr"'
+        : filter.kind === "has"
+          ? "A value filter on its own"
+          : `"${filter.kind}"`;
     throw invalidFilter(`${what} is not supported. ${SUPPORTED}`);
   }
   const name = `${filter.path.attr}${filter.path.valueFilter ? "[…]" : ""}${filter.path.sub ? `.${filter.path.sub}` : ""}`;
-  if (filter.op !== "eq") throw invalidFilter(`Operator "${filter.op}" is not supported. ${SUPPORTED}`);
+  if (filter.op !== "eq")
+    throw invalidFilter(`Operator "${filter.op}" is not supported. ${SUPPORTED}`);
   const key = keyOf(filter.path);
   if (!key) throw invalidFilter(`Filtering on "${name}" is not supported. ${SUPPORTED}`);
-  if (typeof filter.value !== "string") throw invalidFilter(`"${name}" is compared with a JSON string, e.g. ${name} eq "value".`);
+  if (typeof filter.value !== "string")
+    throw invalidFilter(`"${name}" is compared with a JSON string, e.g. ${name} eq "value".`);
   // userName and e-mail addresses are case-insensitive (RFC 7643 caseExact false); externalId and id are exact.
-  return [{ key, value: key === "email" || key === "userName" ? filter.value.trim().toLowerCase() : filter.value }];
+  return [
+    {
+      key,
+      value:
+        key === "email" || key === "userName" ? filter.value.trim().toLowerCase() : filter.value,
+    },
+  ];
 }
 
 /** The lookups a `filter` parameter asks for (all must hold), or a SCIM `invalidFilter` error. */
@@ -52,7 +78,8 @@ export function userTerms(filter: string): UserTerm[] {
   try {
     return termsOf(parseFilter(filter));
   } catch (err) {
-    if (err instanceof FilterSyntaxError) throw invalidFilter(`The filter is not valid: ${err.message}`);
+    if (err instanceof FilterSyntaxError)
+      throw invalidFilter(`The filter is not valid: ${err.message}`);
     throw err;
   }
 }

@@ -18,54 +18,122 @@ export const scimUserSchema = z
     schemas: z.array(z.string()),
     id: z.string(),
     externalId: z.string().optional(),
-    userName: z.string().optional().openapi({ description: "As written by the identity provider (the e-mail address for users created otherwise)." }),
+    userName: z.string().optional().openapi({
+      description:
+        "As written by the identity provider (the e-mail address for users created otherwise).",
+    }),
     displayName: z.string().optional(),
-    name: z.object({ givenName: z.string().optional(), familyName: z.string().optional(), formatted: z.string().optional() }).optional(),
-    emails: z.array(multiValue).optional().openapi({ description: "One work address: the sign-in address (lower-cased)." }),
+    name: z
+      .object({
+        givenName: z.string().optional(),
+        familyName: z.string().optional(),
+        formatted: z.string().optional(),
+      })
+      .optional(),
+    emails: z
+      .array(multiValue)
+      .optional()
+      .openapi({ description: "One work address: the sign-in address (lower-cased)." }),
     active: z.boolean().optional().openapi({ description: "false when deactivated." }),
-    roles: z.array(multiValue).optional().openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
+    roles: z
+      .array(multiValue)
+      .optional()
+      .openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
     [URN.enterprise]: z.object({ department: z.string().optional() }).optional(),
-    meta: z.object({
-      resourceType: z.literal("User"),
-      created: z.string().optional(),
-      lastModified: z.string().optional(),
-      location: z.string().openapi({ format: "uri" }),
-    }).optional(),
+    meta: z
+      .object({
+        resourceType: z.literal("User"),
+        created: z.string().optional(),
+        lastModified: z.string().optional(),
+        location: z.string().openapi({ format: "uri" }),
+      })
+      .optional(),
   })
-  .openapi("ScimUser", { description: "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so." });
+  .openapi("ScimUser", {
+    description:
+      "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so.",
+  });
 export type ScimUser = z.infer<typeof scimUserSchema>;
 
 export const scimUserInput = z
   .looseObject({
     schemas: documented("array", `\`["${URN.user}", "${URN.enterprise}"]\`.`),
-    userName: documented("string", "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`). At most 320 characters (after trimming).", { maxLength: 320 }),
-    externalId: documented("string", "The identity provider's id of the user; at most 256 characters (after trimming).", { maxLength: 256 }),
-    name: documented("object", "`givenName`, `familyName`, `formatted`: at most 200 characters each (after trimming).", {
-      properties: { givenName: { type: "string", maxLength: 200 }, familyName: { type: "string", maxLength: 200 }, formatted: { type: "string", maxLength: 200 } },
-    }),
-    displayName: documented("string", "1–200 characters (after trimming); derived from the name or e-mail address when absent.", { maxLength: 200 }),
-    emails: documented("array", "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required."),
-    active: documented("boolean", 'true (default) or false; the strings "True"/"False" are accepted.'),
-    roles: documented("array", "The primary (else first) value is mapped through the company's role map."),
-    [URN.enterprise]: documented("object", "`department`: the name of one of the company's departments (at most 200 characters).", {
-      properties: { department: { type: "string", maxLength: 200 } },
-    }),
+    userName: documented(
+      "string",
+      "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`). At most 320 characters (after trimming).",
+      { maxLength: 320 },
+    ),
+    externalId: documented(
+      "string",
+      "The identity provider's id of the user; at most 256 characters (after trimming).",
+      { maxLength: 256 },
+    ),
+    name: documented(
+      "object",
+      "`givenName`, `familyName`, `formatted`: at most 200 characters each (after trimming).",
+      {
+        properties: {
+          givenName: { type: "string", maxLength: 200 },
+          familyName: { type: "string", maxLength: 200 },
+          formatted: { type: "string", maxLength: 200 },
+        },
+      },
+    ),
+    displayName: documented(
+      "string",
+      "1–200 characters (after trimming); derived from the name or e-mail address when absent.",
+      { maxLength: 200 },
+    ),
+    emails: documented(
+      "array",
+      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required.",
+    ),
+    active: documented(
+      "boolean",
+      'true (default) or false; the strings "True"/"False" are accepted.',
+    ),
+    roles: documented(
+      "array",
+      "The primary (else first) value is mapped through the company's role map.",
+    ),
+    [URN.enterprise]: documented(
+      "object",
+      "`department`: the name of one of the company's departments (at most 200 characters).",
+      {
+        properties: { department: { type: "string", maxLength: 200 } },
+      },
+    ),
   })
-  .openapi("ScimUserInput", { description: "A SCIM User. Attribute names are case-insensitive; attributes this service does not define are ignored." });
+  .openapi("ScimUserInput", {
+    description:
+      "A SCIM User. Attribute names are case-insensitive; attributes this service does not define are ignored.",
+  });
 
 export const patchOpInput = z
   .looseObject({
     schemas: documented("array", `\`["${URN.patchOp}"]\`.`),
-    Operations: documented("array", `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is case-insensitive. 1 to ${MAX_OPERATIONS} operations.`, {
-      minItems: 1,
-      maxItems: MAX_OPERATIONS,
-    }),
+    Operations: documented(
+      "array",
+      `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is case-insensitive. 1 to ${MAX_OPERATIONS} operations.`,
+      {
+        minItems: 1,
+        maxItems: MAX_OPERATIONS,
+      },
+    ),
   })
-  .openapi("ScimPatchOp", { description: "RFC 7644 §3.5.2 PatchOp. Operations apply in order, all or none." });
+  .openapi("ScimPatchOp", {
+    description: "RFC 7644 §3.5.2 PatchOp. Operations apply in order, all or none.",
+  });
 
 const projectionParams = {
-  attributes: z.string().max(2000).optional().openapi({ description: "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are returned, with `id` and `schemas`." }),
-  excludedAttributes: z.string().max(2000).optional().openapi({ description: "Comma-separated attribute names left out of the resources (never `id` or `schemas`)." }),
+  attributes: z.string().max(2000).optional().openapi({
+    description:
+      "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are returned, with `id` and `schemas`.",
+  }),
+  excludedAttributes: z.string().max(2000).optional().openapi({
+    description:
+      "Comma-separated attribute names left out of the resources (never `id` or `schemas`).",
+  }),
 };
 
 export const getQuery = z.looseObject(projectionParams);
@@ -76,12 +144,20 @@ const integer = (description: string) =>
     .regex(/^[+-]?\d{1,9}$/, "must be an integer")
     .transform(Number)
     .optional()
-    .openapi({ type: "integer", minimum: -999_999_999, maximum: 999_999_999, description: `${description} At most nine digits.` });
+    .openapi({
+      type: "integer",
+      minimum: -999_999_999,
+      maximum: 999_999_999,
+      description: `${description} At most nine digits.`,
+    });
 
 export const listQuery = z.looseObject({
   // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
   filter: z.string().optional().openapi({
-    maxLength: MAX_FILTER_LENGTH, description: 'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.' }),
+    maxLength: MAX_FILTER_LENGTH,
+    description:
+      'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.',
+  }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
   ...projectionParams,

@@ -2,17 +2,43 @@ import type { Request } from "express";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { departmentsOf, type Department } from "../repos/departments";
-import { findOnRoster, rosterByEmail, rosterByExternalId, rosterByUserName, rosterWindow } from "../repos/users";
-import { departmentNameOf, inviteUser, removeUser, updateUser, type StoredUser, type UserPatch } from "../services/users";
+import {
+  findOnRoster,
+  rosterByEmail,
+  rosterByExternalId,
+  rosterByUserName,
+  rosterWindow,
+} from "../repos/users";
+import {
+  departmentNameOf,
+  inviteUser,
+  removeUser,
+  updateUser,
+  type StoredUser,
+  type UserPatch,
+} from "../services/users";
 import { MAX_RESULTS } from "./discovery";
 import { asScim, ScimError } from "./errors";
+import {
+  SCIM_PATCH_EXAMPLE,
+  SCIM_USER_EXAMPLE,
+  SCIM_USER_INPUT_EXAMPLE,
+  SCIM_USER_LIST_EXAMPLE,
+} from "./examples";
 import { applyPatch, type State } from "./patch";
 import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
-import { listResponse, listResponseSchema, SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
-import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE, SCIM_USER_LIST_EXAMPLE } from "./examples";
-import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
+import {
+  listResponse,
+  listResponseSchema,
+  SCIM_ERRORS,
+  SCIM_ROUTE,
+  SCIM_WRITE_ERRORS,
+  scimSuccess,
+  scimUrl,
+} from "./routeKit";
 import { userTerms, type UserTerm } from "./userFilter";
+import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
 /**
  * The SCIM Users endpoints: a thin adapter over the users service (the same seat rules, role
@@ -20,25 +46,42 @@ import { userTerms, type UserTerm } from "./userFilter";
  * PATCH, resource mapping).
  */
 const resourceOf = (req: Request, user: StoredUser, departments: readonly Department[]) =>
-  toScimUser(user, departmentNameOf(user, departments), scimUrl(req, `/Users/${encodeURIComponent(user.id)}`));
+  toScimUser(
+    user,
+    departmentNameOf(user, departments),
+    scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
+  );
 
-const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "The SCIM resource id (the user's id)." }) });
+const userIdParams = z.object({
+  id: z.string().min(1).max(128).openapi({ description: "The SCIM resource id (the user's id)." }),
+});
 
-const userNotFound = (id: string) => new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
+const userNotFound = (id: string) =>
+  new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
 
-const byCreation = (a: StoredUser, b: StoredUser) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
+const byCreation = (a: StoredUser, b: StoredUser) =>
+  (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
 
-const LOOKUPS = { email: rosterByEmail, userName: rosterByUserName, externalId: rosterByExternalId };
-const valueOf = (user: StoredUser, key: UserTerm["key"]) => (key === "userName" ? (user.userNameKey ?? user.email) : user[key]);
+const LOOKUPS = {
+  email: rosterByEmail,
+  userName: rosterByUserName,
+  externalId: rosterByExternalId,
+};
+const valueOf = (user: StoredUser, key: UserTerm["key"]) =>
+  key === "userName" ? (user.userNameKey ?? user.email) : user[key];
 
 /** The users every term matches: the first term is looked up, the others checked on its results. */
 async function usersMatching(companyId: string, terms: UserTerm[]): Promise<StoredUser[]> {
   const [first, ...rest] = terms;
-  const found = first.key === "id" ? [await findOnRoster(companyId, first.value)].filter((u): u is StoredUser => u !== null) : await LOOKUPS[first.key](companyId, first.value);
+  const found =
+    first.key === "id"
+      ? [await findOnRoster(companyId, first.value)].filter((u): u is StoredUser => u !== null)
+      : await LOOKUPS[first.key](companyId, first.value);
   return found.filter((u) => rest.every((t) => valueOf(u, t.key) === t.value)).sort(byCreation);
 }
 
-const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) => scimSuccess(description, scimUserSchema, { example: SCIM_USER_EXAMPLE, ...extra });
+const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) =>
+  scimSuccess(description, scimUserSchema, { example: SCIM_USER_EXAMPLE, ...extra });
 
 const listUsers = defineRoute({
   ...SCIM_ROUTE,
@@ -46,9 +89,14 @@ const listUsers = defineRoute({
   path: "/scim/v2/Users",
   operationId: "scimListUsers",
   summary: "SCIM: search or page the company's users",
-  description: "Removed users never appear. An unmatched filter answers 200 with an empty ListResponse.",
+  description:
+    "Removed users never appear. An unmatched filter answers 200 with an empty ListResponse.",
   query: listQuery,
-  success: scimSuccess("A ListResponse of users, ordered by creation.", listResponseSchema(scimUserSchema, "ScimUserList"), { example: SCIM_USER_LIST_EXAMPLE }),
+  success: scimSuccess(
+    "A ListResponse of users, ordered by creation.",
+    listResponseSchema(scimUserSchema, "ScimUserList"),
+    { example: SCIM_USER_LIST_EXAMPLE },
+  ),
   errors: SCIM_ERRORS,
   handler: async ({ query: q, principal, req }) => {
     const { companyId } = principal;
@@ -57,11 +105,20 @@ const listUsers = defineRoute({
     const terms = q.filter === undefined ? null : userTerms(q.filter);
     const [page, departments] = await Promise.all([
       terms
-        ? usersMatching(companyId, terms).then((all) => ({ total: all.length, users: all.slice(startIndex - 1, startIndex - 1 + count) }))
+        ? usersMatching(companyId, terms).then((all) => ({
+            total: all.length,
+            users: all.slice(startIndex - 1, startIndex - 1 + count),
+          }))
         : rosterWindow(companyId, startIndex - 1, count),
       departmentsOf(companyId),
     ]);
-    return listResponse(page.users.map((u) => project(resourceOf(req, u, departments), q.attributes, q.excludedAttributes)), page.total, startIndex);
+    return listResponse(
+      page.users.map((u) =>
+        project(resourceOf(req, u, departments), q.attributes, q.excludedAttributes),
+      ),
+      page.total,
+      startIndex,
+    );
   },
 });
 
@@ -73,11 +130,16 @@ const getUser = defineRoute({
   summary: "SCIM: one user",
   params: userIdParams,
   query: getQuery,
-  success: scimUserResponse("The user (only the attributes asked for, when `attributes` or `excludedAttributes` is given)."),
+  success: scimUserResponse(
+    "The user (only the attributes asked for, when `attributes` or `excludedAttributes` is given).",
+  ),
   errors: SCIM_ERRORS,
   handler: async ({ params, query: q, principal, req }) => {
     const { companyId } = principal;
-    const [user, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
+    const [user, departments] = await Promise.all([
+      findOnRoster(companyId, params.id),
+      departmentsOf(companyId),
+    ]);
     if (!user) throw userNotFound(params.id);
     return project(resourceOf(req, user, departments), q.attributes, q.excludedAttributes);
   },
@@ -94,19 +156,31 @@ const createUser = defineRoute({
     "already has is 409 `uniqueness`; no free seat is 409 naming the capacity, and nothing is created.",
   body: scimUserInput,
   bodyExample: SCIM_USER_INPUT_EXAMPLE,
-  success: scimUserResponse("The provisioned user.", { status: 201, headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." } }),
+  success: scimUserResponse("The provisioned user.", {
+    status: 201,
+    headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." },
+  }),
   errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
   handler: async ({ body, principal, req, origin }) => {
     const { companyId } = principal;
     const input = newUserOf(stateFromBody(body));
-    const user = await asScim(inviteUser(companyId, { ...input, provisionedBy: "scim" }, origin, "record"));
+    const user = await asScim(
+      inviteUser(companyId, { ...input, provisionedBy: "scim" }, origin, "record"),
+    );
     const resource = resourceOf(req, user, await departmentsOf(companyId));
-    return new Reply(resource, { status: 201, headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) } });
+    return new Reply(resource, {
+      status: 201,
+      headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) },
+    });
   },
 });
 
 /** Reads the user, derives the change from its SCIM state, and applies it through the users service. */
-function changeRoute(method: "put" | "patch", describe: { operationId: string; summary: string; description: string }, next: (before: State, body: unknown) => State): AnyRoute {
+function changeRoute(
+  method: "put" | "patch",
+  describe: { operationId: string; summary: string; description: string },
+  next: (before: State, body: unknown) => State,
+): AnyRoute {
   return defineRoute({
     ...SCIM_ROUTE,
     ...describe,
@@ -119,7 +193,10 @@ function changeRoute(method: "put" | "patch", describe: { operationId: string; s
     errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
     handler: async ({ params, body, principal, req, origin }) => {
       const { companyId } = principal;
-      const [current, departments] = await Promise.all([findOnRoster(companyId, params.id), departmentsOf(companyId)]);
+      const [current, departments] = await Promise.all([
+        findOnRoster(companyId, params.id),
+        departmentsOf(companyId),
+      ]);
       if (!current) throw userNotFound(params.id);
       const before = stateOf(current, departmentNameOf(current, departments));
       const patch: UserPatch = patchBetween(before, next(before, body));
@@ -147,7 +224,7 @@ const patchUser = changeRoute(
     operationId: "scimPatchUser",
     summary: "SCIM: change a user (RFC 7644 PATCH)",
     description:
-      '`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. ' +
+      "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. " +
       'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise `department` URN are accepted, with or without `path`.',
   },
   (before, body) => applyPatch(before, body),
@@ -168,9 +245,17 @@ const deleteUser = defineRoute({
   handler: async ({ params, principal, origin }) => {
     const { companyId } = principal;
     // RFC 7644 §3.6: a deleted resource is 404 to every later request, a repeated DELETE included.
-    if ((await asScim(removeUser(companyId, params.id, origin))) === "already") throw userNotFound(params.id);
+    if ((await asScim(removeUser(companyId, params.id, origin))) === "already")
+      throw userNotFound(params.id);
     return new Reply(null, { status: 204 });
   },
 });
 
-export const USER_ROUTES: AnyRoute[] = [listUsers, getUser, createUser, replaceUser, patchUser, deleteUser];
+export const USER_ROUTES: AnyRoute[] = [
+  listUsers,
+  getUser,
+  createUser,
+  replaceUser,
+  patchUser,
+  deleteUser,
+];

@@ -28,7 +28,11 @@ export function assertKeyUsable(key: ApiKeyDoc | null, api: KeyApi): asserts key
   if (key.revokedAt) throw unauthorized(UNKNOWN_KEY);
 }
 
-export function assertFindingsAccess(key: ApiKeyDoc, company: CompanyDoc | null, project: ProjectDoc | null): void {
+export function assertFindingsAccess(
+  key: ApiKeyDoc,
+  company: CompanyDoc | null,
+  project: ProjectDoc | null,
+): void {
   if (company?.apiAccess?.findingsExport !== true) {
     throw forbidden("API access to the findings export is turned off for this company.");
   }

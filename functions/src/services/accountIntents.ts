@@ -11,7 +11,13 @@ import {
   staleIntents,
   type IntentReason,
 } from "../repos/accountIntents";
-import { accountWithEmail, createAccount, deleteAccount, EmailTakenError, setAccountProfile } from "../repos/authAccounts";
+import {
+  accountWithEmail,
+  createAccount,
+  deleteAccount,
+  EmailTakenError,
+  setAccountProfile,
+} from "../repos/authAccounts";
 import { findUser } from "../repos/users";
 import { matchAccount, releaseRemovedAddress } from "./signInAccounts";
 import { addressTaken } from "./userErrors";
@@ -30,7 +36,11 @@ export const STALE_AFTER_MS = 10 * 60_000;
 export type { IntentReason };
 
 /** Records the intent to write the account of `uid`; returns its version, for `settleOwn`. */
-export const intendAccountChange = (uid: string, companyId: string, reason: IntentReason): Promise<Timestamp> => recordIntent(uid, companyId, reason);
+export const intendAccountChange = (
+  uid: string,
+  companyId: string,
+  reason: IntentReason,
+): Promise<Timestamp> => recordIntent(uid, companyId, reason);
 
 /**
  * The uid of a new account for an invitation: a fresh uid, its intent recorded before the account
@@ -38,7 +48,12 @@ export const intendAccountChange = (uid: string, companyId: string, reason: Inte
  * earlier try that stopped before its roster commit: claimed, and given this request's name and
  * state), released when a removed user's, and refused otherwise.
  */
-export async function accountForInvite(companyId: string, email: string, displayName: string, disabled: boolean): Promise<string> {
+export async function accountForInvite(
+  companyId: string,
+  email: string,
+  displayName: string,
+  disabled: boolean,
+): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const uid = newAccountUid();
     await recordIntent(uid, companyId, "invite");
@@ -82,10 +97,16 @@ export async function abandonInvite(uid: string): Promise<void> {
  * version if written before that time (ms) or abandoned; the stale cut-off (STALE_AFTER_MS ago)
  * guarantees no running request is overtaken.
  */
-export async function settleAccount(uid: string, which: { own: Timestamp } | { writtenBefore: number }): Promise<void> {
+export async function settleAccount(
+  uid: string,
+  which: { own: Timestamp } | { writtenBefore: number },
+): Promise<void> {
   const intent = await readIntent(uid);
   if (!intent) return;
-  const settles = "own" in which ? intent.version.isEqual(which.own) : intent.abandoned || !intent.at || intent.at.toMillis() < which.writtenBefore;
+  const settles =
+    "own" in which
+      ? intent.version.isEqual(which.own)
+      : intent.abandoned || !intent.at || intent.at.toMillis() < which.writtenBefore;
   if (!settles) return;
   const user = await findUser(uid);
   if (!user) {
@@ -102,11 +123,16 @@ const staleCutoff = (now = Date.now()) => now - STALE_AFTER_MS;
 
 /** Settles whatever a stopped request left for this user (the next touch); never fails the caller. */
 export async function settleLeftover(uid: string): Promise<void> {
-  await settleAccount(uid, { writtenBefore: staleCutoff() }).catch((err: unknown) => accountSyncFailed({ uid, step: "settle_leftover" }, err));
+  await settleAccount(uid, { writtenBefore: staleCutoff() }).catch((err: unknown) =>
+    accountSyncFailed({ uid, step: "settle_leftover" }, err),
+  );
 }
 
 /** The scheduled sweep: settles the oldest stale intents (at most `limit`). */
-export async function sweepAccountIntents(limit = 200, now = Date.now()): Promise<{ settled: number; failed: number; full: boolean }> {
+export async function sweepAccountIntents(
+  limit = 200,
+  now = Date.now(),
+): Promise<{ settled: number; failed: number; full: boolean }> {
   const uids = await staleIntents(Timestamp.fromMillis(staleCutoff(now)), limit);
   let failed = 0;
   for (const uid of uids) {

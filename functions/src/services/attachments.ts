@@ -1,8 +1,8 @@
 import type { Timestamp } from "firebase-admin/firestore";
+import { firstTimeFilter } from "../lib/bounded";
 import { parseStorageRef } from "../lib/storageRef";
 import { storageRefOutsideProject } from "../logs";
 import type { CommentDoc, FileDoc, FindingDoc } from "../repos/findingDocs";
-import { firstTimeFilter } from "../lib/bounded";
 
 /**
  * A finding's attachments in the spec's order: the location image, then the finding's files
@@ -10,7 +10,8 @@ import { firstTimeFilter } from "../lib/bounded";
  * id), then comment files by comment, oldest first. Deleted files are not attachments.
  * Each comes with the object to sign, or why none can be.
  */
-export type Signable = { bucket: string; path: string } | { error: "unrecognized_storage_reference" | "foreign_bucket" };
+export type Signable =
+  { bucket: string; path: string } | { error: "unrecognized_storage_reference" | "foreign_bucket" };
 
 export type AttachmentSource =
   | { kind: "location_details_image"; image: NonNullable<FindingDoc["locationDetailsImage"]> }
@@ -62,14 +63,26 @@ function noteOutsideProject(projectId: string): void {
 
 type Buckets = { defaultBucket: string; own: Set<string> };
 
-export function attachmentItems(projectId: string, finding: FindingDoc, files: FileDoc[], comments: CommentDoc[], buckets: Buckets): AttachmentItem[] {
+export function attachmentItems(
+  projectId: string,
+  finding: FindingDoc,
+  files: FileDoc[],
+  comments: CommentDoc[],
+  buckets: Buckets,
+): AttachmentItem[] {
   const out: AttachmentItem[] = [];
   const target = (storageRef: unknown) => classify(storageRef, buckets, projectId);
   const image = finding.locationDetailsImage;
-  if (image) out.push({ source: { kind: "location_details_image", image }, target: target(image.storageRef) });
-  for (const file of [...files].sort(appOrder)) out.push({ source: { kind: "findings_file", file }, target: target(file.storageRef) });
+  if (image)
+    out.push({
+      source: { kind: "location_details_image", image },
+      target: target(image.storageRef),
+    });
+  for (const file of [...files].sort(appOrder))
+    out.push({ source: { kind: "findings_file", file }, target: target(file.storageRef) });
   for (const comment of comments) {
-    for (const media of comment.media) out.push({ source: { kind: "comment", comment, media }, target: target(media.storageRef) });
+    for (const media of comment.media)
+      out.push({ source: { kind: "comment", comment, media }, target: target(media.storageRef) });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
-import { ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
 import type { Limits } from "../repos/apiKeyUsage";
+import { ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
 import * as store from "../repos/keyAdmin";
 import type { StoredUser } from "../repos/users";
 
@@ -23,7 +23,13 @@ export interface Caller {
 
 export class KeyAdminError extends Error {
   constructor(
-    readonly code: "permission-denied" | "invalid-argument" | "not-found" | "resource-exhausted" | "unauthenticated" | "failed-precondition",
+    readonly code:
+      | "permission-denied"
+      | "invalid-argument"
+      | "not-found"
+      | "resource-exhausted"
+      | "unauthenticated"
+      | "failed-precondition",
     message: string,
   ) {
     super(message);
@@ -35,12 +41,17 @@ export const DENIED = "You are not allowed to manage API access for this company
 
 /** The company's owner who may still use the app (as firestore.rules: active or invited, not deactivated or unknown). */
 function isLiveOwner(user: StoredUser | null, companyId: string): user is StoredUser {
-  return user?.companyId === companyId && user.role === "owner" && (user.status === "active" || user.status === "invited");
+  return (
+    user?.companyId === companyId &&
+    user.role === "owner" &&
+    (user.status === "active" || user.status === "invited")
+  );
 }
 
 export function assertMayManageKeys(caller: Caller, companyId: string): void {
   if (caller.admin) return;
-  if (!isLiveOwner(caller.user, companyId) || !caller.user.keyUser) throw new KeyAdminError("permission-denied", DENIED);
+  if (!isLiveOwner(caller.user, companyId) || !caller.user.keyUser)
+    throw new KeyAdminError("permission-denied", DENIED);
 }
 
 export function assertMaySwitchAccess(caller: Caller): void {
@@ -53,10 +64,18 @@ export function assertMaySwitchAccess(caller: Caller): void {
  * belong to); the permission is checked first, so a caller learns nothing about other companies.
  */
 export async function assertMayReport(caller: Caller, companyId: string): Promise<void> {
-  if (!caller.admin && !isLiveOwner(caller.user, companyId)) throw new KeyAdminError("permission-denied", "You are not allowed to run reports for this company.");
+  if (!caller.admin && !isLiveOwner(caller.user, companyId))
+    throw new KeyAdminError(
+      "permission-denied",
+      "You are not allowed to run reports for this company.",
+    );
   const company = await findCompany(companyId);
   if (!company) throw new KeyAdminError("not-found", "No such company.");
-  if (company.plan !== "enterprise") throw new KeyAdminError("failed-precondition", "Company reports are available on the enterprise plan only.");
+  if (company.plan !== "enterprise")
+    throw new KeyAdminError(
+      "failed-precondition",
+      "Company reports are available on the enterprise plan only.",
+    );
 }
 
 const STORE_ERROR_CODE: Record<store.KeyStoreError["reason"], KeyAdminError["code"]> = {
@@ -72,35 +91,61 @@ async function mapped<T>(operation: Promise<T>): Promise<T> {
   try {
     return await operation;
   } catch (err) {
-    if (err instanceof store.KeyStoreError) throw new KeyAdminError(STORE_ERROR_CODE[err.reason], err.message);
+    if (err instanceof store.KeyStoreError)
+      throw new KeyAdminError(STORE_ERROR_CODE[err.reason], err.message);
     throw err;
   }
 }
 
-const actorOf = (caller: Caller) => ({ type: caller.actorType ?? "user", id: caller.uid, name: caller.name });
+const actorOf = (caller: Caller) => ({
+  type: caller.actorType ?? "user",
+  id: caller.uid,
+  name: caller.name,
+});
 
-export function createKey(input: store.NewKey, caller: Caller): Promise<{ key: string; doc: ApiKeyDoc }> {
+export function createKey(
+  input: store.NewKey,
+  caller: Caller,
+): Promise<{ key: string; doc: ApiKeyDoc }> {
   assertMayManageKeys(caller, input.companyId);
   return mapped(store.createKey(input, actorOf(caller)));
 }
 
-export function listKeys(companyId: string, api: KeyApi | undefined, caller: Caller): Promise<ApiKeyDoc[]> {
+export function listKeys(
+  companyId: string,
+  api: KeyApi | undefined,
+  caller: Caller,
+): Promise<ApiKeyDoc[]> {
   assertMayManageKeys(caller, companyId);
   return mapped(store.listKeys(companyId, api));
 }
 
-export function revokeKey(companyId: string, prefix: string, caller: Caller): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
+export function revokeKey(
+  companyId: string,
+  prefix: string,
+  caller: Caller,
+): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
   assertMayManageKeys(caller, companyId);
   return mapped(store.revokeKey(companyId, prefix, actorOf(caller)));
 }
 
-export function setAccess(companyId: string, api: KeyApi, enabled: boolean, caller: Caller): Promise<void> {
+export function setAccess(
+  companyId: string,
+  api: KeyApi,
+  enabled: boolean,
+  caller: Caller,
+): Promise<void> {
   assertMaySwitchAccess(caller);
   return mapped(store.setAccess(companyId, api, enabled, actorOf(caller)));
 }
 
 /** The operator's rate-limit override of a company or of one key (operator CLI: an Admin caller). */
-export function setRateLimits(companyId: string, prefix: string | undefined, limits: Partial<Limits> | null, caller: Caller): Promise<void> {
+export function setRateLimits(
+  companyId: string,
+  prefix: string | undefined,
+  limits: Partial<Limits> | null,
+  caller: Caller,
+): Promise<void> {
   assertMaySwitchAccess(caller);
   return mapped(store.setRateLimits(companyId, prefix, limits, actorOf(caller)));
 }
@@ -111,13 +156,28 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}
  * The operator's provisioning settings of a company: its e-mail domains (null: any domain again)
  * and who owns roles and departments (`app` or `identityProvider`). Operator only.
  */
-export function setProvisioning(companyId: string, change: store.ProvisioningChange, caller: Caller): Promise<void> {
+export function setProvisioning(
+  companyId: string,
+  change: store.ProvisioningChange,
+  caller: Caller,
+): Promise<void> {
   assertMaySwitchAccess(caller);
   const domains = change.provisioningDomains?.map((d) => d.trim().toLowerCase());
   const bad = domains?.find((d) => !DOMAIN.test(d));
-  if (bad !== undefined) throw new KeyAdminError("invalid-argument", `"${bad.slice(0, 100)}" is not a domain name (e.g. contoso.example).`);
+  if (bad !== undefined)
+    throw new KeyAdminError(
+      "invalid-argument",
+      `"${bad.slice(0, 100)}" is not a domain name (e.g. contoso.example).`,
+    );
   for (const source of [change.provisioningRolesSource, change.provisioningDepartmentSource]) {
-    if (source !== undefined && !(ATTRIBUTE_SOURCES as readonly string[]).includes(source)) throw new KeyAdminError("invalid-argument", 'A source is "app" or "identityProvider".');
+    if (source !== undefined && !(ATTRIBUTE_SOURCES as readonly string[]).includes(source))
+      throw new KeyAdminError("invalid-argument", 'A source is "app" or "identityProvider".');
   }
-  return mapped(store.setProvisioning(companyId, { ...change, ...(domains ? { provisioningDomains: [...new Set(domains)] } : {}) }, actorOf(caller)));
+  return mapped(
+    store.setProvisioning(
+      companyId,
+      { ...change, ...(domains ? { provisioningDomains: [...new Set(domains)] } : {}) },
+      actorOf(caller),
+    ),
+  );
 }

@@ -1,7 +1,14 @@
 import { recentMonths, type MonthWindow } from "../lib/months";
 import { recentZonedMonths } from "../lib/period";
 import { createLimiter } from "../lib/pool";
-import { aggregate, distinctValues, matchesFilters, type AggregateStats, type Aggregation, type Filter } from "../repos/aggregates";
+import {
+  aggregate,
+  distinctValues,
+  matchesFilters,
+  type AggregateStats,
+  type Aggregation,
+  type Filter,
+} from "../repos/aggregates";
 import { findReportingSettings } from "../repos/companies";
 import { readHiddenIncidents } from "../repos/incidents";
 
@@ -26,7 +33,12 @@ interface Area {
 }
 
 export const ROLLUP_AREAS = {
-  incidents: { collection: "incidents", dateField: "eventDate", groups: ["status", "type"], excludesHidden: true },
+  incidents: {
+    collection: "incidents",
+    dateField: "eventDate",
+    groups: ["status", "type"],
+    excludesHidden: true,
+  },
   findings: { collection: "actions", dateField: "createdAt", groups: ["status"] },
   inspections: { collection: "inspections", dateField: "createdAt", groups: ["status"] },
   assets: { collection: "assets", dateField: "createdAt", groups: ["status"] },
@@ -65,29 +77,55 @@ const inMonth = (area: Area, m: Month): Filter[] => [
   [area.dateField, "<", m.end],
 ];
 const withValue = (field: string, value: unknown): Filter[] => [[field, "==", value]];
-const hours = (filters: Filter[]): Aggregation => ({ collection: "workedHours", filters, sum: "hours" });
+const hours = (filters: Filter[]): Aggregation => ({
+  collection: "workedHours",
+  filters,
+  sum: "hours",
+});
 
 /** Every aggregation shape a rollup issues (for the index test), from the same builders. */
 export function rollupAggregations(): Aggregation[] {
   const [m] = recentMonths(new Date(0), 1);
   const areaShapes = Object.values(ROLLUP_AREAS).flatMap((area: Area) =>
-    [[], inMonth(area, m), ...area.groups.map((g) => withValue(g, ""))].map((filters) => ({ collection: area.collection, filters })),
+    [[], inMonth(area, m), ...area.groups.map((g) => withValue(g, ""))].map((filters) => ({
+      collection: area.collection,
+      filters,
+    })),
   );
-  return [...areaShapes, hours([]), hours(withValue("month", m.key)), hours(withValue("source", "api"))];
+  return [
+    ...areaShapes,
+    hours([]),
+    hours(withValue("month", m.key)),
+    hours(withValue("source", "api")),
+  ];
 }
 
 type Hidden = Promise<Array<Record<string, unknown>>>;
 
-async function areaRollup(companyId: string, area: Area, months: Month[], run: Run, stats: AggregateStats, hidden: Hidden): Promise<AreaRollup> {
+async function areaRollup(
+  companyId: string,
+  area: Area,
+  months: Month[],
+  run: Run,
+  stats: AggregateStats,
+  hidden: Hidden,
+): Promise<AreaRollup> {
   const count = async (filters: Filter[]) => {
-    const [all, hiddenDocs] = await Promise.all([run(() => aggregate(companyId, { collection: area.collection, filters }, stats)), area.excludesHidden ? hidden : []]);
+    const [all, hiddenDocs] = await Promise.all([
+      run(() => aggregate(companyId, { collection: area.collection, filters }, stats)),
+      area.excludesHidden ? hidden : [],
+    ]);
     return all - hiddenDocs.filter((d) => matchesFilters(d, filters)).length;
   };
   const grouped = async (field: string): Promise<Counts> => {
     // Counted per value present; values that are not text (bad data) are left out of the keys.
-    const values = (await run(() => distinctValues(companyId, area.collection, field, stats))).filter((v): v is string => typeof v === "string");
+    const values = (
+      await run(() => distinctValues(companyId, area.collection, field, stats))
+    ).filter((v): v is string => typeof v === "string");
     const counts = await Promise.all(values.map((value) => count(withValue(field, value))));
-    return Object.fromEntries(values.map((value, i) => [value, counts[i]] as const).filter(([, n]) => n > 0));
+    return Object.fromEntries(
+      values.map((value, i) => [value, counts[i]] as const).filter(([, n]) => n > 0),
+    );
   };
   const [total, perMonth, byStatus, byType] = await Promise.all([
     count([]),
@@ -108,13 +146,30 @@ async function areaRollup(companyId: string, area: Area, months: Month[], run: R
  * and ESRS sum them) over every source. `total` is every document with numeric hours; the app's
  * share is what is not the API's (a document without `source` is the app's), so app + api = total.
  */
-async function workedHours(companyId: string, months: Month[], run: Run, stats: AggregateStats): Promise<WorkedHoursRollup> {
+async function workedHours(
+  companyId: string,
+  months: Month[],
+  run: Run,
+  stats: AggregateStats,
+): Promise<WorkedHoursRollup> {
   const sum = (filters: Filter[]) => run(() => aggregate(companyId, hours(filters), stats));
-  const [total, perMonth, api] = await Promise.all([sum([]), Promise.all(months.map((m) => sum(withValue("month", m.key)))), sum(withValue("source", "api"))]);
-  return { total, by_month: Object.fromEntries(months.map((m, i) => [m.key, perMonth[i]])), by_source: { app: total - api, api } };
+  const [total, perMonth, api] = await Promise.all([
+    sum([]),
+    Promise.all(months.map((m) => sum(withValue("month", m.key)))),
+    sum(withValue("source", "api")),
+  ]);
+  return {
+    total,
+    by_month: Object.fromEntries(months.map((m, i) => [m.key, perMonth[i]])),
+    by_source: { app: total - api, api },
+  };
 }
 
-export async function computeRollup(companyId: string, now: Date, stats: AggregateStats = { queries: 0, documentsRead: 0 }): Promise<Rollup> {
+export async function computeRollup(
+  companyId: string,
+  now: Date,
+  stats: AggregateStats = { queries: 0, documentsRead: 0 },
+): Promise<Rollup> {
   const { timeZone } = await findReportingSettings(companyId);
   stats.documentsRead++;
   const months = recentZonedMonths(now, MONTHS, timeZone);
@@ -122,7 +177,9 @@ export async function computeRollup(companyId: string, now: Date, stats: Aggrega
   const names = Object.keys(ROLLUP_AREAS) as Array<keyof typeof ROLLUP_AREAS>;
   const hidden = run(() => readHiddenIncidents(companyId, stats));
   const [rollups, hours] = await Promise.all([
-    Promise.all(names.map((name) => areaRollup(companyId, ROLLUP_AREAS[name], months, run, stats, hidden))),
+    Promise.all(
+      names.map((name) => areaRollup(companyId, ROLLUP_AREAS[name], months, run, stats, hidden)),
+    ),
     workedHours(companyId, months, run, stats),
   ]);
   const areas = { worked_hours: hours } as Rollup["areas"];

@@ -1,8 +1,8 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { Coalescer } from "../lib/coalesce";
+import { DAY_MS, MINUTE_MS } from "../lib/dates";
 import { consumeMany, type Limits, type UsageState } from "../repos/apiKeyUsage";
 import { stageAuditEntry, type AuditEntry } from "../repos/auditLogs";
-import { DAY_MS, MINUTE_MS } from "../lib/dates";
 
 export type { Limits } from "../repos/apiKeyUsage";
 
@@ -32,7 +32,14 @@ export interface RateLimitDecision {
 }
 
 /** One fixed window at `nowMs`: its index, what was used in it, and its status after this request. */
-function windowAt(name: WindowStatus["name"], lengthMs: number, limit: number, storedWindow: number | undefined, storedCount: number | undefined, nowMs: number) {
+function windowAt(
+  name: WindowStatus["name"],
+  lengthMs: number,
+  limit: number,
+  storedWindow: number | undefined,
+  storedCount: number | undefined,
+  nowMs: number,
+) {
   const index = Math.floor(nowMs / lengthMs);
   const used = storedWindow === index ? (storedCount ?? 0) : 0;
   const status = (admitted: boolean): WindowStatus => ({
@@ -45,24 +52,49 @@ function windowAt(name: WindowStatus["name"], lengthMs: number, limit: number, s
   return { index, used, exhausted: used >= limit, status };
 }
 
-export function decide(stored: UsageState | undefined, nowMs: number, limits: Limits): RateLimitDecision {
-  const minute = windowAt("minute", MINUTE_MS, limits.perMinute, stored?.minuteWindow, stored?.minuteCount, nowMs);
+export function decide(
+  stored: UsageState | undefined,
+  nowMs: number,
+  limits: Limits,
+): RateLimitDecision {
+  const minute = windowAt(
+    "minute",
+    MINUTE_MS,
+    limits.perMinute,
+    stored?.minuteWindow,
+    stored?.minuteCount,
+    nowMs,
+  );
   const day = windowAt("day", DAY_MS, limits.perDay, stored?.dayWindow, stored?.dayCount, nowMs);
   const allowed = !minute.exhausted && !day.exhausted;
   const windows: [WindowStatus, WindowStatus] = [minute.status(allowed), day.status(allowed)];
   const add = allowed ? 1 : 0;
   return {
     allowed,
-    next: { minuteWindow: minute.index, minuteCount: minute.used + add, dayWindow: day.index, dayCount: day.used + add },
+    next: {
+      minuteWindow: minute.index,
+      minuteCount: minute.used + add,
+      dayWindow: day.index,
+      dayCount: day.used + add,
+    },
     windows,
-    retryAfterSeconds: allowed ? 0 : Math.max(...windows.filter((_, i) => [minute, day][i].exhausted).map((w) => w.resetSeconds)),
+    retryAfterSeconds: allowed
+      ? 0
+      : Math.max(
+          ...windows.filter((_, i) => [minute, day][i].exhausted).map((w) => w.resetSeconds),
+        ),
     limitedBy: allowed ? null : day.exhausted ? "day" : "minute",
     firstInMinute: allowed && minute.used === 0,
   };
 }
 
 /** Decisions for `count` requests arriving together, in order, each seeing the ones before it. */
-export function decideMany(stored: UsageState | undefined, nowMs: number, limits: Limits, count: number): RateLimitDecision[] {
+export function decideMany(
+  stored: UsageState | undefined,
+  nowMs: number,
+  limits: Limits,
+  count: number,
+): RateLimitDecision[] {
   const decisions: RateLimitDecision[] = [];
   let state = stored;
   for (let i = 0; i < count; i++) {
@@ -123,7 +155,8 @@ const MAX_BATCH = 400;
 // a batch applies the latest of them and starts from the latest counter read.
 const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
   const last = args[args.length - 1];
-  const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) => decideMany(stored, nowMs, last.limits, count);
+  const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) =>
+    decideMany(stored, nowMs, last.limits, count);
   return consumeMany(keyHash, args.length, decideBatch, last.counter, (batch, i) => {
     const counted = args[i].entry;
     if (counted) stageAuditEntry(batch, counted.companyId, counted.entry, counted.id);
@@ -135,6 +168,11 @@ const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, 
  * from `counter` when the caller has read it. With an `entry`, the request's audit entry commits
  * in the same batch as its count, or not at all.
  */
-export function consume(keyHash: string, limits: Limits, counter?: DocumentSnapshot, entry?: CountedEntry): Promise<RateLimitDecision> {
+export function consume(
+  keyHash: string,
+  limits: Limits,
+  counter?: DocumentSnapshot,
+  entry?: CountedEntry,
+): Promise<RateLimitDecision> {
   return coalescer.submit(keyHash, { limits, counter, entry });
 }

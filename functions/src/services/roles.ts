@@ -11,8 +11,13 @@ export const DEFAULT_ROLE = "standard";
 const norm = (value: string) => value.trim().toLowerCase();
 
 /** The app role for an IdP role value: an exact key first, then one equal after trimming, case-insensitively. */
-export function mapRole(roleMap: Record<string, unknown>, value: string | null | undefined): string {
+export function mapRole(
+  roleMap: Record<string, unknown>,
+  value: string | null | undefined,
+): string {
   if (!value || !value.trim()) return DEFAULT_ROLE;
-  const mapped = Object.hasOwn(roleMap, value) ? roleMap[value] : Object.entries(roleMap).find(([key]) => norm(key) === norm(value))?.[1];
+  const mapped = Object.hasOwn(roleMap, value)
+    ? roleMap[value]
+    : Object.entries(roleMap).find(([key]) => norm(key) === norm(value))?.[1];
   return typeof mapped === "string" && GRANTABLE_ROLES.includes(mapped) ? mapped : DEFAULT_ROLE;
 }

@@ -1,13 +1,17 @@
-import { rollupFailed } from "../logs";
 import { MINUTE_MS } from "../lib/dates";
 import { createLimiter } from "../lib/pool";
+import { rollupFailed } from "../logs";
 import type { AggregateStats } from "../repos/aggregates";
 import { claimRefresh, companiesWithCompanyApi, saveRollup } from "../repos/kpiRollups";
 import { KeyAdminError } from "./keyAdmin";
 import { computeRollup, type Rollup } from "./kpiRollup";
 
 /** Rolls up one company now and stores the result (the callable and the daily job). */
-export async function refreshRollup(companyId: string, now = new Date(), stats?: AggregateStats): Promise<Rollup & { generatedAt: Date }> {
+export async function refreshRollup(
+  companyId: string,
+  now = new Date(),
+  stats?: AggregateStats,
+): Promise<Rollup & { generatedAt: Date }> {
   const rollup = await computeRollup(companyId, now, stats);
   await saveRollup(companyId, rollup, now);
   return { ...rollup, generatedAt: now };
@@ -17,10 +21,16 @@ export async function refreshRollup(companyId: string, now = new Date(), stats?:
 export const REFRESH_INTERVAL_MS = 10 * MINUTE_MS;
 
 /** The console's refresh: refused (resource-exhausted, naming when) within REFRESH_INTERVAL_MS of the last. */
-export async function refreshRollupOnDemand(companyId: string, now = new Date()): Promise<Rollup & { generatedAt: Date }> {
+export async function refreshRollupOnDemand(
+  companyId: string,
+  now = new Date(),
+): Promise<Rollup & { generatedAt: Date }> {
   const claim = await claimRefresh(companyId, REFRESH_INTERVAL_MS, now);
   if (!claim.claimed) {
-    throw new KeyAdminError("resource-exhausted", `The KPI rollup of this company was refreshed less than ${REFRESH_INTERVAL_MS / MINUTE_MS} minutes ago; refresh again after ${claim.nextAt.toISOString()}.`);
+    throw new KeyAdminError(
+      "resource-exhausted",
+      `The KPI rollup of this company was refreshed less than ${REFRESH_INTERVAL_MS / MINUTE_MS} minutes ago; refresh again after ${claim.nextAt.toISOString()}.`,
+    );
   }
   return refreshRollup(companyId, now);
 }
@@ -29,7 +39,10 @@ export async function refreshRollupOnDemand(companyId: string, now = new Date())
 const COMPANIES_AT_ONCE = 4;
 
 /** Rolls up each company; one failure (logged) never stops the others. */
-export async function refreshRollups(companyIds: string[], now = new Date()): Promise<{ refreshed: number; failed: number }> {
+export async function refreshRollups(
+  companyIds: string[],
+  now = new Date(),
+): Promise<{ refreshed: number; failed: number }> {
   const run = createLimiter(COMPANIES_AT_ONCE);
   const results = await Promise.all(
     companyIds.map((companyId) =>
@@ -46,6 +59,8 @@ export async function refreshRollups(companyIds: string[], now = new Date()): Pr
 }
 
 /** The daily job: every company with the company API on. */
-export async function refreshAllRollups(now = new Date()): Promise<{ refreshed: number; failed: number }> {
+export async function refreshAllRollups(
+  now = new Date(),
+): Promise<{ refreshed: number; failed: number }> {
   return refreshRollups(await companiesWithCompanyApi(), now);
 }

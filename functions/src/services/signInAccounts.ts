@@ -1,5 +1,12 @@
 import { accountSyncFailed } from "../logs";
-import { createAccount, deleteAccount, readAccount, revokeSessions, setAccountEmail, setSignInAllowed } from "../repos/authAccounts";
+import {
+  createAccount,
+  deleteAccount,
+  readAccount,
+  revokeSessions,
+  setAccountEmail,
+  setSignInAllowed,
+} from "../repos/authAccounts";
 import { findUser, usersWithEmail, type StoredUser } from "../repos/users";
 import { repairRemoved } from "./userCommit";
 import { isSeated } from "./userDecisions";
@@ -13,7 +20,9 @@ import { isSeated } from "./userDecisions";
  * moved aside, as removal does today). False when `holder` is not such an account.
  */
 export async function releaseRemovedAddress(holder: string, email: string): Promise<boolean> {
-  const stale = Boolean((await findUser(holder))?.removedAt) && !(await usersWithEmail(email)).some((u) => !u.removedAt);
+  const stale =
+    Boolean((await findUser(holder))?.removedAt) &&
+    !(await usersWithEmail(email)).some((u) => !u.removedAt);
   if (!stale) return false;
   await repairRemoved(holder);
   await deleteAccount(holder);
@@ -36,11 +45,15 @@ export async function matchAccount(user: StoredUser, revoke: boolean): Promise<v
   const allowed = isSeated(user.status);
   const account = await readAccount(user.id);
   if (!account) {
-    if (user.email) await step("recreate", () => createAccount(user.id, user.email ?? "", user.displayName ?? "", !allowed));
+    if (user.email)
+      await step("recreate", () =>
+        createAccount(user.id, user.email ?? "", user.displayName ?? "", !allowed),
+      );
     return;
   }
   const moved = user.email !== null && account.email !== user.email;
   if (moved) await step("sync_email", () => setAccountEmail(user.id, user.email ?? ""));
-  if (account.disabled === allowed) await step(allowed ? "enable" : "disable", () => setSignInAllowed(user.id, allowed));
+  if (account.disabled === allowed)
+    await step(allowed ? "enable" : "disable", () => setSignInAllowed(user.id, allowed));
   if ((moved || revoke) && allowed) await step("revoke", () => revokeSessions(user.id));
 }

@@ -1,8 +1,8 @@
-import { generateKeyPairSync } from "node:crypto";
 import { Storage } from "@google-cloud/storage";
+import { generateKeyPairSync } from "node:crypto";
 import { onEmulator, projectId } from "../config/params";
-import { signingFailed } from "../logs";
 import { firstTimeFilter } from "../lib/bounded";
+import { signingFailed } from "../logs";
 
 /**
  * V4 signed read URLs for attachments (valid 15 minutes).
@@ -37,7 +37,10 @@ function ephemeralCredentials(): SigningCredentials {
 function client(): Storage {
   if (!storage) {
     const hasCredentials = Boolean(process.env.GOOGLE_APPLICATION_CREDENTIALS);
-    storage = onEmulator() && !hasCredentials ? new Storage({ projectId: projectId(), credentials: ephemeralCredentials() }) : new Storage();
+    storage =
+      onEmulator() && !hasCredentials
+        ? new Storage({ projectId: projectId(), credentials: ephemeralCredentials() })
+        : new Storage();
   }
   return storage;
 }
@@ -46,13 +49,22 @@ function client(): Storage {
  * Signs from one clock reading: `accessibleAt` (X-Goog-Date, whole seconds) and `expires` are
  * both derived from it, so X-Goog-Expires is exactly 900 and `expiresAt` is the real expiry.
  */
-export async function signReadUrl(bucket: string, path: string, now = Date.now()): Promise<{ url: string; expiresAt: Date }> {
+export async function signReadUrl(
+  bucket: string,
+  path: string,
+  now = Date.now(),
+): Promise<{ url: string; expiresAt: Date }> {
   const signedAt = Math.floor(now / 1000) * 1000;
   const expiresAt = new Date(signedAt + LINK_LIFETIME_SECONDS * 1000);
   const [url] = await client()
     .bucket(bucket)
     .file(path)
-    .getSignedUrl({ version: "v4", action: "read", accessibleAt: new Date(signedAt), expires: expiresAt });
+    .getSignedUrl({
+      version: "v4",
+      action: "read",
+      accessibleAt: new Date(signedAt),
+      expires: expiresAt,
+    });
   return { url, expiresAt };
 }
 

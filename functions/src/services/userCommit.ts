@@ -1,6 +1,12 @@
 import type { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { readUserTransaction, runUserTransaction, type NewUserRecord, type UserTransaction, type UserUpdate } from "../repos/userTransaction";
+import {
+  readUserTransaction,
+  runUserTransaction,
+  type NewUserRecord,
+  type UserTransaction,
+  type UserUpdate,
+} from "../repos/userTransaction";
 import type { StoredUser } from "../repos/users";
 import {
   assertAddressFree,
@@ -23,14 +29,25 @@ import { addressTaken, notFound, type Seats } from "./userErrors";
 /** The company's seats, read in the transaction; a counter that cannot be trusted is recounted from the roster. */
 async function seatsIn(tx: UserTransaction, companyId: string, delta = 0): Promise<Seats> {
   const seats = seatsFrom(await tx.seats(companyId), delta);
-  return { capacity: seats.capacity, used: seats.used ?? (await tx.countWithStatus(companyId, SEATED)) };
+  return {
+    capacity: seats.capacity,
+    used: seats.used ?? (await tx.countWithStatus(companyId, SEATED)),
+  };
 }
 
 /** The uniqueness rules for what a write sets (only the address and userName it sets are checked). */
-async function assertFreeIn(tx: UserTransaction, companyId: string, uid: string, fields: Pick<UserUpdate, "email" | "userNameKey">): Promise<void> {
+async function assertFreeIn(
+  tx: UserTransaction,
+  companyId: string,
+  uid: string,
+  fields: Pick<UserUpdate, "email" | "userNameKey">,
+): Promise<void> {
   if (fields.email !== undefined) assertAddressFree(await tx.withEmail(fields.email), uid);
   if (fields.userNameKey !== undefined) {
-    const [withKey, withKeyAsAddress] = await Promise.all([tx.withUserNameKey(companyId, fields.userNameKey), tx.withEmail(fields.userNameKey)]);
+    const [withKey, withKeyAsAddress] = await Promise.all([
+      tx.withUserNameKey(companyId, fields.userNameKey),
+      tx.withEmail(fields.userNameKey),
+    ]);
     assertUserNameFree(companyId, uid, withKey, withKeyAsAddress);
   }
 }
@@ -54,7 +71,12 @@ export class InviteIntentLost extends Error {
  * seats) with nothing written. The account `uid` must still be the invitation's (its intent read
  * here, not abandoned); a user already committed with it holds the address (a concurrent request).
  */
-export async function commitInvite(companyId: string, uid: string, record: NewUserRecord, origin: AuditOrigin): Promise<StoredUser> {
+export async function commitInvite(
+  companyId: string,
+  uid: string,
+  record: NewUserRecord,
+  origin: AuditOrigin,
+): Promise<StoredUser> {
   return runUserTransaction(async (tx) => {
     const [intent, existing] = await Promise.all([tx.intent(uid), tx.user(uid)]);
     if (existing) throw addressTaken();
@@ -71,13 +93,23 @@ export async function commitInvite(companyId: string, uid: string, record: NewUs
 }
 
 /** The company's user as read (null: unknown or another company's); `removed`: removed from its roster. */
-function found(user: StoredUser | null, companyId: string): { user: StoredUser; removed: boolean } | null {
+function found(
+  user: StoredUser | null,
+  companyId: string,
+): { user: StoredUser; removed: boolean } | null {
   return user && user.companyId === companyId ? { user, removed: Boolean(user.removedAt) } : null;
 }
 
-async function apply(tx: UserTransaction, companyId: string, user: StoredUser, change: PlannedChange, origin: AuditOrigin): Promise<StoredUser> {
+async function apply(
+  tx: UserTransaction,
+  companyId: string,
+  user: StoredUser,
+  change: PlannedChange,
+  origin: AuditOrigin,
+): Promise<StoredUser> {
   await assertFreeIn(tx, companyId, user.id, change.update);
-  if (change.needsOtherOwner) assertOtherActiveOwner(await tx.withRoleAndStatus(companyId, "owner", "active"), user.id);
+  if (change.needsOtherOwner)
+    assertOtherActiveOwner(await tx.withRoleAndStatus(companyId, "owner", "active"), user.id);
   const seats = change.seats ? await seatsIn(tx, companyId, change.seats) : null;
   if (seats && change.seats > 0) assertSeatFree(seats);
   const updated = tx.update(user.id, change.update);
@@ -109,7 +141,12 @@ export async function commitChange(
  * Removes the user with the change `plan` makes, or answers `already` for a user removed before
  * (whose `createdAt` is moved aside then if an older version left it: an idempotent repair).
  */
-export async function commitRemoval(companyId: string, uid: string, plan: (user: StoredUser, now: Timestamp) => PlannedChange, origin: AuditOrigin): Promise<"removed" | "already"> {
+export async function commitRemoval(
+  companyId: string,
+  uid: string,
+  plan: (user: StoredUser, now: Timestamp) => PlannedChange,
+  origin: AuditOrigin,
+): Promise<"removed" | "already"> {
   return runUserTransaction(async (tx) => {
     const at = found(await tx.user(uid), companyId);
     if (!at) throw notFound();

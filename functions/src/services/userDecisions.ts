@@ -1,7 +1,14 @@
 import type { Timestamp } from "firebase-admin/firestore";
 import type { StoredSeats, UserStatus, UserUpdate } from "../repos/userTransaction";
 import type { StoredUser } from "../repos/users";
-import { addressTaken, lastOwner, protectedAddress, seatsExhausted, userNameTaken, type Seats } from "./userErrors";
+import {
+  addressTaken,
+  lastOwner,
+  protectedAddress,
+  seatsExhausted,
+  userNameTaken,
+  type Seats,
+} from "./userErrors";
 import type { DepartmentChoice } from "./userRules";
 
 /**
@@ -26,10 +33,17 @@ export const isProtected = (user: StoredUser) => user.role === "owner" || user.k
  * cannot be trusted (unreadable, or a change of `delta` would take it below zero: it drifted)
  * and must be recounted from the roster.
  */
-export function seatsFrom(stored: StoredSeats, delta = 0): { capacity: number; used: number | null } {
-  const capacity = stored.seatCapacity !== null && stored.seatCapacity >= 0 ? Math.floor(stored.seatCapacity) : 0;
+export function seatsFrom(
+  stored: StoredSeats,
+  delta = 0,
+): { capacity: number; used: number | null } {
+  const capacity =
+    stored.seatCapacity !== null && stored.seatCapacity >= 0 ? Math.floor(stored.seatCapacity) : 0;
   const used = stored.seatsUsed;
-  return { capacity, used: used !== null && Number.isInteger(used) && used >= 0 && used + delta >= 0 ? used : null };
+  return {
+    capacity,
+    used: used !== null && Number.isInteger(used) && used >= 0 && used + delta >= 0 ? used : null,
+  };
 }
 
 export function assertSeatFree(seats: Seats): void {
@@ -48,9 +62,18 @@ export function assertAddressFree(withAddress: readonly StoredUser[], uid = ""):
  * A userName belongs to at most one of the company's users not removed; users from before
  * `userNameKey` hold their e-mail address as it (`withKeyAsAddress`: users whose address is the key).
  */
-export function assertUserNameFree(companyId: string, uid: string, withKey: readonly StoredUser[], withKeyAsAddress: readonly StoredUser[]): void {
+export function assertUserNameFree(
+  companyId: string,
+  uid: string,
+  withKey: readonly StoredUser[],
+  withKeyAsAddress: readonly StoredUser[],
+): void {
   const legacy = (u: StoredUser) => u.companyId === companyId && u.userNameKey === null;
-  if (withKey.some((u) => holdsAgainst(u, uid)) || withKeyAsAddress.some((u) => legacy(u) && holdsAgainst(u, uid))) throw userNameTaken();
+  if (
+    withKey.some((u) => holdsAgainst(u, uid)) ||
+    withKeyAsAddress.some((u) => legacy(u) && holdsAgainst(u, uid))
+  )
+    throw userNameTaken();
 }
 
 /** Refuses unless an owner other than `uid` stays active (`activeOwners` read in the transaction, so two owners cannot both leave). */
@@ -90,37 +113,59 @@ const lower = (v: string) => v.trim().toLowerCase();
 const NAME_FIELDS = ["givenName", "familyName", "formattedName"] as const;
 
 /** The change a request makes of the user as the transaction read them (null: nothing to do, harmless to repeat). */
-export function planUpdate(user: StoredUser, patch: ResolvedPatch, now: Timestamp): PlannedChange | null {
+export function planUpdate(
+  user: StoredUser,
+  patch: ResolvedPatch,
+  now: Timestamp,
+): PlannedChange | null {
   const update: UserUpdate = {};
-  let [seats, action, needsOtherOwner]: [PlannedChange["seats"], string, boolean] = [0, "user.updated", false];
+  let [seats, action, needsOtherOwner]: [PlannedChange["seats"], string, boolean] = [
+    0,
+    "user.updated",
+    false,
+  ];
   const seated = isSeated(user.status);
   if (patch.active === false && user.status !== "deactivated") {
     // `active` is only reached by signing in: remember it for a later reactivation. A status
     // outside the contract holds no seat and frees none.
-    Object.assign(update, { status: "deactivated", deactivatedAt: now, ...(user.status === "active" ? { signedInBefore: true } : {}) });
+    Object.assign(update, {
+      status: "deactivated",
+      deactivatedAt: now,
+      ...(user.status === "active" ? { signedInBefore: true } : {}),
+    });
     [seats, action, needsOtherOwner] = [seated ? -1 : 0, "user.deactivated", isProtected(user)];
   } else if (patch.active === true && !seated) {
-    Object.assign(update, { status: user.signedInBefore ? "active" : "invited", deactivatedAt: null });
+    Object.assign(update, {
+      status: user.signedInBefore ? "active" : "invited",
+      deactivatedAt: null,
+    });
     [seats, action] = [1, "user.reactivated"];
   }
-  if (patch.displayName !== undefined && patch.displayName !== user.displayName) update.displayName = patch.displayName;
+  if (patch.displayName !== undefined && patch.displayName !== user.displayName)
+    update.displayName = patch.displayName;
   const { department } = patch;
-  if (department.id !== undefined && department.id !== user.departmentId) update.departmentId = department.id;
-  if (department.unmatched !== undefined && department.unmatched !== user.unmatchedDepartment) update.unmatchedDepartment = department.unmatched;
+  if (department.id !== undefined && department.id !== user.departmentId)
+    update.departmentId = department.id;
+  if (department.unmatched !== undefined && department.unmatched !== user.unmatchedDepartment)
+    update.unmatchedDepartment = department.unmatched;
   if (patch.email !== undefined && patch.email !== user.email) {
     if (isProtected(user)) throw protectedAddress();
     update.email = patch.email;
     // A user from before `userName` was kept was named by their address: the name stays.
-    if (user.userName === null && patch.userName === undefined && user.email) Object.assign(update, { userName: user.email, userNameKey: user.email });
+    if (user.userName === null && patch.userName === undefined && user.email)
+      Object.assign(update, { userName: user.email, userNameKey: user.email });
   }
   if (patch.userName !== undefined && patch.userName !== (user.userName ?? user.email)) {
     update.userName = patch.userName;
     if (lower(patch.userName) !== user.userNameKey) update.userNameKey = lower(patch.userName);
   }
-  if (patch.externalId !== undefined && patch.externalId !== user.externalId) update.externalId = patch.externalId;
+  if (patch.externalId !== undefined && patch.externalId !== user.externalId)
+    update.externalId = patch.externalId;
   // The role of the owner and of Key Users is the app's alone: a value sent for them is not applied.
-  if (patch.role !== undefined && patch.role !== user.role && !isProtected(user)) update.role = patch.role;
-  for (const field of NAME_FIELDS) if (patch.name && patch.name[field] !== user[field]) update[field] = patch.name[field];
+  if (patch.role !== undefined && patch.role !== user.role && !isProtected(user))
+    update.role = patch.role;
+  for (const field of NAME_FIELDS)
+    if (patch.name && patch.name[field] !== user[field]) update[field] = patch.name[field];
   return Object.keys(update).length ? { update, seats, action, needsOtherOwner } : null;
 }
 
@@ -128,7 +173,11 @@ export function planUpdate(user: StoredUser, patch: ResolvedPatch, now: Timestam
 export function planRemoval(user: StoredUser, now: Timestamp): PlannedChange {
   const deactivated = user.status === "deactivated";
   return {
-    update: { removal: true, status: "deactivated", ...(deactivated ? {} : { deactivatedAt: now }) },
+    update: {
+      removal: true,
+      status: "deactivated",
+      ...(deactivated ? {} : { deactivatedAt: now }),
+    },
     seats: isSeated(user.status) ? -1 : 0,
     action: "user.removed",
     needsOtherOwner: isProtected(user) && !deactivated,
@@ -140,9 +189,15 @@ export function planRemoval(user: StoredUser, now: Timestamp): PlannedChange {
  * `active` at their first sign-in (they hold their seat already). `touch`: a change a provider
  * sees (`updatedAt` moves).
  */
-export function planSignIn(user: StoredUser): { outcome: "allowed" | "refused"; update?: UserUpdate; touch?: boolean } {
+export function planSignIn(user: StoredUser): {
+  outcome: "allowed" | "refused";
+  update?: UserUpdate;
+  touch?: boolean;
+} {
   if (user.removedAt || user.status === "deactivated") return { outcome: "refused" };
-  if (user.status === "invited") return { outcome: "allowed", update: { status: "active", signedInBefore: true }, touch: true };
-  if (!user.signedInBefore) return { outcome: "allowed", update: { signedInBefore: true }, touch: false };
+  if (user.status === "invited")
+    return { outcome: "allowed", update: { status: "active", signedInBefore: true }, touch: true };
+  if (!user.signedInBefore)
+    return { outcome: "allowed", update: { signedInBefore: true }, touch: false };
   return { outcome: "allowed" };
 }

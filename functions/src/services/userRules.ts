@@ -52,20 +52,33 @@ export async function chooseDepartment(
   handling: UnmatchedDepartment,
   fallback: { creating: boolean; omittedFromReplace?: boolean; source: AttributeSource },
 ): Promise<DepartmentChoice> {
-  if (name === undefined) return fallback.omittedFromReplace && fallback.source === "identityProvider" ? { id: null, unmatched: null } : {};
+  if (name === undefined)
+    return fallback.omittedFromReplace && fallback.source === "identityProvider"
+      ? { id: null, unmatched: null }
+      : {};
   if (name === null) return { id: null, unmatched: null };
   const wanted = name.trim().toLowerCase();
-  const match = (await departmentsOf(companyId)).find((d) => d.name.trim().toLowerCase() === wanted);
+  const match = (await departmentsOf(companyId)).find(
+    (d) => d.name.trim().toLowerCase() === wanted,
+  );
   if (match) return { id: match.id, unmatched: null };
   if (handling === "refuse") throw unknownDepartment(name);
   return { id: fallback.creating ? null : undefined, unmatched: name.trim().slice(0, 200) };
 }
 
 /** The app role a request asks for (undefined: keep). Only the operator's role map grants anything but `standard`. */
-export function chooseRole(settings: ProvisioningSettings, idpRole: string | null | undefined, omittedFromReplace = false): string | undefined {
-  if (idpRole === undefined) return omittedFromReplace && settings.rolesSource === "identityProvider" ? DEFAULT_ROLE : undefined;
+export function chooseRole(
+  settings: ProvisioningSettings,
+  idpRole: string | null | undefined,
+  omittedFromReplace = false,
+): string | undefined {
+  if (idpRole === undefined)
+    return omittedFromReplace && settings.rolesSource === "identityProvider"
+      ? DEFAULT_ROLE
+      : undefined;
   return mapRole(settings.roleMap, idpRole);
 }
 
 /** The name of the user's department, or null. */
-export const departmentNameOf = (user: StoredUser, departments: readonly Department[]) => departments.find((d) => d.id === user.departmentId)?.name ?? null;
+export const departmentNameOf = (user: StoredUser, departments: readonly Department[]) =>
+  departments.find((d) => d.id === user.departmentId)?.name ?? null;

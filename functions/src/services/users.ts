@@ -1,15 +1,39 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
-import { EmailTakenError, setAccountEmail } from "../repos/authAccounts";
 import type { AuditOrigin } from "../repos/auditLogs";
+import { EmailTakenError, setAccountEmail } from "../repos/authAccounts";
 import { moveRemovedAside, type NewUserRecord } from "../repos/userTransaction";
 import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
-import { abandonInvite, accountForInvite, intendAccountChange, settleAccount, settleLeftover } from "./accountIntents";
+import {
+  abandonInvite,
+  accountForInvite,
+  intendAccountChange,
+  settleAccount,
+  settleLeftover,
+} from "./accountIntents";
 import { DEFAULT_ROLE } from "./roles";
-import { commitChange, commitInvite, commitRemoval, InviteIntentLost, seatsLookFull } from "./userCommit";
-import { assertAddressFree, isProtected, planRemoval, planUpdate, type PersonName } from "./userDecisions";
+import {
+  commitChange,
+  commitInvite,
+  commitRemoval,
+  InviteIntentLost,
+  seatsLookFull,
+} from "./userCommit";
+import {
+  assertAddressFree,
+  isProtected,
+  planRemoval,
+  planUpdate,
+  type PersonName,
+} from "./userDecisions";
 import { addressTaken, notFound, protectedAddress, seatsExhausted, UsersError } from "./userErrors";
-import { assertInDomains, chooseDepartment, chooseRole, provisioningSettings, type UnmatchedDepartment } from "./userRules";
+import {
+  assertInDomains,
+  chooseDepartment,
+  chooseRole,
+  provisioningSettings,
+  type UnmatchedDepartment,
+} from "./userRules";
 
 export type { AuditOrigin } from "../repos/auditLogs";
 export type { StoredUser } from "../repos/users";
@@ -68,12 +92,20 @@ const asUsersError = (err: unknown) => (err instanceof EmailTakenError ? address
  * between leaves an account the retry adopts, or the sweep deletes
  * (docs/provisioning-crash-safety.md).
  */
-export async function inviteUser(companyId: string, input: NewUser, origin: AuditOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
+export async function inviteUser(
+  companyId: string,
+  input: NewUser,
+  origin: AuditOrigin,
+  unmatched: UnmatchedDepartment = "refuse",
+): Promise<StoredUser> {
   const email = lower(input.email);
   const settings = await provisioningSettings(companyId);
   assertInDomains(settings, email);
   const active = input.active !== false;
-  const department = await chooseDepartment(companyId, input.department, unmatched, { creating: true, source: settings.departmentSource });
+  const department = await chooseDepartment(companyId, input.department, unmatched, {
+    creating: true,
+    source: settings.departmentSource,
+  });
   const userName = input.userName?.trim() || email;
   const record: NewUserRecord = {
     email,
@@ -94,12 +126,16 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Audi
     // Refused early when plainly full, so a refused invitation never creates an account at all.
     const full = active ? await seatsLookFull(companyId) : null;
     if (full) throw seatsExhausted(full);
-    const uid = await accountForInvite(companyId, email, input.displayName, !active).catch((err: unknown) => Promise.reject(asUsersError(err)));
+    const uid = await accountForInvite(companyId, email, input.displayName, !active).catch(
+      (err: unknown) => Promise.reject(asUsersError(err)),
+    );
     let user: StoredUser;
     try {
       user = await commitInvite(companyId, uid, record, origin);
     } catch (err) {
-      await abandonInvite(uid).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "abandon_invite" }, cleanup));
+      await abandonInvite(uid).catch((cleanup: unknown) =>
+        accountSyncFailed({ uid, step: "abandon_invite" }, cleanup),
+      );
       // The account was given up under us (a concurrent failure of the same address): start again.
       if (err instanceof InviteIntentLost && attempt < 3) continue;
       throw err;
@@ -109,14 +145,26 @@ export async function inviteUser(companyId: string, input: NewUser, origin: Audi
   }
 }
 
-async function applyUpdate(companyId: string, uid: string, patch: UserPatch, origin: AuditOrigin, unmatched: UnmatchedDepartment): Promise<StoredUser> {
-  const [current, settings] = await Promise.all([findOnRoster(companyId, uid), provisioningSettings(companyId)]);
+async function applyUpdate(
+  companyId: string,
+  uid: string,
+  patch: UserPatch,
+  origin: AuditOrigin,
+  unmatched: UnmatchedDepartment,
+): Promise<StoredUser> {
+  const [current, settings] = await Promise.all([
+    findOnRoster(companyId, uid),
+    provisioningSettings(companyId),
+  ]);
   if (!current) throw notFound();
   await settleLeftover(uid);
   const email = patch.email === undefined ? undefined : lower(patch.email);
   const movesEmail = email !== undefined && email !== current.email;
   // The account follows the committed roster afterwards, also when nothing changed: repeating a request repairs Auth.
-  const own = movesEmail || patch.active !== undefined ? await intendAccountChange(uid, companyId, movesEmail ? "email" : "status") : null;
+  const own =
+    movesEmail || patch.active !== undefined
+      ? await intendAccountChange(uid, companyId, movesEmail ? "email" : "status")
+      : null;
   try {
     if (movesEmail) {
       assertInDomains(settings, email);
@@ -124,15 +172,36 @@ async function applyUpdate(companyId: string, uid: string, patch: UserPatch, ori
       assertAddressFree(await usersWithEmail(email));
       await setAccountEmail(uid, email).catch((err: unknown) => Promise.reject(asUsersError(err)));
     }
-    const department = await chooseDepartment(companyId, patch.department, unmatched, { creating: false, omittedFromReplace: patch.omitted?.department, source: settings.departmentSource });
+    const department = await chooseDepartment(companyId, patch.department, unmatched, {
+      creating: false,
+      omittedFromReplace: patch.omitted?.department,
+      source: settings.departmentSource,
+    });
     const role = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
-    const resolved = { active: patch.active, displayName: patch.displayName, email, userName: patch.userName, externalId: patch.externalId, name: patch.name, department, role };
-    const { user } = await commitChange(companyId, uid, (stored, now) => planUpdate(stored, resolved, now), origin);
+    const resolved = {
+      active: patch.active,
+      displayName: patch.displayName,
+      email,
+      userName: patch.userName,
+      externalId: patch.externalId,
+      name: patch.name,
+      department,
+      role,
+    };
+    const { user } = await commitChange(
+      companyId,
+      uid,
+      (stored, now) => planUpdate(stored, resolved, now),
+      origin,
+    );
     if (own) await settleAccount(uid, { own });
     return user;
   } catch (err) {
     // Auth back to what the roster holds (an address moved before a refused commit); a failure here leaves it to the sweep.
-    if (own) await settleAccount(uid, { own }).catch((cleanup: unknown) => accountSyncFailed({ uid, step: "settle_after_refusal" }, cleanup));
+    if (own)
+      await settleAccount(uid, { own }).catch((cleanup: unknown) =>
+        accountSyncFailed({ uid, step: "settle_after_refusal" }, cleanup),
+      );
     throw err;
   }
 }
@@ -142,12 +211,23 @@ async function applyUpdate(companyId: string, uid: string, patch: UserPatch, ori
  * the request is refused (a taken address or userName, a protected user's address, an unknown
  * department for /v1), the deactivation alone is applied and the refusal is still answered.
  */
-export async function updateUser(companyId: string, uid: string, patch: UserPatch, origin: AuditOrigin, unmatched: UnmatchedDepartment = "refuse"): Promise<StoredUser> {
+export async function updateUser(
+  companyId: string,
+  uid: string,
+  patch: UserPatch,
+  origin: AuditOrigin,
+  unmatched: UnmatchedDepartment = "refuse",
+): Promise<StoredUser> {
   try {
     return await applyUpdate(companyId, uid, patch, origin, unmatched);
   } catch (err) {
     const deactivates = patch.active === false && Object.keys(patch).length > 1;
-    if (!deactivates || !(err instanceof UsersError) || !["conflict", "username", "protected", "domain", "unknown_department"].includes(err.code)) throw err;
+    if (
+      !deactivates ||
+      !(err instanceof UsersError) ||
+      !["conflict", "username", "protected", "domain", "unknown_department"].includes(err.code)
+    )
+      throw err;
     await applyUpdate(companyId, uid, { active: false }, origin, unmatched);
     throw err;
   }
@@ -159,10 +239,15 @@ export async function updateUser(companyId: string, uid: string, patch: UserPatc
  * ends every session and frees the address for a later invitation. Records stay.
  * `already`: they were removed before (the account is deleted again, repairing a failed delete).
  */
-export async function removeUser(companyId: string, uid: string, origin: AuditOrigin): Promise<"removed" | "already"> {
+export async function removeUser(
+  companyId: string,
+  uid: string,
+  origin: AuditOrigin,
+): Promise<"removed" | "already"> {
   const user = await findUser(uid);
   // Only the company's own user gets an intent (anyone else is 404 below).
-  const own = user?.companyId === companyId ? await intendAccountChange(uid, companyId, "removal") : null;
+  const own =
+    user?.companyId === companyId ? await intendAccountChange(uid, companyId, "removal") : null;
   const outcome = await commitRemoval(companyId, uid, planRemoval, origin);
   if (own) await settleAccount(uid, { own });
   return outcome;
@@ -173,4 +258,5 @@ export async function removeUser(companyId: string, uid: string, origin: AuditOr
  * `createdAt` aside still sit in the roster ordered by creation (SCIM paging counts them). Moves
  * it aside for every such user of the company; idempotent. Returns how many were moved.
  */
-export const repairRemovedUsers = (companyId: string): Promise<number> => moveRemovedAside(companyId);
+export const repairRemovedUsers = (companyId: string): Promise<number> =>
+  moveRemovedAside(companyId);

@@ -17,14 +17,27 @@ export interface MonthHours {
   unattributed: number;
 }
 
-type Record = Pick<StoredHours, "month" | "hours" | "source"> & Partial<Pick<StoredHours, "workerCategory">>;
+type Record = Pick<StoredHours, "month" | "hours" | "source"> &
+  Partial<Pick<StoredHours, "workerCategory">>;
 
 export function hoursByMonth(months: readonly string[], records: readonly Record[]): MonthHours[] {
   return months.map((key) => {
     const mine = records.filter((r) => r.month === key);
-    const sum = (pick: (r: Record) => boolean) => mine.filter(pick).reduce((total, r) => total + r.hours, 0);
+    const sum = (pick: (r: Record) => boolean) =>
+      mine.filter(pick).reduce((total, r) => total + r.hours, 0);
     const [app, api] = [sum((r) => r.source === "app"), sum((r) => r.source === "api")];
-    const [employees, nonEmployees] = [sum((r) => r.workerCategory === "employees"), sum((r) => r.workerCategory === "non_employees")];
-    return { month: key, app, api, total: app + api, employees, nonEmployees, unattributed: sum((r) => !r.workerCategory) };
+    const [employees, nonEmployees] = [
+      sum((r) => r.workerCategory === "employees"),
+      sum((r) => r.workerCategory === "non_employees"),
+    ];
+    return {
+      month: key,
+      app,
+      api,
+      total: app + api,
+      employees,
+      nonEmployees,
+      unattributed: sum((r) => !r.workerCategory),
+    };
   });
 }

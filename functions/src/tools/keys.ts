@@ -1,8 +1,22 @@
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
-import { createApiKeyInput, listApiKeysInput, revokeApiKeyInput, setApiAccessInput, setRateLimitsInput } from "../console/schemas";
 import { keyView } from "../console/keyView";
-import { createKey, listKeys, revokeKey, setAccess, setProvisioning, setRateLimits, type Caller } from "../services/keyAdmin";
+import {
+  createApiKeyInput,
+  listApiKeysInput,
+  revokeApiKeyInput,
+  setApiAccessInput,
+  setRateLimitsInput,
+} from "../console/schemas";
+import {
+  createKey,
+  listKeys,
+  revokeKey,
+  setAccess,
+  setProvisioning,
+  setRateLimits,
+  type Caller,
+} from "../services/keyAdmin";
 import { repairRemovedUsers } from "../services/users";
 
 /**
@@ -31,7 +45,10 @@ options:
   --help                     this text`;
 
 // FIRESTORE_PORT: the local stack's Firestore port when it is not the default (start.sh and the smoke test take it too).
-const LOCAL = { host: `127.0.0.1:${process.env.FIRESTORE_PORT ?? 8080}`, project: "demo-safety-apis" };
+const LOCAL = {
+  host: `127.0.0.1:${process.env.FIRESTORE_PORT ?? 8080}`,
+  project: "demo-safety-apis",
+};
 
 class UsageError extends Error {}
 
@@ -42,21 +59,38 @@ async function chooseTarget(projectIdFlag: string | undefined): Promise<string> 
   }
   const host = (process.env.FIRESTORE_EMULATOR_HOST ??= LOCAL.host);
   process.env.GCLOUD_PROJECT = projectIdFlag ?? process.env.GCLOUD_PROJECT ?? LOCAL.project;
-  const answers = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+  const answers = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(2000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (!answers) {
-    throw new Error(`No Firestore emulator answers at ${host}: start the local stack (bash functions/scripts/start.sh), or pass --project-id for a real project.`);
+    throw new Error(
+      `No Firestore emulator answers at ${host}: start the local stack (bash functions/scripts/start.sh), or pass --project-id for a real project.`,
+    );
   }
   return `the Firestore emulator at ${host} (project ${process.env.GCLOUD_PROJECT})`;
 }
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, input: unknown): T {
+function parse<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: Array<{ message: string }> } };
+  },
+  input: unknown,
+): T {
   const result = schema.safeParse(input);
   if (!result.success) throw new UsageError(result.error.issues.map((i) => i.message).join("; "));
   return result.data;
 }
 
 /** Runs one command; returns what to print as JSON. Exported for the tests. */
-export async function run(argv: string[], log: (line: string) => void = (line) => console.error(line)): Promise<unknown> {
+export async function run(
+  argv: string[],
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<unknown> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -88,11 +122,22 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
   const { positionals, values } = parsed;
   const command = positionals[0];
   if (values.help || command === "help") return USAGE;
-  if (!["create", "list", "revoke", "access", "limits", "provisioning", "repair-removed"].includes(command ?? "")) throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  if (
+    !["create", "list", "revoke", "access", "limits", "provisioning", "repair-removed"].includes(
+      command ?? "",
+    )
+  )
+    throw new UsageError(command ? `unknown command "${command}"` : "no command given");
 
   log(`keys: ${await chooseTarget(values["project-id"])}`);
   const operator = userInfo().username;
-  const caller: Caller = { uid: `operator:${operator}`, admin: true, name: `Operator CLI (${operator})`, user: null, actorType: "system" };
+  const caller: Caller = {
+    uid: `operator:${operator}`,
+    admin: true,
+    name: `Operator CLI (${operator})`,
+    user: null,
+    actorType: "system",
+  };
   switch (command) {
     case "create": {
       const input = parse(createApiKeyInput, {
@@ -102,7 +147,10 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
         projectId: values.project,
         scopes: values.scopes?.split(",").map((s) => s.trim()),
       });
-      const { key, doc } = await createKey({ ...input, projectId: input.projectId ?? null }, caller);
+      const { key, doc } = await createKey(
+        { ...input, projectId: input.projectId ?? null },
+        caller,
+      );
       log("keys: the key is shown once; only its hash is stored.");
       return { key, ...keyView(doc) };
     }
@@ -116,22 +164,44 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
       return { ...keyView(doc), alreadyRevoked };
     }
     case "access": {
-      if (values.on === values.off) throw new UsageError("access needs exactly one of --on or --off");
-      const input = parse(setApiAccessInput, { companyId: values.company, api: values.api, enabled: Boolean(values.on) });
+      if (values.on === values.off)
+        throw new UsageError("access needs exactly one of --on or --off");
+      const input = parse(setApiAccessInput, {
+        companyId: values.company,
+        api: values.api,
+        enabled: Boolean(values.on),
+      });
       await setAccess(input.companyId, input.api, input.enabled, caller);
       return input;
     }
     case "provisioning": {
       if (!values.company) throw new UsageError("provisioning needs --company");
-      if (values.domains !== undefined && values["any-domain"]) throw new UsageError("give --domains or --any-domain, not both");
+      if (values.domains !== undefined && values["any-domain"])
+        throw new UsageError("give --domains or --any-domain, not both");
       const change = {
-        ...(values.domains !== undefined ? { provisioningDomains: values.domains.split(",").map((d) => d.trim()).filter(Boolean) } : {}),
+        ...(values.domains !== undefined
+          ? {
+              provisioningDomains: values.domains
+                .split(",")
+                .map((d) => d.trim())
+                .filter(Boolean),
+            }
+          : {}),
         ...(values["any-domain"] ? { provisioningDomains: null } : {}),
-        ...(values["roles-source"] !== undefined ? { provisioningRolesSource: values["roles-source"] } : {}),
-        ...(values["department-source"] !== undefined ? { provisioningDepartmentSource: values["department-source"] } : {}),
+        ...(values["roles-source"] !== undefined
+          ? { provisioningRolesSource: values["roles-source"] }
+          : {}),
+        ...(values["department-source"] !== undefined
+          ? { provisioningDepartmentSource: values["department-source"] }
+          : {}),
       };
-      if (!Object.keys(change).length) throw new UsageError("provisioning needs at least one setting");
-      await setProvisioning(values.company, change, caller).catch((err: unknown) => Promise.reject(err instanceof Error && err.name === "KeyAdminError" ? new UsageError(err.message) : err));
+      if (!Object.keys(change).length)
+        throw new UsageError("provisioning needs at least one setting");
+      await setProvisioning(values.company, change, caller).catch((err: unknown) =>
+        Promise.reject(
+          err instanceof Error && err.name === "KeyAdminError" ? new UsageError(err.message) : err,
+        ),
+      );
       return { companyId: values.company, ...change };
     }
     case "repair-removed": {
@@ -147,7 +217,11 @@ export async function run(argv: string[], log: (line: string) => void = (line) =
         clear: values.clear ?? false,
       });
       await setRateLimits(input.companyId, input.prefix, input.rateLimits, caller);
-      return { companyId: input.companyId, prefix: input.prefix ?? null, rateLimits: input.rateLimits };
+      return {
+        companyId: input.companyId,
+        prefix: input.prefix ?? null,
+        rateLimits: input.rateLimits,
+      };
     }
   }
 }
@@ -161,7 +235,9 @@ if (require.main === module) {
     })
     .catch((err: unknown) => {
       const usage = err instanceof UsageError;
-      console.error(`keys: ${err instanceof Error ? err.message : String(err)}${usage ? `\n\n${USAGE}` : ""}`);
+      console.error(
+        `keys: ${err instanceof Error ? err.message : String(err)}${usage ? `\n\n${USAGE}` : ""}`,
+      );
       process.exit(usage ? 2 : 1);
     });
 }

@@ -7,13 +7,23 @@ import { auth } from "../config/firebase";
  */
 export const DEMO_CONSOLE_USERS = [
   { uid: "u-owner", email: "owner@demo.example", password: "demo-password", claims: {} },
-  { uid: "platform-admin", email: "admin@demo.example", password: "demo-password", claims: { admin: true } },
+  {
+    uid: "platform-admin",
+    email: "admin@demo.example",
+    password: "demo-password",
+    claims: { admin: true },
+  },
 ];
 
 async function main(): Promise<void> {
-  if (!process.env.FIREBASE_AUTH_EMULATOR_HOST) throw new Error("FIREBASE_AUTH_EMULATOR_HOST is not set: demo users go to the Auth emulator only.");
+  if (!process.env.FIREBASE_AUTH_EMULATOR_HOST)
+    throw new Error(
+      "FIREBASE_AUTH_EMULATOR_HOST is not set: demo users go to the Auth emulator only.",
+    );
   for (const user of DEMO_CONSOLE_USERS) {
-    await auth().createUser({ uid: user.uid, email: user.email, password: user.password }).catch(() => undefined);
+    await auth()
+      .createUser({ uid: user.uid, email: user.email, password: user.password })
+      .catch(() => undefined);
     await auth().setCustomUserClaims(user.uid, user.claims);
   }
 }

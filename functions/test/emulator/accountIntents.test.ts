@@ -14,13 +14,28 @@ import { client } from "../support/http";
 const company = client(createCompanyApp());
 const address = () => `${randomId("p")}@intents.example`;
 const intent = (uid: string, companyId: string, reason: string, minutesAgo: number) =>
-  firestore().doc(`accountIntents/${uid}`).set({ companyId, reason, at: Timestamp.fromMillis(Date.now() - minutesAgo * 60_000) });
+  firestore()
+    .doc(`accountIntents/${uid}`)
+    .set({ companyId, reason, at: Timestamp.fromMillis(Date.now() - minutesAgo * 60_000) });
 const exists = async (uid: string) => (await firestore().doc(`accountIntents/${uid}`).get()).exists;
-const account = (uid: string) => auth().getUser(uid).then((u) => u, () => null);
+const account = (uid: string) =>
+  auth()
+    .getUser(uid)
+    .then(
+      (u) => u,
+      () => null,
+    );
 
 async function provisioning() {
   const companyId = await seedCompany({ seatCapacity: 5, seatsUsed: 1 });
-  const key = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 10_000 } })).key;
+  const key = (
+    await seedKey({
+      api: "company",
+      companyId,
+      scopes: ["read", "provisioning"],
+      rateLimits: { perMinute: 10_000 },
+    })
+  ).key;
   return { companyId, key };
 }
 
@@ -28,8 +43,14 @@ describe("the intent sweep (accountIntentSweep)", () => {
   it("deletes an invitation's account left without a roster entry, once older than 10 minutes; a younger one is left to its request", async () => {
     const { companyId } = await provisioning();
     const [old, young] = [randomId("u"), randomId("u")];
-    await Promise.all([auth().createUser({ uid: old, email: address() }), auth().createUser({ uid: young, email: address() })]);
-    await Promise.all([intent(old, companyId, "invite", 11), intent(young, companyId, "invite", 1)]);
+    await Promise.all([
+      auth().createUser({ uid: old, email: address() }),
+      auth().createUser({ uid: young, email: address() }),
+    ]);
+    await Promise.all([
+      intent(old, companyId, "invite", 11),
+      intent(young, companyId, "invite", 1),
+    ]);
     expect(await recordSignIn(old)).toBe("refused");
     await sweepAccountIntents();
     expect([await account(old), await exists(old)]).toEqual([null, false]);
@@ -55,7 +76,11 @@ describe("the intent sweep (accountIntentSweep)", () => {
     const uid = randomId("u");
     await auth().createUser({ uid, email: theirs });
     await sweepAccountIntents();
-    const res = await company.raw().post("/v1/users").set("Authorization", `Bearer ${key}`).send({ email: theirs, display_name: "Taken" });
+    const res = await company
+      .raw()
+      .post("/v1/users")
+      .set("Authorization", `Bearer ${key}`)
+      .send({ email: theirs, display_name: "Taken" });
     expect(res.status).toBe(409);
     expect((await account(uid))?.email).toBe(theirs);
     expect(await recordSignIn(uid)).toBe("allowed");
@@ -67,10 +92,18 @@ describe("the intent sweep (accountIntentSweep)", () => {
     const uid = randomId("u");
     await auth().createUser({ uid, email: mine, displayName: "Before" });
     await intent(uid, companyId, "invite", 0);
-    const res = await company.raw().post("/v1/users").set("Authorization", `Bearer ${key}`).send({ email: mine, display_name: "Adopted" });
+    const res = await company
+      .raw()
+      .post("/v1/users")
+      .set("Authorization", `Bearer ${key}`)
+      .send({ email: mine, display_name: "Adopted" });
     expect(res.status).toBe(201);
     expect(res.body.data.id).toBe(uid);
-    expect(await account(uid)).toMatchObject({ email: mine, displayName: "Adopted", disabled: false });
+    expect(await account(uid)).toMatchObject({
+      email: mine,
+      displayName: "Adopted",
+      disabled: false,
+    });
     expect((await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed")).toBe(2);
     expect(await exists(uid)).toBe(false);
   });

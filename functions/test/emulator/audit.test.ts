@@ -57,14 +57,30 @@ describe("audit trail of keyed requests", () => {
     const res = await findings.get("/v1/findings?limit=1", key.key, { "X-Request-Id": rid });
     query.mockRestore();
     expect(res.status).toBe(200);
-    expect(seen).toEqual([expect.objectContaining({ action: "api.request", status: null, requestId: res.headers["x-request-id"] })]);
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.request", status: 200, requestId: res.headers["x-request-id"] })]);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        action: "api.request",
+        status: null,
+        requestId: res.headers["x-request-id"],
+      }),
+    ]);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({
+        action: "api.request",
+        status: 200,
+        requestId: res.headers["x-request-id"],
+      }),
+    ]);
   });
 
   it("a failure (400) writes one entry with its status", async () => {
     const rid = `bad-${companyId}`;
-    expect((await findings.get("/v1/project?x=1", key.key, { "X-Request-Id": rid })).status).toBe(400);
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 400, path: "/v1/project" })]);
+    expect((await findings.get("/v1/project?x=1", key.key, { "X-Request-Id": rid })).status).toBe(
+      400,
+    );
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({ status: 400, path: "/v1/project" }),
+    ]);
   });
 
   it("a read refused for its scope leaves no request entry, only the aggregated refusal", async () => {
@@ -73,7 +89,9 @@ describe("audit trail of keyed requests", () => {
     const res = await company.get("/v1/users", readKey.key, { "X-Request-Id": rid });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("insufficient_scope");
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.refused", status: 403 })]);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({ action: "api.refused", status: 403 }),
+    ]);
   });
 
   it("public endpoints are not audited", async () => {

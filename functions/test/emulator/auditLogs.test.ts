@@ -12,17 +12,38 @@ let key: { key: string; hash: string; prefix: string };
 
 const ago = (days: number, extraMs = 0) => Timestamp.fromMillis(Date.now() - days * DAY + extraMs);
 
-async function seedEntry(id: string, cls: AuditEntry["class"], at: Timestamp, fields: Partial<AuditEntry> = {}) {
+async function seedEntry(
+  id: string,
+  cls: AuditEntry["class"],
+  at: Timestamp,
+  fields: Partial<AuditEntry> = {},
+) {
   const entry = auditEntry(
-    { class: cls, action: cls === "privileged" ? "api_key.created" : "api.request", actor: { type: "api_key", id: "csa_Seeded000", name: "Seeded" }, api: "company", method: "GET", path: "/v1/incidents", status: 200, requestId: `rq-${id}`, projectId: null, ...fields },
+    {
+      class: cls,
+      action: cls === "privileged" ? "api_key.created" : "api.request",
+      actor: { type: "api_key", id: "csa_Seeded000", name: "Seeded" },
+      api: "company",
+      method: "GET",
+      path: "/v1/incidents",
+      status: 200,
+      requestId: `rq-${id}`,
+      projectId: null,
+      ...fields,
+    },
     at,
   );
   await firestore().doc(`companies/${companyId}/auditLogs/${id}`).set(entry);
 }
 
 async function all(query: string, limit: number) {
-  const pages = await allPages((path) => company.get(path, key.key), `/v1/audit-logs?limit=${limit}${query}`);
-  return pages.flatMap((p) => p.data.map((e: { id: string }) => e.id)).filter((id: string) => id.startsWith("e-"));
+  const pages = await allPages(
+    (path) => company.get(path, key.key),
+    `/v1/audit-logs?limit=${limit}${query}`,
+  );
+  return pages
+    .flatMap((p) => p.data.map((e: { id: string }) => e.id))
+    .filter((id: string) => id.startsWith("e-"));
 }
 
 beforeAll(async () => {
@@ -33,7 +54,13 @@ beforeAll(async () => {
     seedEntry("e-op-1d", "operational", ago(1)),
     seedEntry("e-op-2d-a", "operational", tie),
     seedEntry("e-op-2d-b", "operational", tie),
-    seedEntry("e-pr-10d", "privileged", ago(10), { target: { type: "api_key", id: "csa_Target000" }, method: null, path: null, status: null, requestId: null }),
+    seedEntry("e-pr-10d", "privileged", ago(10), {
+      target: { type: "api_key", id: "csa_Target000" },
+      method: null,
+      path: null,
+      status: null,
+      requestId: null,
+    }),
     seedEntry("e-op-89d", "operational", ago(89)),
     seedEntry("e-op-91d", "operational", ago(91)), // past the 90-day retention, not yet deleted
     seedEntry("e-pr-400d", "privileged", ago(400)),
@@ -41,24 +68,68 @@ beforeAll(async () => {
     seedEntry("e-pr-731d", "privileged", ago(731)), // past the 2-year retention
   ]);
   // A recent entry whose expireAt says it is gone: expireAt decides.
-  await firestore().doc(`companies/${companyId}/auditLogs/e-op-expired`).set({ ...auditEntry({ class: "operational", action: "api.request", actor: { type: "system", id: "x", name: "x" }, api: null, method: null, path: null, status: null, requestId: null, projectId: null }, ago(3)), expireAt: ago(0, -1000) });
+  await firestore()
+    .doc(`companies/${companyId}/auditLogs/e-op-expired`)
+    .set({
+      ...auditEntry(
+        {
+          class: "operational",
+          action: "api.request",
+          actor: { type: "system", id: "x", name: "x" },
+          api: null,
+          method: null,
+          path: null,
+          status: null,
+          requestId: null,
+          projectId: null,
+        },
+        ago(3),
+      ),
+      expireAt: ago(0, -1000),
+    });
 });
 
 describe("GET /v1/audit-logs", () => {
   it("lists retained entries newest first, ties by id, across both classes", async () => {
-    expect(await all("", 100)).toEqual(["e-op-1d", "e-op-2d-b", "e-op-2d-a", "e-pr-10d", "e-op-89d", "e-pr-400d", "e-pr-729d"]);
+    expect(await all("", 100)).toEqual([
+      "e-op-1d",
+      "e-op-2d-b",
+      "e-op-2d-a",
+      "e-pr-10d",
+      "e-op-89d",
+      "e-pr-400d",
+      "e-pr-729d",
+    ]);
   });
 
   it("pages through both classes without repeating or skipping", async () => {
-    for (const limit of [1, 2, 3]) expect(await all("", limit)).toEqual(["e-op-1d", "e-op-2d-b", "e-op-2d-a", "e-pr-10d", "e-op-89d", "e-pr-400d", "e-pr-729d"]);
+    for (const limit of [1, 2, 3])
+      expect(await all("", limit)).toEqual([
+        "e-op-1d",
+        "e-op-2d-b",
+        "e-op-2d-a",
+        "e-pr-10d",
+        "e-op-89d",
+        "e-pr-400d",
+        "e-pr-729d",
+      ]);
   });
 
   it("filters by class, and by from (inclusive) and to (exclusive) on at", async () => {
     expect(await all("&class=privileged", 2)).toEqual(["e-pr-10d", "e-pr-400d", "e-pr-729d"]);
-    expect(await all("&class=operational", 100)).toEqual(["e-op-1d", "e-op-2d-b", "e-op-2d-a", "e-op-89d"]);
+    expect(await all("&class=operational", 100)).toEqual([
+      "e-op-1d",
+      "e-op-2d-b",
+      "e-op-2d-a",
+      "e-op-89d",
+    ]);
     const from = new Date(Date.now() - 10 * DAY - 60_000).toISOString().replace(/\.\d+Z$/, "Z");
     const to = new Date(Date.now() - DAY - 60_000).toISOString().replace(/\.\d+Z$/, "Z");
-    expect(await all(`&from=${from}&to=${to}`, 100)).toEqual(["e-op-2d-b", "e-op-2d-a", "e-pr-10d"]);
+    expect(await all(`&from=${from}&to=${to}`, 100)).toEqual([
+      "e-op-2d-b",
+      "e-op-2d-a",
+      "e-pr-10d",
+    ]);
   });
 
   it("exports each entry in snake_case with its target; never a key's value or hash", async () => {
@@ -81,8 +152,17 @@ describe("GET /v1/audit-logs", () => {
     });
     await company.get("/v1/incidents", key.key);
     const page = await company.get("/v1/audit-logs?limit=20", key.key);
-    const own = page.body.data.find((e: { path: string; actor: { id: string } }) => e.path === "/v1/incidents" && e.actor.id === key.prefix);
-    expect(own).toMatchObject({ class: "operational", action: "api.request", status: 200, api: "company", target: null });
+    const own = page.body.data.find(
+      (e: { path: string; actor: { id: string } }) =>
+        e.path === "/v1/incidents" && e.actor.id === key.prefix,
+    );
+    expect(own).toMatchObject({
+      class: "operational",
+      action: "api.request",
+      status: 200,
+      api: "company",
+      target: null,
+    });
     expect(JSON.stringify(page.body)).not.toContain(key.key);
     expect(JSON.stringify(page.body)).not.toContain(key.hash);
   });
@@ -102,9 +182,15 @@ describe("GET /v1/audit-logs", () => {
   it("a page token is bound to the company and the filters", async () => {
     const first = await company.get("/v1/audit-logs?limit=1&class=operational", key.key);
     const token = encodeURIComponent(first.body.next_page_token);
-    expect((await company.get(`/v1/audit-logs?limit=1&class=privileged&page_token=${token}`, key.key)).status).toBe(400);
+    expect(
+      (await company.get(`/v1/audit-logs?limit=1&class=privileged&page_token=${token}`, key.key))
+        .status,
+    ).toBe(400);
     const other = await seedKey({ api: "company", companyId: await seedCompany() });
-    expect((await company.get(`/v1/audit-logs?limit=1&class=operational&page_token=${token}`, other.key)).status).toBe(400);
+    expect(
+      (await company.get(`/v1/audit-logs?limit=1&class=operational&page_token=${token}`, other.key))
+        .status,
+    ).toBe(400);
   });
 
   it("another company's entries are never listed", async () => {

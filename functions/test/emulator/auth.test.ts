@@ -17,7 +17,11 @@ async function findingsSetup(companyOverrides = {}, projectOverrides = {}) {
   return { companyId, projectId, key };
 }
 
-function expectError(res: { status: number; body: { error: { code: string; message: string; request_id: string } } }, status: number, code: string) {
+function expectError(
+  res: { status: number; body: { error: { code: string; message: string; request_id: string } } },
+  status: number,
+  code: string,
+) {
   expect(res.status).toBe(status);
   expect(res.body.error.code).toBe(code);
   expect(typeof res.body.error.message).toBe("string");
@@ -36,7 +40,10 @@ describe("authentication: 401 without a database read", () => {
     ["a non-Bearer scheme", { Authorization: "Basic dXNlcjpwYXNz" }],
     ["an empty bearer", { Authorization: "Bearer " }],
     ["a malformed key", { Authorization: "Bearer vfe_short" }],
-    ["a key with a wrong checksum", { Authorization: `Bearer ${composeKey("findings", "A".repeat(32)).slice(0, -1)}x` }],
+    [
+      "a key with a wrong checksum",
+      { Authorization: `Bearer ${composeKey("findings", "A".repeat(32)).slice(0, -1)}x` },
+    ],
     ["a company key on the findings API", { Authorization: `Bearer ${generateKey("company")}` }],
   ])("%s → 401 with WWW-Authenticate, logged without the key", async (_name, headers) => {
     const res = await findings.get("/v1/project", undefined, headers);
@@ -47,7 +54,8 @@ describe("authentication: 401 without a database read", () => {
     expect(event).toBe("api.unattributed_request");
     expect(fields).toMatchObject({ api: "findings", status: 401, path: "/v1/project" });
     const auth = (headers as Record<string, string>).Authorization;
-    if (auth && auth.length > 12) expect(JSON.stringify(warn.mock.calls)).not.toContain(auth.slice(7));
+    if (auth && auth.length > 12)
+      expect(JSON.stringify(warn.mock.calls)).not.toContain(auth.slice(7));
   });
 
   it("a findings key on the company API → 401", async () => {
@@ -59,7 +67,10 @@ describe("authentication: 401 without a database read", () => {
   it("an unknown well-formed key → 401, logged, never audited", async () => {
     const res = await findings.get("/v1/project", generateKey("findings"));
     expectError(res, 401, "unauthorized");
-    expect(warn).toHaveBeenCalledWith("api.unattributed_request", expect.objectContaining({ status: 401 }));
+    expect(warn).toHaveBeenCalledWith(
+      "api.unattributed_request",
+      expect.objectContaining({ status: 401 }),
+    );
   });
 });
 
@@ -68,7 +79,9 @@ describe("authentication: keys and access of a real company", () => {
     const companyId = await seedCompany();
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId, revoked: true });
-    const res = await findings.get("/v1/project", key.key, { "X-Request-Id": "revoked-1-" + companyId });
+    const res = await findings.get("/v1/project", key.key, {
+      "X-Request-Id": "revoked-1-" + companyId,
+    });
     expectError(res, 401, "unauthorized");
     const [entry] = await auditEntriesFor(companyId, "revoked-1-" + companyId);
     expect(entry).toMatchObject({ status: 401, actor: { type: "api_key", id: key.prefix } });
@@ -77,7 +90,9 @@ describe("authentication: keys and access of a real company", () => {
   it("revocation takes effect on the very next request", async () => {
     const { key } = await findingsSetup();
     expect((await findings.get("/v1/project", key.key)).status).toBe(200);
-    await firestore().doc(`apiKeys/${key.hash}`).update({ revokedAt: Timestamp.now(), revokedBy: "test" });
+    await firestore()
+      .doc(`apiKeys/${key.hash}`)
+      .update({ revokedAt: Timestamp.now(), revokedBy: "test" });
     expectError(await findings.get("/v1/project", key.key), 401, "unauthorized");
   });
 
@@ -149,7 +164,9 @@ describe("authentication: keys and access of a real company", () => {
 
   it("accepts the scheme in any case and surrounding spaces", async () => {
     const { key } = await findingsSetup();
-    const res = await findings.get("/v1/project", undefined, { Authorization: `bearer   ${key.key} ` });
+    const res = await findings.get("/v1/project", undefined, {
+      Authorization: `bearer   ${key.key} `,
+    });
     expect(res.status).toBe(200);
   });
 });

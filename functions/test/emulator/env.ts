@@ -1,6 +1,8 @@
 // Emulator tests run only against the Firestore emulator started by the harness
 // (`npm run test:emulator`), never against a real project.
 if (!process.env.FIRESTORE_EMULATOR_HOST) {
-  throw new Error("FIRESTORE_EMULATOR_HOST is not set: run emulator tests with `npm run test:emulator`.");
+  throw new Error(
+    "FIRESTORE_EMULATOR_HOST is not set: run emulator tests with `npm run test:emulator`.",
+  );
 }
 process.env.GCLOUD_PROJECT ??= "demo-safety-apis";

@@ -49,7 +49,10 @@ const AFTER = new Date("2026-06-15T00:00:00Z");
 
 /** A Berlin company with the fixture's incidents (`copies` times), its worked-hours documents and coverage. */
 async function seedFixture(copies = 1): Promise<string> {
-  const companyId = await seedCompany({ reportingTimeZone: BERLIN.timeZone, financialYearStartMonth: BERLIN.firstMonth });
+  const companyId = await seedCompany({
+    reportingTimeZone: BERLIN.timeZone,
+    financialYearStartMonth: BERLIN.firstMonth,
+  });
   const writer = firestore().bulkWriter();
   const base = `companies/${companyId}`;
   const writes: Array<Promise<unknown>> = [];
@@ -57,45 +60,65 @@ async function seedFixture(copies = 1): Promise<string> {
   for (let copy = 0; copy < copies; copy++) {
     for (const i of FIXTURE) {
       seq++;
-      writes.push(writer.set(firestore().doc(`${base}/incidents/inc${String(seq).padStart(4, "0")}`), {
-        reference: `INC-2025-${String(seq).padStart(4, "0")}`,
-        title: `Incident ${seq}`,
-        description: "Seeded for the ESRS S1-14 test.",
-        eventDate: i.eventDate ? Timestamp.fromDate(i.eventDate) : null,
-        reportedAt: i.reportedAt ? Timestamp.fromDate(i.reportedAt) : null,
-        ...(i.dateOfDeath ? { dateOfDeath: Timestamp.fromDate(i.dateOfDeath) } : {}),
-        status: "closed",
-        type: i.type,
-        workRelated: i.workRelated,
-        recordable: i.recordable,
-        fatality: i.fatality,
-        personType: i.personType,
-        daysLost: i.daysLost,
-        locationId: null,
-        departmentId: null,
-        reportedBy: "reporter",
-        reportedByName: "Reporter",
-        reportedByEmail: "reporter@private-canary.example",
-        ...(i.hidden === undefined ? {} : { hidden: i.hidden }),
-      }));
+      writes.push(
+        writer.set(firestore().doc(`${base}/incidents/inc${String(seq).padStart(4, "0")}`), {
+          reference: `INC-2025-${String(seq).padStart(4, "0")}`,
+          title: `Incident ${seq}`,
+          description: "Seeded for the ESRS S1-14 test.",
+          eventDate: i.eventDate ? Timestamp.fromDate(i.eventDate) : null,
+          reportedAt: i.reportedAt ? Timestamp.fromDate(i.reportedAt) : null,
+          ...(i.dateOfDeath ? { dateOfDeath: Timestamp.fromDate(i.dateOfDeath) } : {}),
+          status: "closed",
+          type: i.type,
+          workRelated: i.workRelated,
+          recordable: i.recordable,
+          fatality: i.fatality,
+          personType: i.personType,
+          daysLost: i.daysLost,
+          locationId: null,
+          departmentId: null,
+          reportedBy: "reporter",
+          reportedByName: "Reporter",
+          reportedByEmail: "reporter@private-canary.example",
+          ...(i.hidden === undefined ? {} : { hidden: i.hidden }),
+        }),
+      );
     }
   }
   for (const [id, month, hours, source] of HOURS_DOCS) {
-    writes.push(writer.set(firestore().doc(`${base}/workedHours/${id}`), { month, hours, ...(source ? { source } : {}), updatedAt: Timestamp.now() }));
+    writes.push(
+      writer.set(firestore().doc(`${base}/workedHours/${id}`), {
+        month,
+        hours,
+        ...(source ? { source } : {}),
+        updatedAt: Timestamp.now(),
+      }),
+    );
   }
-  writes.push(writer.set(firestore().doc(`${base}/healthSafetyCoverage/${YEAR}`), { headcount: 300, coveredHeadcount: 250, auditedHeadcount: 100, certificationStandards: ["ISO 45001", "SCC"] }));
+  writes.push(
+    writer.set(firestore().doc(`${base}/healthSafetyCoverage/${YEAR}`), {
+      headcount: 300,
+      coveredHeadcount: 250,
+      auditedHeadcount: 100,
+      certificationStandards: ["ISO 45001", "SCC"],
+    }),
+  );
   await Promise.all([...writes, writer.close()]);
   return companyId;
 }
 
-const valuesOf = (datapoints: Array<{ datapoint_id: string; value: unknown }>) => Object.fromEntries(datapoints.map((d) => [d.datapoint_id, d.value]));
+const valuesOf = (datapoints: Array<{ datapoint_id: string; value: unknown }>) =>
+  Object.fromEntries(datapoints.map((d) => [d.datapoint_id, d.value]));
 
 /** Every incident of the export, page by page. */
 async function exportedIncidents(key: string): Promise<Incident[]> {
   const rows: Incident[] = [];
   let token: string | null = null;
   do {
-    const res = await company.get(`/v1/incidents?limit=500${token ? `&page_token=${encodeURIComponent(token)}` : ""}`, key);
+    const res = await company.get(
+      `/v1/incidents?limit=500${token ? `&page_token=${encodeURIComponent(token)}` : ""}`,
+      key,
+    );
     expect(res.status).toBe(200);
     rows.push(...res.body.data);
     token = res.body.next_page_token;
@@ -117,8 +140,18 @@ beforeAll(async () => {
 describe("the ESRS S1-14 calculation on Firestore", () => {
   it("the incidents the five queries read give exactly the evaluator's numbers over all incidents", async () => {
     const expected = evaluateInMemory(FIXTURE, period);
-    expect(evaluateInMemory(await readCases(companyId, period, { queries: 0, documentsRead: 0 }), period)).toEqual(expected);
-    expect(expected).toMatchObject({ "S1-14_02": 6, "S1-14_04": 14, "S1-14_07": 63, "S1-14_09": 17 });
+    expect(
+      evaluateInMemory(
+        await readCases(companyId, period, { queries: 0, documentsRead: 0 }),
+        period,
+      ),
+    ).toEqual(expected);
+    expect(expected).toMatchObject({
+      "S1-14_02": 6,
+      "S1-14_04": 14,
+      "S1-14_07": 63,
+      "S1-14_09": 17,
+    });
   });
 
   it("runs the same queries for the fixture and ten copies of it; reads grow with the cases only", async () => {
@@ -134,7 +167,11 @@ describe("the ESRS S1-14 calculation on Firestore", () => {
     const perCopy = (tenfold.documentsRead - small.documentsRead) / 9;
     expect(Number.isInteger(perCopy) && perCopy > 0 && perCopy <= FIXTURE.length * 5).toBe(true);
     // 10 × 14 accidents / 2,720,000 h × 1,000,000 = 51.4705… → 51.47; 10 × 63 days.
-    expect(valuesOf(result.datapoints)).toMatchObject({ "S1-14_04": 140, "S1-14_05": 51.47, "S1-14_07": 630 });
+    expect(valuesOf(result.datapoints)).toMatchObject({
+      "S1-14_04": 140,
+      "S1-14_05": 51.47,
+      "S1-14_07": 630,
+    });
   });
 });
 
@@ -145,8 +182,15 @@ describe("one set of numbers", () => {
     const rollup = await computeRollup(companyId, AFTER);
     expect(esrs.body.data.worked_hours).toEqual(HOURS_2025);
     expect(perMonth.body.data.months.map((m: { month: string }) => m.month)).toEqual(period.months);
-    expect(perMonth.body.data.months.reduce((s: number, m: { total_hours: number }) => s + m.total_hours, 0)).toBe(HOURS_2025.total);
-    expect(period.months.reduce((s, m) => s + rollup.areas.worked_hours.by_month[m], 0)).toBe(HOURS_2025.total);
+    expect(
+      perMonth.body.data.months.reduce(
+        (s: number, m: { total_hours: number }) => s + m.total_hours,
+        0,
+      ),
+    ).toBe(HOURS_2025.total);
+    expect(period.months.reduce((s, m) => s + rollup.areas.worked_hours.by_month[m], 0)).toBe(
+      HOURS_2025.total,
+    );
     // Every numeric record, the malformed month's 999 h included; app + api = total.
     const { total, by_source } = rollup.areas.worked_hours;
     expect(total).toBe(HOURS_2025.total + 999 + 50_000 + 40_000);
@@ -156,18 +200,28 @@ describe("one set of numbers", () => {
   it("ESRS incident counts = the incidents export filtered the same way; the rollup counts the same incidents", async () => {
     const rows = await exportedIncidents(key);
     expect(rows).toHaveLength(FIXTURE.length - 2); // #7 (hidden: true) and #23 (hidden: "true") are left out; #24 (null) is in
-    const inPeriod = (iso: string | null) => iso !== null && new Date(iso) >= period.start && new Date(iso) < period.end;
+    const inPeriod = (iso: string | null) =>
+      iso !== null && new Date(iso) >= period.start && new Date(iso) < period.end;
     const cases = rows.flatMap((r) => {
       if (!r.work_related || !(r.fatality || r.recordable)) return [];
       const kind = r.type === "ill_health" ? "ill_health" : "injury";
       const date = kind === "ill_health" ? r.reported_at : r.event_date;
-      return [{ ...r, kind, inPeriod: inPeriod(date), diedInPeriod: r.fatality && inPeriod(r.date_of_death ?? date) }];
+      return [
+        {
+          ...r,
+          kind,
+          inPeriod: inPeriod(date),
+          diedInPeriod: r.fatality && inPeriod(r.date_of_death ?? date),
+        },
+      ];
     });
     const own = (p: string | null) => p === "employee" || p === "non_employee";
     type Case = (typeof cases)[number];
     const count = (pred: (c: Case) => boolean) => cases.filter((c) => c.inPeriod && pred(c)).length;
-    const deaths = (pred: (c: Case) => boolean) => cases.filter((c) => c.diedInPeriod && pred(c)).length;
-    const days = (pred: (c: Case) => boolean) => cases.filter((c) => c.inPeriod && pred(c)).reduce((s, c) => s + (c.days_lost ?? 0), 0);
+    const deaths = (pred: (c: Case) => boolean) =>
+      cases.filter((c) => c.diedInPeriod && pred(c)).length;
+    const days = (pred: (c: Case) => boolean) =>
+      cases.filter((c) => c.inPeriod && pred(c)).reduce((s, c) => s + (c.days_lost ?? 0), 0);
     const fromExport = {
       "S1-14_02": deaths((c) => own(c.person_type)),
       "S1-14_03": deaths((c) => c.person_type === "other_worker"),
@@ -181,7 +235,9 @@ describe("one set of numbers", () => {
       "S1-14_02.injury": deaths((c) => own(c.person_type) && c.kind === "injury"),
       "S1-14_02.ill_health": deaths((c) => own(c.person_type) && c.kind === "ill_health"),
       "S1-14_04.employee": count((c) => c.person_type === "employee" && c.kind === "injury"),
-      "S1-14_04.non_employee": count((c) => c.person_type === "non_employee" && c.kind === "injury"),
+      "S1-14_04.non_employee": count(
+        (c) => c.person_type === "non_employee" && c.kind === "injury",
+      ),
     };
     const esrs = await company.get(`/v1/esrs-s1?year=${YEAR}`, key);
     expect(valuesOf(esrs.body.data.datapoints)).toMatchObject(fromExport);
@@ -197,42 +253,95 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.body.data).toMatchObject({
       company_id: companyId,
       year: YEAR,
-      period: { start: "2024-12-31T23:00:00.000Z", end: "2025-12-31T23:00:00.000Z", time_zone: "Europe/Berlin", first_month: 1, complete: true, in_progress: false, months_without_hours: [] },
+      period: {
+        start: "2024-12-31T23:00:00.000Z",
+        end: "2025-12-31T23:00:00.000Z",
+        time_zone: "Europe/Berlin",
+        first_month: 1,
+        complete: true,
+        in_progress: false,
+        months_without_hours: [],
+      },
       generated_at: expect.stringMatching(/Z$/),
     });
     expect(valuesOf(res.body.data.datapoints)).toEqual(EXPECTED_VALUES);
     const fromApp = await report({ companyId, year: YEAR }, owner);
-    expect(fromApp).toMatchObject({ companyId, year: YEAR, period: { timeZone: "Europe/Berlin", complete: true }, workedHours: HOURS_2025 });
+    expect(fromApp).toMatchObject({
+      companyId,
+      year: YEAR,
+      period: { timeZone: "Europe/Berlin", complete: true },
+      workedHours: HOURS_2025,
+    });
     expect(res.body.data.datapoints).toEqual(fromApp.datapoints);
   });
 
   it("CSV: today's rows first, then the breakdowns; the same values as the JSON", async () => {
     const json = await company.get(`/v1/esrs-s1?year=${YEAR}&format=json`, key);
-    const res = await company.raw().get(`/v1/esrs-s1?year=${YEAR}&format=csv`).set("Authorization", `Bearer ${key}`);
+    const res = await company
+      .raw()
+      .get(`/v1/esrs-s1?year=${YEAR}&format=csv`)
+      .set("Authorization", `Bearer ${key}`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
-    expect(res.headers["content-disposition"]).toBe(`attachment; filename="esrs-s1-14-${companyId}-${YEAR}.csv"`);
+    expect(res.headers["content-disposition"]).toBe(
+      `attachment; filename="esrs-s1-14-${companyId}-${YEAR}.csv"`,
+    );
     const { period: p, generated_at } = json.body.data;
-    const context = { periodStart: p.start, periodEnd: p.end, timeZone: p.time_zone, complete: p.complete, generatedAt: generated_at, basis: "live" as const, frozen: null };
+    const context = {
+      periodStart: p.start,
+      periodEnd: p.end,
+      timeZone: p.time_zone,
+      complete: p.complete,
+      generatedAt: generated_at,
+      basis: "live" as const,
+      frozen: null,
+    };
     expect(res.text).toBe(esrsCsv(json.body.data.datapoints, context));
     expect(res.text.startsWith("\uFEFFdatapoint_id,")).toBe(true);
     const lines = res.text.slice(1).split("\r\n");
-    expect(lines[0]).toMatch(/^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note$/);
+    expect(lines[0]).toMatch(
+      /^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note$/,
+    );
     expect(lines).toHaveLength(22);
-    expect(lines[5]).toMatch(/^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,5\.15,per_million_hours,/);
-    expect(lines[11]).toMatch(/^S1-14_11,ESRS S1 AR 81,health_and_safety_management_system_standards,"ISO 45001, SCC",text,/);
-    expect(lines[17]).toMatch(/^S1-14_04\.employee,ESRS S1 88 \(c\),recordable_work_related_accidents_employees,12,count,/);
+    expect(lines[5]).toMatch(
+      /^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,5\.15,per_million_hours,/,
+    );
+    expect(lines[11]).toMatch(
+      /^S1-14_11,ESRS S1 AR 81,health_and_safety_management_system_standards,"ISO 45001, SCC",text,/,
+    );
+    expect(lines[17]).toMatch(
+      /^S1-14_04\.employee,ESRS S1 88 \(c\),recordable_work_related_accidents_employees,12,count,/,
+    );
   });
 
   it("a year from April in London: the period, its months and its hours follow the setting", async () => {
-    const april = await seedCompany({ reportingTimeZone: "Europe/London", financialYearStartMonth: 4 });
+    const april = await seedCompany({
+      reportingTimeZone: "Europe/London",
+      financialYearStartMonth: 4,
+    });
     const aprilKey = (await seedKey({ api: "company", companyId: april })).key;
-    await firestore().doc(`companies/${april}/workedHours/app-2026-03`).set({ month: "2026-03", hours: 500, source: "app" });
+    await firestore()
+      .doc(`companies/${april}/workedHours/app-2026-03`)
+      .set({ month: "2026-03", hours: 500, source: "app" });
     const res = await company.get(`/v1/esrs-s1?year=${YEAR}`, aprilKey);
-    expect(res.body.data.period).toMatchObject({ start: "2025-03-31T23:00:00.000Z", end: "2026-03-31T23:00:00.000Z", first_month: 4, complete: false });
+    expect(res.body.data.period).toMatchObject({
+      start: "2025-03-31T23:00:00.000Z",
+      end: "2026-03-31T23:00:00.000Z",
+      first_month: 4,
+      complete: false,
+    });
     expect(res.body.data.worked_hours.total).toBe(500);
     const months = await company.get(`/v1/worked-hours?year=${YEAR}`, aprilKey);
-    expect([months.body.data.months[0].month, months.body.data.months[11]]).toEqual(["2025-04", { month: "2026-03", app_hours: 500, api_hours: 0, total_hours: 500, by_worker_category: { employees: 0, non_employees: 0, unattributed: 500 } }]);
+    expect([months.body.data.months[0].month, months.body.data.months[11]]).toEqual([
+      "2025-04",
+      {
+        month: "2026-03",
+        app_hours: 500,
+        api_hours: 0,
+        total_hours: 500,
+        by_worker_category: { employees: 0, non_employees: 0, unattributed: 500 },
+      },
+    ]);
   });
 
   it.each([
@@ -249,15 +358,24 @@ describe("GET /v1/esrs-s1", () => {
   });
 
   it("a period that has not begun in the company's calendar → 400 naming the latest one that has (no zeros labelled year to date)", async () => {
-    const april = await seedCompany({ reportingTimeZone: "Europe/London", financialYearStartMonth: 4 });
+    const april = await seedCompany({
+      reportingTimeZone: "Europe/London",
+      financialYearStartMonth: 4,
+    });
     const aprilKey = (await seedKey({ api: "company", companyId: april })).key;
     const next = new Date().getUTCFullYear() + 1; // its April is always ahead
     const latest = periodYearAt(new Date(), { timeZone: "Europe/London", firstMonth: 4 });
     const res = await company.get(`/v1/esrs-s1?year=${next}`, aprilKey);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: "invalid_request", message: `year: the ${next} reporting period (${next}-04-01 to ${next + 1}-03-31 (Europe/London)) has not begun; the latest period that has begun is ${latest}.` });
+    expect(res.body.error).toMatchObject({
+      code: "invalid_request",
+      message: `year: the ${next} reporting period (${next}-04-01 to ${next + 1}-03-31 (Europe/London)) has not begun; the latest period that has begun is ${latest}.`,
+    });
     expect((await company.get(`/v1/esrs-s1?year=${latest}`, aprilKey)).status).toBe(200);
-    await rejectsWith(report({ companyId: april, year: next }, await signedIn({ admin: true })), "invalid-argument");
+    await rejectsWith(
+      report({ companyId: april, year: next }, await signedIn({ admin: true })),
+      "invalid-argument",
+    );
   });
 
   it("defaults to the period in progress (in the company's time zone) and JSON; it is marked incomplete", async () => {
@@ -274,7 +392,11 @@ describe("the esrsS1Report callable", () => {
     const standard = await signedIn();
     await seedUser(standard.uid, { companyId, role: "standard" });
     const admin = await signedIn({ admin: true });
-    await expect(report({ companyId, year: YEAR }, admin)).resolves.toMatchObject({ companyId, year: YEAR, datapoints: expect.any(Array) });
+    await expect(report({ companyId, year: YEAR }, admin)).resolves.toMatchObject({
+      companyId,
+      year: YEAR,
+      datapoints: expect.any(Array),
+    });
     await rejectsWith(report({ companyId, year: YEAR }, standard), "permission-denied");
     await rejectsWith(report({ companyId, year: YEAR }, null), "unauthenticated");
     await rejectsWith(report({ companyId: randomId("nope"), year: YEAR }, admin), "not-found");
@@ -282,49 +404,98 @@ describe("the esrsS1Report callable", () => {
     await rejectsWith(report({ companyId, year: "2025" }, admin), "invalid-argument");
     await rejectsWith(report({ companyId }, admin), "invalid-argument");
     await rejectsWith(report({ companyId, year: YEAR, extra: 1 }, admin), "invalid-argument");
-    await rejectsWith(report({ companyId: await seedCompany({ plan: "pro" }), year: YEAR }, admin), "failed-precondition");
+    await rejectsWith(
+      report({ companyId: await seedCompany({ plan: "pro" }), year: YEAR }, admin),
+      "failed-precondition",
+    );
   });
 });
 
 describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
   it("freeze → edit an incident → the frozen figures stay, the live ones change, the difference is listed; freezing again keeps the earlier version", async () => {
     const frozenCompany = await seedFixture();
-    const frozenKey = (await seedKey({ api: "company", companyId: frozenCompany, rateLimits: { perMinute: 10_000 } })).key;
+    const frozenKey = (
+      await seedKey({ api: "company", companyId: frozenCompany, rateLimits: { perMinute: 10_000 } })
+    ).key;
     const boss = await signedIn();
-    await seedUser(boss.uid, { companyId: frozenCompany, role: "owner", displayName: "Olga Owner" });
+    await seedUser(boss.uid, {
+      companyId: frozenCompany,
+      role: "owner",
+      displayName: "Olga Owner",
+    });
     const first = await freeze({ companyId: frozenCompany, year: YEAR }, boss);
-    expect(first).toMatchObject({ companyId: frozenCompany, year: YEAR, version: 1, frozenAt: expect.stringMatching(/Z$/) });
-    const v1 = (await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}`).get()).data();
+    expect(first).toMatchObject({
+      companyId: frozenCompany,
+      year: YEAR,
+      version: 1,
+      frozenAt: expect.stringMatching(/Z$/),
+    });
+    const v1 = (
+      await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}`).get()
+    ).data();
     // What S1-14_07 (63 days) was made of: #1 (inc0001, 5 days) among others, with the facts as read.
     expect(v1?.content.basis["S1-14_07"].incidents).toContain("inc0001");
-    expect(v1?.content.incidents).toContainEqual(expect.objectContaining({ id: "inc0001", daysLost: 5, type: "injury", personType: "employee" }));
+    expect(v1?.content.incidents).toContainEqual(
+      expect.objectContaining({
+        id: "inc0001",
+        daysLost: 5,
+        type: "injury",
+        personType: "employee",
+      }),
+    );
     expect(v1?.content.monthHours).toHaveLength(12);
 
     await firestore().doc(`companies/${frozenCompany}/incidents/inc0001`).update({ daysLost: 15 });
 
     const served = await company.get(`/v1/esrs-s1?year=${YEAR}`, frozenKey);
     expect(served.status).toBe(200);
-    expect(served.body.data).toMatchObject({ basis: "frozen", frozen: { version: 1, frozen_by: { type: "user", id: boss.uid } } });
+    expect(served.body.data).toMatchObject({
+      basis: "frozen",
+      frozen: { version: 1, frozen_by: { type: "user", id: boss.uid } },
+    });
     expect(valuesOf(served.body.data.datapoints)).toEqual(EXPECTED_VALUES); // 63 days, as frozen
-    expect(served.body.data.restatement.differences).toEqual([{ datapoint_id: "S1-14_07", frozen_value: 63, live_value: 73 }]); // 63 − 5 + 15
+    expect(served.body.data.restatement.differences).toEqual([
+      { datapoint_id: "S1-14_07", frozen_value: 63, live_value: 73 },
+    ]); // 63 − 5 + 15
 
-    const csv = await company.raw().get(`/v1/esrs-s1?year=${YEAR}&format=csv`).set("Authorization", `Bearer ${frozenKey}`);
-    expect(csv.text.split("\r\n")[7]).toMatch(/^S1-14_07,ESRS S1 88 \(e\),days_lost_to_work_related_injuries,63,days,/); // as frozen
-    expect(csv.text.split("\r\n")[7]).toMatch(new RegExp(`^S1-14_07,.*,frozen,1,${served.body.data.frozen.frozen_at.replace(/\./g, "\\.")},`));
+    const csv = await company
+      .raw()
+      .get(`/v1/esrs-s1?year=${YEAR}&format=csv`)
+      .set("Authorization", `Bearer ${frozenKey}`);
+    expect(csv.text.split("\r\n")[7]).toMatch(
+      /^S1-14_07,ESRS S1 88 \(e\),days_lost_to_work_related_injuries,63,days,/,
+    ); // as frozen
+    expect(csv.text.split("\r\n")[7]).toMatch(
+      new RegExp(
+        `^S1-14_07,.*,frozen,1,${served.body.data.frozen.frozen_at.replace(/\./g, "\\.")},`,
+      ),
+    );
     const live = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=live`, frozenKey);
     expect(live.body.data).toMatchObject({ basis: "live", frozen: { version: 1 } });
     expect(valuesOf(live.body.data.datapoints)["S1-14_07"]).toBe(73);
 
     const second = await freeze({ companyId: frozenCompany, year: YEAR }, boss);
     expect(second.version).toBe(2);
-    const kept = (await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}-v1`).get()).data();
+    const kept = (
+      await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}-v1`).get()
+    ).data();
     expect(kept).toMatchObject({ year: YEAR, version: 1 });
-    expect(kept?.content.datapoints.find((d: { datapoint_id: string }) => d.datapoint_id === "S1-14_07").value).toBe(63);
+    expect(
+      kept?.content.datapoints.find((d: { datapoint_id: string }) => d.datapoint_id === "S1-14_07")
+        .value,
+    ).toBe(63);
     const now = await company.get(`/v1/esrs-s1?year=${YEAR}`, frozenKey);
-    expect(now.body.data).toMatchObject({ basis: "frozen", frozen: { version: 2 }, restatement: { differences: [] } });
+    expect(now.body.data).toMatchObject({
+      basis: "frozen",
+      frozen: { version: 2 },
+      restatement: { differences: [] },
+    });
     expect(valuesOf(now.body.data.datapoints)["S1-14_07"]).toBe(73);
 
-    const audit = await firestore().collection(`companies/${frozenCompany}/auditLogs`).where("action", "==", "esrs_report.frozen").get();
+    const audit = await firestore()
+      .collection(`companies/${frozenCompany}/auditLogs`)
+      .where("action", "==", "esrs_report.frozen")
+      .get();
     expect(audit.docs.map((d) => d.get("target.id")).sort()).toEqual([`${YEAR}-v1`, `${YEAR}-v2`]);
   });
 
@@ -334,7 +505,10 @@ describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
     await rejectsWith(freeze({ companyId, year: YEAR }, standard), "permission-denied");
     await rejectsWith(freeze({ companyId, year: YEAR }, null), "unauthenticated");
     const admin = await signedIn({ admin: true });
-    await rejectsWith(freeze({ companyId, year: periodYearAt(new Date(), BERLIN) }, admin), "failed-precondition");
+    await rejectsWith(
+      freeze({ companyId, year: periodYearAt(new Date(), BERLIN) }, admin),
+      "failed-precondition",
+    );
     const res = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=frozen`, key);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("not_found");

@@ -21,7 +21,9 @@ beforeAll(async () => {
     drawings: [`gs://${CANARY}-drawings/plan.pdf`],
     internalNotes: `${CANARY}-internal-notes`,
   });
-  key = (await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } })).key;
+  key = (
+    await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } })
+  ).key;
   findingId = await seedFinding(projectId, companyId, {
     findingNumber: 42,
     title: "T",
@@ -49,15 +51,67 @@ beforeAll(async () => {
     inspectionId: "insp-1",
     assigneeIds: ["u7", "u8"],
     checklist: [
-      { title: "Inspect", done: true, dateCreated: at("2026-01-02T01:00:00Z"), dateClosed: at("2026-01-02T02:00:00Z"), createdBy: "u1", createdByName: "Creator", createdByEmail: `c@${CANARY}.example` },
-      { title: "Repair", done: false, dateCreated: at("2026-01-02T03:00:00Z"), dateClosed: null, createdBy: "u1", createdByName: "Creator", createdByEmail: `c@${CANARY}.example` },
-      { title: "Re-test", done: false, dateCreated: null, dateClosed: null, createdBy: null, createdByName: null, createdByEmail: `c@${CANARY}.example` },
+      {
+        title: "Inspect",
+        done: true,
+        dateCreated: at("2026-01-02T01:00:00Z"),
+        dateClosed: at("2026-01-02T02:00:00Z"),
+        createdBy: "u1",
+        createdByName: "Creator",
+        createdByEmail: `c@${CANARY}.example`,
+      },
+      {
+        title: "Repair",
+        done: false,
+        dateCreated: at("2026-01-02T03:00:00Z"),
+        dateClosed: null,
+        createdBy: "u1",
+        createdByName: "Creator",
+        createdByEmail: `c@${CANARY}.example`,
+      },
+      {
+        title: "Re-test",
+        done: false,
+        dateCreated: null,
+        dateClosed: null,
+        createdBy: null,
+        createdByName: null,
+        createdByEmail: `c@${CANARY}.example`,
+      },
     ],
-    lastComment: { text: "Last", authorId: "u2", authorName: "Commenter", authorEmail: `a@${CANARY}.example`, authorAvatarUrl: `https://${CANARY}.example/a.png`, createdAt: at("2026-01-03T00:00:00Z"), systemTriggered: true },
-    locationDetailsImage: { storageRef: "loc.jpg", fileName: "loc.jpg", blurHash: null, capturedAt: null, uploadedAt: null, uploadedBy: "u1", uploadedByName: "Creator", uploadedByCompanyName: "Co" },
+    lastComment: {
+      text: "Last",
+      authorId: "u2",
+      authorName: "Commenter",
+      authorEmail: `a@${CANARY}.example`,
+      authorAvatarUrl: `https://${CANARY}.example/a.png`,
+      createdAt: at("2026-01-03T00:00:00Z"),
+      systemTriggered: true,
+    },
+    locationDetailsImage: {
+      storageRef: "loc.jpg",
+      fileName: "loc.jpg",
+      blurHash: null,
+      capturedAt: null,
+      uploadedAt: null,
+      uploadedBy: "u1",
+      uploadedByName: "Creator",
+      uploadedByCompanyName: "Co",
+    },
     markers: [{ x: 1 }, { x: 2 }],
   });
-  await seedComment(projectId, findingId, { media: [{ kind: "image", storageRef: "c.jpg", fileName: "c.jpg", blurHash: null, capturedAt: null, uploadedAt: null }] });
+  await seedComment(projectId, findingId, {
+    media: [
+      {
+        kind: "image",
+        storageRef: "c.jpg",
+        fileName: "c.jpg",
+        blurHash: null,
+        capturedAt: null,
+        uploadedAt: null,
+      },
+    ],
+  });
   await seedFile(projectId, findingId);
 });
 
@@ -103,13 +157,43 @@ describe("the Finding record", () => {
       company_id: companyId,
       assignee_ids: ["u7", "u8"],
       checklist: [
-        { index: 0, title: "Inspect", done: true, date_created: "2026-01-02T01:00:00.000Z", date_closed: "2026-01-02T02:00:00.000Z", created_by: "u1", created_by_name: "Creator" },
-        { index: 1, title: "Repair", done: false, date_created: "2026-01-02T03:00:00.000Z", date_closed: null, created_by: "u1", created_by_name: "Creator" },
-        { index: 2, title: "Re-test", done: false, date_created: null, date_closed: null, created_by: null, created_by_name: null },
+        {
+          index: 0,
+          title: "Inspect",
+          done: true,
+          date_created: "2026-01-02T01:00:00.000Z",
+          date_closed: "2026-01-02T02:00:00.000Z",
+          created_by: "u1",
+          created_by_name: "Creator",
+        },
+        {
+          index: 1,
+          title: "Repair",
+          done: false,
+          date_created: "2026-01-02T03:00:00.000Z",
+          date_closed: null,
+          created_by: "u1",
+          created_by_name: "Creator",
+        },
+        {
+          index: 2,
+          title: "Re-test",
+          done: false,
+          date_created: null,
+          date_closed: null,
+          created_by: null,
+          created_by_name: null,
+        },
       ],
       checklist_total: 3,
       checklist_open: 2,
-      last_comment: { text: "Last", author_name: "Commenter", author_id: "u2", created_at: "2026-01-03T00:00:00.000Z", system_triggered: true },
+      last_comment: {
+        text: "Last",
+        author_name: "Commenter",
+        author_id: "u2",
+        created_at: "2026-01-03T00:00:00.000Z",
+        system_triggered: true,
+      },
       has_location_details_image: true,
       marker_count: 2,
     });
@@ -118,7 +202,14 @@ describe("the Finding record", () => {
   it("maps an older document with absent fields to nulls, empty lists and defaults", async () => {
     const { firestore } = await import("../../src/config/firebase");
     const id = await seedFinding(projectId, companyId);
-    await firestore().doc(`projects/${projectId}/findings/${id}`).set({ title: "Old", dateCreated: at("2020-01-01T00:00:00Z"), lastEditedDate: null, status: "legacy value" });
+    await firestore()
+      .doc(`projects/${projectId}/findings/${id}`)
+      .set({
+        title: "Old",
+        dateCreated: at("2020-01-01T00:00:00Z"),
+        lastEditedDate: null,
+        status: "legacy value",
+      });
     const res = await findings.get("/v1/findings?to=2021-01-01", key);
     expect(res.body.data[0]).toMatchObject({
       id,
@@ -154,7 +245,8 @@ describe("privacy", () => {
       expect(res.status).toBe(200);
       expect(res.text).not.toContain(CANARY);
       // Data responses carry no such field at all (the OpenAPI document names them to say so).
-      if (!path.endsWith("openapi.json")) expect(res.text).not.toMatch(/email|avatar|budget|hours_?spent|drawings|internal_?notes/i);
+      if (!path.endsWith("openapi.json"))
+        expect(res.text).not.toMatch(/email|avatar|budget|hours_?spent|drawings|internal_?notes/i);
     }
   });
 });

@@ -1,6 +1,6 @@
-import { gzipSync } from "node:zlib";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
@@ -17,22 +17,36 @@ const findingsApp = createFindingsApp();
 const companyApp = asInFunctionsRuntime(createCompanyApp());
 
 async function auditEntries(companyId: string) {
-  return (await firestore().collection(`companies/${companyId}/auditLogs`).get()).docs.map((d) => d.data());
+  return (await firestore().collection(`companies/${companyId}/auditLogs`).get()).docs.map((d) =>
+    d.data(),
+  );
 }
 
 describe("a leaked key that was revoked, in a loop", () => {
   it("200 requests from 200 addresses grow the audit trail by a small constant, never as privileged", async () => {
     const companyId = await seedCompany();
-    const key = await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], revoked: true });
+    const key = await seedKey({
+      api: "company",
+      companyId,
+      scopes: ["read", "provisioning"],
+      revoked: true,
+    });
     const before = await auditCount(companyId);
     for (let i = 0; i < 200; i++) {
-      const res = await request(companyApp).get("/v1/incidents").set("Authorization", `Bearer ${key.key}`).set("X-Forwarded-For", randomAddress());
+      const res = await request(companyApp)
+        .get("/v1/incidents")
+        .set("Authorization", `Bearer ${key.key}`)
+        .set("X-Forwarded-For", randomAddress());
       expect(res.status).toBe(401);
     }
     const entries = await auditEntries(companyId);
     // One entry per minute and status; the loop may straddle a minute boundary.
     expect(entries.length - before).toBeLessThanOrEqual(2);
-    expect(entries.every((e) => e.class === "operational" && e.action === "api.refused" && e.status === 401)).toBe(true);
+    expect(
+      entries.every(
+        (e) => e.class === "operational" && e.action === "api.refused" && e.status === 401,
+      ),
+    ).toBe(true);
     const counted = entries.reduce((sum, e) => sum + e.count, 0);
     expect(counted).toBeGreaterThanOrEqual(1);
     expect(counted).toBeLessThanOrEqual(200);
@@ -40,7 +54,11 @@ describe("a leaked key that was revoked, in a loop", () => {
 
   it("from one address: refused from memory, without a key read, once the address's failures are spent", async () => {
     const address = randomAddress();
-    const send = (key: string) => request(findingsApp).get("/v1/project").set("Authorization", `Bearer ${key}`).set("X-Forwarded-For", `10.0.0.1, ${address}`);
+    const send = (key: string) =>
+      request(findingsApp)
+        .get("/v1/project")
+        .set("Authorization", `Bearer ${key}`)
+        .set("X-Forwarded-For", `10.0.0.1, ${address}`);
     const good = (await seedVessel()).key;
     expect((await send(good)).status).toBe(200);
     for (let i = 0; i < FAILURES_PER_MINUTE; i++) {
@@ -79,19 +97,36 @@ describe("bodies the runtime reads before the app", () => {
 
   /** Sent as bytes, the way a client (or attacker) puts them on the wire; no key. */
   const post = (path: string, headers: Record<string, string>, body: RequestInit["body"]) =>
-    fetch(`${base}${path}`, { method: "POST", headers: { "x-forwarded-for": randomAddress(), ...headers }, body, duplex: "half" });
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "x-forwarded-for": randomAddress(), ...headers },
+      body,
+      duplex: "half",
+    });
 
-  const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; request_id: string } }).error;
+  const errorOf = async (res: Response) =>
+    ((await res.json()) as { error: { code: string; request_id: string } }).error;
 
   it("refuses a gzip-encoded body with 415 before looking at the key", async () => {
-    const res = await post("/v1/worked-hours", { "content-type": "application/json", "content-encoding": "gzip" }, gzipSync(JSON.stringify({ month: "2025-01", hours: 1 })));
+    const res = await post(
+      "/v1/worked-hours",
+      { "content-type": "application/json", "content-encoding": "gzip" },
+      gzipSync(JSON.stringify({ month: "2025-01", hours: 1 })),
+    );
     expect(res.status).toBe(415);
-    expect(await errorOf(res)).toMatchObject({ code: "unsupported_media_type", request_id: res.headers.get("x-request-id") });
+    expect(await errorOf(res)).toMatchObject({
+      code: "unsupported_media_type",
+      request_id: res.headers.get("x-request-id"),
+    });
   });
 
   it("refuses a body over 64 KiB with 413 whatever its type, before looking at the key", async () => {
     for (const type of ["application/json", "application/scim+json", "text/plain"]) {
-      const res = await post("/v1/worked-hours", { "content-type": type }, JSON.stringify({ pad: "x".repeat(300_000) }));
+      const res = await post(
+        "/v1/worked-hours",
+        { "content-type": type },
+        JSON.stringify({ pad: "x".repeat(300_000) }),
+      );
       expect(res.status).toBe(413);
       expect((await errorOf(res)).code).toBe("payload_too_large");
     }
@@ -99,14 +134,25 @@ describe("bodies the runtime reads before the app", () => {
 
   it("refuses a chunked body over 64 KiB by the bytes the runtime read (no Content-Length to trust)", async () => {
     const chunk = new TextEncoder().encode(JSON.stringify({ pad: "x".repeat(100_000) }));
-    const res = await post("/v1/worked-hours", { "content-type": "application/json" }, new ReadableStream({ start: (c) => (c.enqueue(chunk), c.close()) }));
+    const res = await post(
+      "/v1/worked-hours",
+      { "content-type": "application/json" },
+      new ReadableStream({ start: (c) => (c.enqueue(chunk), c.close()) }),
+    );
     expect(res.status).toBe(413);
     expect((await errorOf(res)).code).toBe("payload_too_large");
   });
 
   it("answers under /scim/v2 as a SCIM error", async () => {
-    const res = await post("/scim/v2/Users", { "content-type": "application/scim+json", "content-encoding": "gzip" }, gzipSync("{}"));
+    const res = await post(
+      "/scim/v2/Users",
+      { "content-type": "application/scim+json", "content-encoding": "gzip" },
+      gzipSync("{}"),
+    );
     expect(res.status).toBe(415);
-    expect(await res.json()).toMatchObject({ status: "415", schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"] });
+    expect(await res.json()).toMatchObject({
+      status: "415",
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"],
+    });
   });
 });

@@ -1,6 +1,6 @@
+import { Firestore, type DocumentReference } from "firebase-admin/firestore";
 import { logger } from "firebase-functions";
 import { createFindingsApp } from "../../src/findings/app";
-import { Firestore, type DocumentReference } from "firebase-admin/firestore";
 import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { auditEntriesFor, client } from "../support/http";
 
@@ -10,8 +10,12 @@ const findings = client(createFindingsApp());
 function failProjectRead(projectId: string, failure: Error) {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
   const original = Firestore.prototype.getAll;
-  return jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (this: Firestore, ...refs) {
-    if ((refs as DocumentReference[]).some((ref) => ref.path === `projects/${projectId}`)) return Promise.reject(failure);
+  return jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (
+    this: Firestore,
+    ...refs
+  ) {
+    if ((refs as DocumentReference[]).some((ref) => ref.path === `projects/${projectId}`))
+      return Promise.reject(failure);
     return original.apply(this, refs);
   });
 }
@@ -22,17 +26,28 @@ describe("failures that are not the caller's", () => {
     const companyId = await seedCompany();
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId });
-    const failure = Object.assign(new Error(`14 UNAVAILABLE: projects/${projectId} read failed`), { code: 14 });
+    const failure = Object.assign(new Error(`14 UNAVAILABLE: projects/${projectId} read failed`), {
+      code: 14,
+    });
     const read = failProjectRead(projectId, failure);
     const rid = `int-${companyId}`;
     const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
-      error: { code: "internal", message: "An internal error occurred; retry with exponential backoff.", request_id: res.headers["x-request-id"] },
+      error: {
+        code: "internal",
+        message: "An internal error occurred; retry with exponential backoff.",
+        request_id: res.headers["x-request-id"],
+      },
     });
     expect(res.text).not.toMatch(/projects\/|UNAVAILABLE|stack|at /);
-    expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: res.headers["x-request-id"], clientRequestId: rid }));
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 500 })]);
+    expect(error).toHaveBeenCalledWith(
+      "api.request_failed",
+      expect.objectContaining({ requestId: res.headers["x-request-id"], clientRequestId: rid }),
+    );
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({ status: 500 }),
+    ]);
     read.mockRestore();
     error.mockRestore();
   });
@@ -43,11 +58,18 @@ describe("failures that are not the caller's", () => {
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId });
     expect((await findings.get("/v1/project", key.key)).status).toBe(200);
-    const read = failProjectRead(projectId, Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
+    const read = failProjectRead(
+      projectId,
+      Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }),
+    );
     try {
       const rid = `warm-${companyId}`;
-      expect((await findings.get("/v1/project", key.key, { "X-Request-Id": rid })).status).toBe(500);
-      expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 500 })]);
+      expect((await findings.get("/v1/project", key.key, { "X-Request-Id": rid })).status).toBe(
+        500,
+      );
+      expect(await auditEntriesFor(companyId, rid)).toEqual([
+        expect.objectContaining({ status: 500 }),
+      ]);
     } finally {
       read.mockRestore();
       error.mockRestore();

@@ -1,10 +1,10 @@
 import { Timestamp } from "firebase-admin/firestore";
+import { logger } from "firebase-functions";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { refreshKpiRollup } from "../../src/index";
-import { computeRollup } from "../../src/services/kpiRollup";
-import { logger } from "firebase-functions";
 import { companiesWithCompanyApi } from "../../src/repos/kpiRollups";
+import { computeRollup } from "../../src/services/kpiRollup";
 import { refreshRollup, refreshRollups } from "../../src/services/rollupJob";
 import { signedIn } from "../support/authUsers";
 import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
@@ -19,9 +19,15 @@ afterAll(cleanup);
 const NOW = new Date("2026-11-15T12:00:00Z");
 const at = (iso: string) => Timestamp.fromDate(new Date(iso));
 
-async function seedArea(companyId: string, collection: string, docs: Array<Record<string, unknown>>) {
+async function seedArea(
+  companyId: string,
+  collection: string,
+  docs: Array<Record<string, unknown>>,
+) {
   const writer = firestore().bulkWriter();
-  const writes = docs.map((doc, i) => writer.set(firestore().doc(`companies/${companyId}/${collection}/${collection}-${i}`), doc));
+  const writes = docs.map((doc, i) =>
+    writer.set(firestore().doc(`companies/${companyId}/${collection}/${collection}-${i}`), doc),
+  );
   await Promise.all([...writes, writer.close()]);
 }
 
@@ -34,18 +40,27 @@ async function seedFixture(companyId: string, copies = 1) {
     { eventDate: at("2024-12-01T00:00:00Z"), status: "closed", type: "environmental" }, // first month of the window
     { eventDate: at("2024-11-30T23:59:59Z"), status: "closed", type: "injury" }, // before the window: total only
     { eventDate: at("2026-11-02T00:00:00Z"), status: "reported", type: "injury", hidden: true }, // never counts
-    { eventDate: at("2026-11-03T00:00:00Z"), status: "under_investigation", type: "injury", hidden: true }, // a status only hidden incidents have
+    {
+      eventDate: at("2026-11-03T00:00:00Z"),
+      status: "under_investigation",
+      type: "injury",
+      hidden: true,
+    }, // a status only hidden incidents have
   ];
   const actions = [
     { createdAt: at("2026-11-05T00:00:00Z"), status: "open" },
     { createdAt: at("2026-01-05T00:00:00Z"), status: "closed" },
     { createdAt: at("2026-01-06T00:00:00Z"), status: "closed" },
   ];
-  const repeat = <T,>(xs: T[]) => Array.from({ length: copies }, () => xs).flat();
+  const repeat = <T>(xs: T[]) => Array.from({ length: copies }, () => xs).flat();
   await Promise.all([
     seedArea(companyId, "incidents", repeat(incidents)),
     seedArea(companyId, "actions", repeat(actions)),
-    seedArea(companyId, "inspections", repeat([{ createdAt: at("2026-06-01T00:00:00Z"), status: "completed" }])),
+    seedArea(
+      companyId,
+      "inspections",
+      repeat([{ createdAt: at("2026-06-01T00:00:00Z"), status: "completed" }]),
+    ),
     seedArea(companyId, "workedHours", [
       { month: "2026-11", hours: 1000, source: "app" },
       { month: "2026-11", hours: 250.5, source: "app" },
@@ -67,16 +82,29 @@ describe("the KPI rollup service", () => {
     const { incidents, findings, inspections, assets, worked_hours } = rollup.areas;
     expect(incidents.total).toBe(5);
     expect(Object.keys(incidents.by_month)).toEqual(rollup.months);
-    expect(incidents.by_month).toMatchObject({ "2026-11": 2, "2026-10": 1, "2024-12": 1, "2025-06": 0 });
+    expect(incidents.by_month).toMatchObject({
+      "2026-11": 2,
+      "2026-10": 1,
+      "2024-12": 1,
+      "2025-06": 0,
+    });
     expect(Object.values(incidents.by_month).reduce((a, b) => a + b, 0)).toBe(4);
     expect(incidents.by_status).toEqual({ reported: 1, closed: 4 });
     expect(incidents.by_type).toEqual({ injury: 3, near_miss: 1, environmental: 1 });
     expect(findings).toMatchObject({ total: 3, by_status: { open: 1, closed: 2 } });
     expect(findings.by_month).toMatchObject({ "2026-11": 1, "2026-01": 2 });
     expect(inspections).toMatchObject({ total: 1, by_status: { completed: 1 } });
-    expect(assets).toEqual({ total: 0, by_month: Object.fromEntries(rollup.months.map((m) => [m, 0])), by_status: {} });
+    expect(assets).toEqual({
+      total: 0,
+      by_month: Object.fromEntries(rollup.months.map((m) => [m, 0])),
+      by_status: {},
+    });
     expect(worked_hours.total).toBe(3250.5);
-    expect(worked_hours.by_month).toMatchObject({ "2026-11": 1550.5, "2026-10": 900, "2026-09": 0 });
+    expect(worked_hours.by_month).toMatchObject({
+      "2026-11": 1550.5,
+      "2026-10": 900,
+      "2026-09": 0,
+    });
     expect(worked_hours.by_source).toEqual({ app: 2950.5, api: 300 });
   });
 
@@ -88,7 +116,11 @@ describe("the KPI rollup service", () => {
     // Berlin is UTC+1 in November and December: 2026-11-30T23:59:59Z is 1 December there (after the
     // window, total only), 2026-10-31T23:59:59Z is 1 November, and 2024-11-30T23:59:59Z (before the
     // UTC window) is 1 December 2024, the window's first month, beside 2024-12-01T00:00:00Z.
-    expect(rollup.areas.incidents.by_month).toMatchObject({ "2026-11": 2, "2026-10": 0, "2024-12": 2 });
+    expect(rollup.areas.incidents.by_month).toMatchObject({
+      "2026-11": 2,
+      "2026-10": 0,
+      "2024-12": 2,
+    });
     expect(Object.values(rollup.areas.incidents.by_month).reduce((a, b) => a + b, 0)).toBe(4);
   });
 
@@ -122,13 +154,23 @@ describe("GET /v1/kpis", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.generated_at).toBe(NOW.toISOString());
     expect(res.body.data.areas.incidents.by_status).toEqual({ reported: 1, closed: 4 });
-    expect(Object.keys(res.body.data.areas)).toEqual(["incidents", "findings", "inspections", "assets", "risk_assessments", "locations", "worked_hours"]);
+    expect(Object.keys(res.body.data.areas)).toEqual([
+      "incidents",
+      "findings",
+      "inspections",
+      "assets",
+      "risk_assessments",
+      "locations",
+      "worked_hours",
+    ]);
   });
 
   it("a stored rollup that no longer fits its documented shape is treated as not generated", async () => {
     const companyId = await seedCompany();
     const { key } = await seedKey({ api: "company", companyId });
-    await firestore().doc(`companies/${companyId}/kpiRollups/latest`).set({ generatedAt: Timestamp.now(), months: [], areas: { incidents: "broken" } });
+    await firestore()
+      .doc(`companies/${companyId}/kpiRollups/latest`)
+      .set({ generatedAt: Timestamp.now(), months: [], areas: { incidents: "broken" } });
     expect((await company.get("/v1/kpis", key)).status).toBe(404);
   });
 });
@@ -150,9 +192,13 @@ describe("the daily job and the refreshKpiRollup callable", () => {
     const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
     const result = await refreshRollups([a, "bad/id", b], NOW);
     expect(result).toEqual({ refreshed: 2, failed: 1 });
-    expect(error).toHaveBeenCalledWith("kpi_rollup.failed", expect.objectContaining({ companyId: "bad/id" }));
+    expect(error).toHaveBeenCalledWith(
+      "kpi_rollup.failed",
+      expect.objectContaining({ companyId: "bad/id" }),
+    );
     error.mockRestore();
-    for (const id of [a, b]) expect((await firestore().doc(`companies/${id}/kpiRollups/latest`).get()).exists).toBe(true);
+    for (const id of [a, b])
+      expect((await firestore().doc(`companies/${id}/kpiRollups/latest`).get()).exists).toBe(true);
   });
 
   it("the owner and an Admin may refresh; others may not; an unknown company is not-found", async () => {
@@ -165,11 +211,19 @@ describe("the daily job and the refreshKpiRollup callable", () => {
     await seedUser(deactivatedOwner.uid, { companyId, role: "owner", status: "deactivated" });
     const admin = await signedIn({ admin: true });
     const result = await refresh({ companyId }, owner);
-    expect(result).toMatchObject({ companyId, months: expect.any(Array), areas: expect.objectContaining({ incidents: expect.any(Object) }) });
-    expect((await firestore().doc(`companies/${companyId}/kpiRollups/latest`).get()).exists).toBe(true);
+    expect(result).toMatchObject({
+      companyId,
+      months: expect.any(Array),
+      areas: expect.objectContaining({ incidents: expect.any(Object) }),
+    });
+    expect((await firestore().doc(`companies/${companyId}/kpiRollups/latest`).get()).exists).toBe(
+      true,
+    );
     // A rollup costs hundreds of aggregations: one refresh per company per 10 minutes.
     await rejectsWith(refresh({ companyId }, admin), "resource-exhausted");
-    await firestore().doc(`companies/${companyId}/kpiRollups/refresh`).update({ claimedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
+    await firestore()
+      .doc(`companies/${companyId}/kpiRollups/refresh`)
+      .update({ claimedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
     await expect(refresh({ companyId }, admin)).resolves.toMatchObject({ companyId });
     await rejectsWith(refresh({ companyId }, standard), "permission-denied");
     await rejectsWith(refresh({ companyId }, deactivatedOwner), "permission-denied");
@@ -181,15 +235,21 @@ describe("the daily job and the refreshKpiRollup callable", () => {
   it("refreshes asked at once claim the company's refresh once: exactly one runs", async () => {
     const companyId = await seedCompany();
     const admin = await signedIn({ admin: true });
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => refresh({ companyId }, admin)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => refresh({ companyId }, admin)),
+    );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-    for (const o of outcomes) if (o.status === "rejected") expect((o.reason as { code: string }).code).toBe("resource-exhausted");
+    for (const o of outcomes)
+      if (o.status === "rejected")
+        expect((o.reason as { code: string }).code).toBe("resource-exhausted");
   });
 
   it("a company not on the enterprise plan gets no report (failed-precondition), even for an Admin", async () => {
     const companyId = await seedCompany({ plan: "pro" });
     const admin = await signedIn({ admin: true });
     await rejectsWith(refresh({ companyId }, admin), "failed-precondition");
-    expect((await firestore().doc(`companies/${companyId}/kpiRollups/latest`).get()).exists).toBe(false);
+    expect((await firestore().doc(`companies/${companyId}/kpiRollups/latest`).get()).exists).toBe(
+      false,
+    );
   });
 });

@@ -1,12 +1,12 @@
+import { logger } from "firebase-functions";
+import { firestore } from "../../src/config/firebase";
 import { storageBuckets } from "../../src/config/params";
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
-import { logger } from "firebase-functions";
 import { signReadUrl, useSigningCredentials } from "../../src/services/signing";
 import { seedVessel } from "../support/builders";
 import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { client } from "../support/http";
-import { firestore } from "../../src/config/firebase";
 import { testServiceAccount, verifyV4Url } from "../support/v4Signature";
 
 const findings = client(createFindingsApp());
@@ -19,7 +19,14 @@ let findingId: string;
 /** The vessel's own folder: the only objects the API signs for its key. */
 const own = (path: string) => `projects/${projectId}/${path}`;
 
-const media = (kind: string, storageRef: string, fileName: string) => ({ kind, storageRef, fileName, blurHash: null, capturedAt: null, uploadedAt: at("2026-01-05T00:00:00Z") });
+const media = (kind: string, storageRef: string, fileName: string) => ({
+  kind,
+  storageRef,
+  fileName,
+  blurHash: null,
+  capturedAt: null,
+  uploadedAt: at("2026-01-05T00:00:00Z"),
+});
 
 beforeAll(async () => {
   useSigningCredentials(account.credentials);
@@ -37,14 +44,66 @@ beforeAll(async () => {
     },
   });
   await Promise.all([
-    seedFile(projectId, findingId, { customIndex: 2, storageRef: `https://firebasestorage.googleapis.com/v0/b/${BUCKET}/o/${encodeURIComponent(own("files/b é.jpg"))}?alt=media&token=t` }, "file-b"),
-    seedFile(projectId, findingId, { customIndex: 1, storageRef: own("files/a.jpg"), title: "A", excludedFromReports: true }, "file-a"),
-    seedFile(projectId, findingId, { customIndex: null, uploadedAt: at("2026-01-02T00:00:00Z"), storageRef: "gs://someone-elses-bucket/x.jpg" }, "file-d"),
-    seedFile(projectId, findingId, { customIndex: null, uploadedAt: at("2026-01-01T00:00:00Z"), storageRef: "ftp://example.com/x" }, "file-c"),
+    seedFile(
+      projectId,
+      findingId,
+      {
+        customIndex: 2,
+        storageRef: `https://firebasestorage.googleapis.com/v0/b/${BUCKET}/o/${encodeURIComponent(own("files/b é.jpg"))}?alt=media&token=t`,
+      },
+      "file-b",
+    ),
+    seedFile(
+      projectId,
+      findingId,
+      { customIndex: 1, storageRef: own("files/a.jpg"), title: "A", excludedFromReports: true },
+      "file-a",
+    ),
+    seedFile(
+      projectId,
+      findingId,
+      {
+        customIndex: null,
+        uploadedAt: at("2026-01-02T00:00:00Z"),
+        storageRef: "gs://someone-elses-bucket/x.jpg",
+      },
+      "file-d",
+    ),
+    seedFile(
+      projectId,
+      findingId,
+      {
+        customIndex: null,
+        uploadedAt: at("2026-01-01T00:00:00Z"),
+        storageRef: "ftp://example.com/x",
+      },
+      "file-c",
+    ),
     seedFile(projectId, findingId, { customIndex: 0, deleted: true }, "file-deleted"),
-    seedComment(projectId, findingId, { createdAt: at("2026-01-04T00:00:00Z"), media: [media("audio", own("voice/2.m4a"), "2.m4a")] }, "c-later"),
-    seedComment(projectId, findingId, { createdAt: at("2026-01-03T00:00:00Z"), media: [media("image", own("photos/1.jpg"), "1.jpg"), media("file", "", "empty-ref.pdf")] }, "c-earlier"),
-    seedComment(projectId, findingId, { createdAt: at("2026-01-03T12:00:00Z"), text: "no media" }, "c-none"),
+    seedComment(
+      projectId,
+      findingId,
+      {
+        createdAt: at("2026-01-04T00:00:00Z"),
+        media: [media("audio", own("voice/2.m4a"), "2.m4a")],
+      },
+      "c-later",
+    ),
+    seedComment(
+      projectId,
+      findingId,
+      {
+        createdAt: at("2026-01-03T00:00:00Z"),
+        media: [media("image", own("photos/1.jpg"), "1.jpg"), media("file", "", "empty-ref.pdf")],
+      },
+      "c-earlier",
+    ),
+    seedComment(
+      projectId,
+      findingId,
+      { createdAt: at("2026-01-03T12:00:00Z"), text: "no media" },
+      "c-none",
+    ),
   ]);
 });
 
@@ -71,7 +130,13 @@ describe("GET /v1/findings/{id}/attachments", () => {
       ["comment", "c-earlier", "empty-ref.pdf"],
       ["comment", "c-later", "2.m4a"],
     ]);
-    expect(body.data[1]).toMatchObject({ title: "A", excluded_from_reports: true, custom_index: 1, content_kind: "image", uploaded_by_name: "Uploader" });
+    expect(body.data[1]).toMatchObject({
+      title: "A",
+      excluded_from_reports: true,
+      custom_index: 1,
+      content_kind: "image",
+      uploaded_by_name: "Uploader",
+    });
     expect(body.data[7]).toMatchObject({ content_kind: "audio", comment_id: "c-later", id: null });
     expect(JSON.stringify(body)).not.toContain("private-canary");
   });
@@ -80,7 +145,13 @@ describe("GET /v1/findings/{id}/attachments", () => {
     const before = Date.now();
     const body = await list();
     const signedRows = [body.data[0], body.data[1], body.data[2], body.data[5], body.data[7]];
-    const expectedObjects = ["loc/image 1.jpg", "files/a.jpg", "files/b é.jpg", "photos/1.jpg", "voice/2.m4a"];
+    const expectedObjects = [
+      "loc/image 1.jpg",
+      "files/a.jpg",
+      "files/b é.jpg",
+      "photos/1.jpg",
+      "voice/2.m4a",
+    ];
     signedRows.forEach((row, i) => {
       expect(row.download_error).toBeNull();
       const check = verifyV4Url(row.download_url!, account.publicKey);
@@ -104,9 +175,22 @@ describe("GET /v1/findings/{id}/attachments", () => {
 
   it("reports rows it cannot sign per row, and still succeeds", async () => {
     const body = await list();
-    expect(body.data[3]).toMatchObject({ id: "file-c", download_url: null, download_url_expires_at: null, download_error: "unrecognized_storage_reference" });
-    expect(body.data[4]).toMatchObject({ id: "file-d", download_url: null, download_error: "foreign_bucket" });
-    expect(body.data[6]).toMatchObject({ file_name: "empty-ref.pdf", download_url: null, download_error: "unrecognized_storage_reference" });
+    expect(body.data[3]).toMatchObject({
+      id: "file-c",
+      download_url: null,
+      download_url_expires_at: null,
+      download_error: "unrecognized_storage_reference",
+    });
+    expect(body.data[4]).toMatchObject({
+      id: "file-d",
+      download_url: null,
+      download_error: "foreign_bucket",
+    });
+    expect(body.data[6]).toMatchObject({
+      file_name: "empty-ref.pdf",
+      download_url: null,
+      download_error: "unrecognized_storage_reference",
+    });
   });
 
   it("reports signing_failed when the signer fails, logged once per bucket and cause, never with the URL", async () => {
@@ -119,7 +203,9 @@ describe("GET /v1/findings/{id}/attachments", () => {
       await list();
       // Two listings, rows in one or two buckets (the default bucket depends on the environment):
       // each bucket and cause is logged exactly once.
-      const logged = error.mock.calls.filter(([event]) => event === "signing.failed").map(([, fields]) => fields);
+      const logged = error.mock.calls
+        .filter(([event]) => event === "signing.failed")
+        .map(([, fields]) => fields);
       expect(logged).toContainEqual({ bucket: BUCKET, error: expect.any(String) });
       const causes = logged.map((f) => `${f.bucket} ${f.error}`);
       expect(new Set(causes).size).toBe(causes.length);
@@ -145,11 +231,14 @@ describe("GET /v1/findings/{id}/attachments", () => {
     expect(res.body).toEqual({ data: [], finding_id: bare, truncated: false });
   });
 
-  it.each(["limit=0", "limit=501", "page_token=abc", "from=2026-01-01"])("%s → 400 (no paging on attachments)", async (q) => {
-    const res = await findings.get(`/v1/findings/${findingId}/attachments?${q}`, key);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe("invalid_request");
-  });
+  it.each(["limit=0", "limit=501", "page_token=abc", "from=2026-01-01"])(
+    "%s → 400 (no paging on attachments)",
+    async (q) => {
+      const res = await findings.get(`/v1/findings/${findingId}/attachments?${q}`, key);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+    },
+  );
 });
 
 describe("objects outside the vessel's folder (cross-tenant links)", () => {
@@ -160,16 +249,35 @@ describe("objects outside the vessel's folder (cross-tenant links)", () => {
       const stolen = `projects/${victim.projectId}/findings/f1/passport.jpg`;
       const attack = await seedFinding(projectId, companyId);
       await Promise.all([
-        seedComment(projectId, attack, { createdAt: at("2026-01-03T00:00:00Z"), media: [media("image", `gs://${BUCKET}/${stolen}`, "a.jpg"), media("image", stolen, "b.jpg")] }, "c-steal"),
-        seedFile(projectId, attack, { customIndex: 1, storageRef: `projects/${projectId}x/other.jpg` }, "f-prefix-twin"),
+        seedComment(
+          projectId,
+          attack,
+          {
+            createdAt: at("2026-01-03T00:00:00Z"),
+            media: [
+              media("image", `gs://${BUCKET}/${stolen}`, "a.jpg"),
+              media("image", stolen, "b.jpg"),
+            ],
+          },
+          "c-steal",
+        ),
+        seedFile(
+          projectId,
+          attack,
+          { customIndex: 1, storageRef: `projects/${projectId}x/other.jpg` },
+          "f-prefix-twin",
+        ),
         seedFile(projectId, attack, { customIndex: 2, storageRef: "shared/logo.png" }, "f-outside"),
       ]);
       for (let i = 0; i < 2; i++) {
         const res = await findings.get(`/v1/findings/${attack}/attachments`, key);
         expect(res.status).toBe(200);
-        expect(res.body.data.map((r: { download_url: string | null; download_error: string | null }) => [r.download_url, r.download_error])).toEqual(
-          Array.from({ length: 4 }, () => [null, "unrecognized_storage_reference"]),
-        );
+        expect(
+          res.body.data.map((r: { download_url: string | null; download_error: string | null }) => [
+            r.download_url,
+            r.download_error,
+          ]),
+        ).toEqual(Array.from({ length: 4 }, () => [null, "unrecognized_storage_reference"]));
       }
       const logged = warn.mock.calls.filter(([event]) => event === "signing.outside_project");
       expect(logged).toEqual([["signing.outside_project", { projectId }]]);
@@ -184,14 +292,22 @@ describe("bounded work per request", () => {
     const long = await seedFinding(projectId, companyId);
     const batch = firestore().batch();
     for (let i = 0; i < 1001; i++) {
-      batch.set(firestore().doc(`projects/${projectId}/findings/${long}/comments/c${String(i).padStart(4, "0")}`), {
-        createdAt: at("2026-01-03T00:00:00Z"),
-        media: i % 100 === 0 ? [media("image", own(`t/${i}.jpg`), `${i}.jpg`)] : [],
-      });
+      batch.set(
+        firestore().doc(
+          `projects/${projectId}/findings/${long}/comments/c${String(i).padStart(4, "0")}`,
+        ),
+        {
+          createdAt: at("2026-01-03T00:00:00Z"),
+          media: i % 100 === 0 ? [media("image", own(`t/${i}.jpg`), `${i}.jpg`)] : [],
+        },
+      );
     }
     await batch.commit();
-    const body = (await findings.get(`/v1/findings/${long}/attachments`, key)).body as ListAttachmentsResponse;
-    expect(body.data.map((r) => r.file_name)).toEqual(Array.from({ length: 10 }, (_, i) => `${i * 100}.jpg`));
+    const body = (await findings.get(`/v1/findings/${long}/attachments`, key))
+      .body as ListAttachmentsResponse;
+    expect(body.data.map((r) => r.file_name)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `${i * 100}.jpg`),
+    );
     expect(body.truncated).toBe(true);
   });
 });
@@ -204,7 +320,9 @@ describe("link lifetime", () => {
       const { url, expiresAt } = await signReadUrl(BUCKET, "files/a.jpg", now);
       const params = new URL(url).searchParams;
       expect(params.get("X-Goog-Expires")).toBe("900");
-      const date = params.get("X-Goog-Date")!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z");
+      const date = params
+        .get("X-Goog-Date")!
+        .replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z");
       expect(expiresAt.getTime()).toBe(Date.parse(date) + 900_000);
     }
     const rows = (await list()).data.filter((r) => r.download_url);

@@ -13,18 +13,60 @@ beforeAll(async () => {
   ({ companyId, projectId, key } = await seedVessel());
   findingId = await seedFinding(projectId, companyId);
   await Promise.all([
-    seedComment(projectId, findingId, { createdAt: at("2026-01-03T00:00:00Z"), text: "Status changed from Open to Closed", systemTriggered: true }, "c3"),
-    seedComment(projectId, findingId, { createdAt: at("2026-01-01T00:00:00Z"), text: "First" }, "c1"),
+    seedComment(
+      projectId,
+      findingId,
+      {
+        createdAt: at("2026-01-03T00:00:00Z"),
+        text: "Status changed from Open to Closed",
+        systemTriggered: true,
+      },
+      "c3",
+    ),
+    seedComment(
+      projectId,
+      findingId,
+      { createdAt: at("2026-01-01T00:00:00Z"), text: "First" },
+      "c1",
+    ),
     seedComment(
       projectId,
       findingId,
       {
         createdAt: at("2026-01-02T00:00:00Z"),
         media: [
-          { kind: "image", storageRef: "a.jpg", fileName: "a.jpg", blurHash: null, capturedAt: null, uploadedAt: null },
-          { kind: "file", storageRef: "report.pdf", fileName: "report.pdf", blurHash: null, capturedAt: null, uploadedAt: null },
-          { kind: "file", storageRef: "second.pdf", fileName: "second.pdf", blurHash: null, capturedAt: null, uploadedAt: null },
-          { kind: "audio", storageRef: "v.m4a", fileName: "v.m4a", blurHash: null, capturedAt: null, uploadedAt: null },
+          {
+            kind: "image",
+            storageRef: "a.jpg",
+            fileName: "a.jpg",
+            blurHash: null,
+            capturedAt: null,
+            uploadedAt: null,
+          },
+          {
+            kind: "file",
+            storageRef: "report.pdf",
+            fileName: "report.pdf",
+            blurHash: null,
+            capturedAt: null,
+            uploadedAt: null,
+          },
+          {
+            kind: "file",
+            storageRef: "second.pdf",
+            fileName: "second.pdf",
+            blurHash: null,
+            capturedAt: null,
+            uploadedAt: null,
+          },
+          {
+            kind: "audio",
+            storageRef: "v.m4a",
+            fileName: "v.m4a",
+            blurHash: null,
+            capturedAt: null,
+            uploadedAt: null,
+          },
         ],
       },
       "c2",
@@ -56,25 +98,44 @@ describe("GET /v1/findings/{id}/comments", () => {
       has_file: false,
       file_name: null,
     });
-    expect(media).toMatchObject({ has_image: true, has_audio: true, has_video: false, has_file: true, file_name: "report.pdf" });
-    expect(system).toMatchObject({ system_triggered: true, text: "Status changed from Open to Closed" });
+    expect(media).toMatchObject({
+      has_image: true,
+      has_audio: true,
+      has_video: false,
+      has_file: true,
+      file_name: "report.pdf",
+    });
+    expect(system).toMatchObject({
+      system_triggered: true,
+      text: "Status changed from Open to Closed",
+    });
     expect(res.text).not.toContain("private-canary");
   });
 
   it("bounds created_at: from inclusive (dateless excluded), to exclusive (dateless kept)", async () => {
-    expect(ids((await findings.get(`/v1/findings/${findingId}/comments?from=2026-01-02`, key)).body)).toEqual(["c2", "c3"]);
-    expect(ids((await findings.get(`/v1/findings/${findingId}/comments?to=2026-01-02`, key)).body)).toEqual(["c0", "c1"]);
+    expect(
+      ids((await findings.get(`/v1/findings/${findingId}/comments?from=2026-01-02`, key)).body),
+    ).toEqual(["c2", "c3"]);
+    expect(
+      ids((await findings.get(`/v1/findings/${findingId}/comments?to=2026-01-02`, key)).body),
+    ).toEqual(["c0", "c1"]);
   });
 
   it("pages with a token bound to the finding", async () => {
     const first = await findings.get(`/v1/findings/${findingId}/comments?limit=3`, key);
     expect(ids(first.body)).toEqual(["c0", "c1", "c2"]);
     const token = encodeURIComponent(first.body.next_page_token);
-    const second = await findings.get(`/v1/findings/${findingId}/comments?limit=3&page_token=${token}`, key);
+    const second = await findings.get(
+      `/v1/findings/${findingId}/comments?limit=3&page_token=${token}`,
+      key,
+    );
     expect(ids(second.body)).toEqual(["c3"]);
     expect(second.body.next_page_token).toBeNull();
     const other = await seedFinding(projectId, companyId);
-    const replay = await findings.get(`/v1/findings/${other}/comments?limit=3&page_token=${token}`, key);
+    const replay = await findings.get(
+      `/v1/findings/${other}/comments?limit=3&page_token=${token}`,
+      key,
+    );
     expect(replay.status).toBe(400);
     expect(replay.body.error.message).toContain('"page_token"');
   });
@@ -95,9 +156,12 @@ describe("GET /v1/findings/{id}/comments", () => {
     }
   });
 
-  it.each(["limit=0", "from=2026-13-01", "from=2026-01-02&to=2026-01-01", "status=Open"])("%s → 400", async (query) => {
-    const res = await findings.get(`/v1/findings/${findingId}/comments?${query}`, key);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe("invalid_request");
-  });
+  it.each(["limit=0", "from=2026-13-01", "from=2026-01-02&to=2026-01-01", "status=Open"])(
+    "%s → 400",
+    async (query) => {
+      const res = await findings.get(`/v1/findings/${findingId}/comments?${query}`, key);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+    },
+  );
 });

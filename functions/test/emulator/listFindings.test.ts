@@ -26,29 +26,67 @@ describe("GET /v1/findings, default mode", () => {
   beforeAll(async () => {
     v = await vessel();
     await Promise.all([
-      seedFinding(v.projectId, v.companyId, { dateCreated: at("2026-01-03T00:00:00Z"), status: "Closed", system: "Hull", priority: "Low" }, "f3"),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        {
+          dateCreated: at("2026-01-03T00:00:00Z"),
+          status: "Closed",
+          system: "Hull",
+          priority: "Low",
+        },
+        "f3",
+      ),
       seedFinding(v.projectId, v.companyId, { dateCreated: at("2026-01-01T00:00:00Z") }, "f1"),
-      seedFinding(v.projectId, v.companyId, { dateCreated: at("2026-01-02T00:00:00Z"), hidden: true }, "f2-hidden"),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        { dateCreated: at("2026-01-02T00:00:00Z"), hidden: true },
+        "f2-hidden",
+      ),
       seedFinding(v.projectId, v.companyId, { dateCreated: at("2026-01-02T00:00:00Z") }, "f2b"),
       seedFinding(v.projectId, v.companyId, { dateCreated: at("2026-01-02T00:00:00Z") }, "f2a"),
       seedFinding(v.projectId, v.companyId, { dateCreated: null }, "f0-null"),
-      seedFinding(v.projectId, v.companyId, { dateCreated: new Timestamp(Date.parse("2026-01-04T00:00:00Z") / 1000, 1000), status: "Closed" }, "f4"),
-      seedFinding(v.projectId, v.companyId, { dateCreated: at("2026-01-05T00:00:00Z"), hidden: true }, "f5-hidden"),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        {
+          dateCreated: new Timestamp(Date.parse("2026-01-04T00:00:00Z") / 1000, 1000),
+          status: "Closed",
+        },
+        "f4",
+      ),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        { dateCreated: at("2026-01-05T00:00:00Z"), hidden: true },
+        "f5-hidden",
+      ),
     ]);
   });
 
   it("orders by date_created ascending (no date first), ties by id, hidden findings removed", async () => {
     const res = await findings.get("/v1/findings", v.key);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((f: { id: string }) => f.id)).toEqual(["f0-null", "f1", "f2a", "f2b", "f3", "f4"]);
+    expect(res.body.data.map((f: { id: string }) => f.id)).toEqual([
+      "f0-null",
+      "f1",
+      "f2a",
+      "f2b",
+      "f3",
+      "f4",
+    ]);
     expect(res.body.next_page_token).toBeNull();
   });
 
-  it.each([1, 2, 3, 5])("pages with limit=%i without loops or gaps, even across hidden rows", async (limit) => {
-    const all = await pages(v, `limit=${limit}`);
-    expect(ids(all)).toEqual(["f0-null", "f1", "f2a", "f2b", "f3", "f4"]);
-    for (const page of all) expect(page.data.length).toBeLessThanOrEqual(limit);
-  });
+  it.each([1, 2, 3, 5])(
+    "pages with limit=%i without loops or gaps, even across hidden rows",
+    async (limit) => {
+      const all = await pages(v, `limit=${limit}`);
+      expect(ids(all)).toEqual(["f0-null", "f1", "f2a", "f2b", "f3", "f4"]);
+      for (const page of all) expect(page.data.length).toBeLessThanOrEqual(limit);
+    },
+  );
 
   it("returns a short or empty page that still has a next page when hidden rows fall in it", async () => {
     // limit=1: "f2-hidden" sorts before "f2a" on the same date, so its page is read and emptied.
@@ -73,7 +111,9 @@ describe("GET /v1/findings, default mode", () => {
     expect(ids(await pages(v, "system=Hull"))).toEqual(["f3"]);
     expect(ids(await pages(v, "priority=Low&from=2026-01-01"))).toEqual(["f3"]);
     expect(ids(await pages(v, "system=hull"))).toEqual([]);
-    expect(ids(await pages(v, `priority=${encodeURIComponent("Shipyard confirmed rectification")}`))).toEqual([]);
+    expect(
+      ids(await pages(v, `priority=${encodeURIComponent("Shipyard confirmed rectification")}`)),
+    ).toEqual([]);
   });
 });
 
@@ -82,9 +122,28 @@ describe("GET /v1/findings, incremental sync", () => {
   beforeAll(async () => {
     v = await vessel();
     await Promise.all([
-      seedFinding(v.projectId, v.companyId, { lastEditedDate: at("2026-02-03T00:00:00Z"), dateCreated: at("2025-01-01T00:00:00Z") }, "e3"),
-      seedFinding(v.projectId, v.companyId, { lastEditedDate: at("2026-02-01T00:00:00Z"), dateCreated: at("2025-06-01T00:00:00Z"), status: "Cancelled" }, "e1"),
-      seedFinding(v.projectId, v.companyId, { lastEditedDate: at("2026-02-02T00:00:00Z"), hidden: true }, "e2-hidden"),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        { lastEditedDate: at("2026-02-03T00:00:00Z"), dateCreated: at("2025-01-01T00:00:00Z") },
+        "e3",
+      ),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        {
+          lastEditedDate: at("2026-02-01T00:00:00Z"),
+          dateCreated: at("2025-06-01T00:00:00Z"),
+          status: "Cancelled",
+        },
+        "e1",
+      ),
+      seedFinding(
+        v.projectId,
+        v.companyId,
+        { lastEditedDate: at("2026-02-02T00:00:00Z"), hidden: true },
+        "e2-hidden",
+      ),
       seedFinding(v.projectId, v.companyId, { lastEditedDate: null }, "e0-null"),
     ]);
   });
@@ -147,7 +206,13 @@ describe("page_token", () => {
   let token: string;
   beforeAll(async () => {
     v = await vessel();
-    for (let i = 0; i < 3; i++) await seedFinding(v.projectId, v.companyId, { dateCreated: at(`2026-01-0${i + 1}T00:00:00Z`), status: "Open" }, `p${i}`);
+    for (let i = 0; i < 3; i++)
+      await seedFinding(
+        v.projectId,
+        v.companyId,
+        { dateCreated: at(`2026-01-0${i + 1}T00:00:00Z`), status: "Open" },
+        `p${i}`,
+      );
     token = (await findings.get("/v1/findings?limit=1&status=Open", v.key)).body.next_page_token;
     expect(token).toEqual(expect.any(String));
   });
@@ -160,19 +225,27 @@ describe("page_token", () => {
   };
 
   it("continues the same query, also from a new instance (no server-side state)", async () => {
-    const res = await client(createFindingsApp()).get(`/v1/findings?limit=1&status=Open&page_token=${encodeURIComponent(token)}`, v.key);
+    const res = await client(createFindingsApp()).get(
+      `/v1/findings?limit=1&status=Open&page_token=${encodeURIComponent(token)}`,
+      v.key,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.map((f: { id: string }) => f.id)).toEqual(["p1"]);
   });
 
   it("may change limit between pages", async () => {
-    const res = await findings.get(`/v1/findings?limit=5&status=Open&page_token=${encodeURIComponent(token)}`, v.key);
+    const res = await findings.get(
+      `/v1/findings?limit=5&status=Open&page_token=${encodeURIComponent(token)}`,
+      v.key,
+    );
     expect(res.body.data.map((f: { id: string }) => f.id)).toEqual(["p1", "p2"]);
   });
 
   it("is refused when tampered with", async () => {
     const [payload, sig] = token.split(".");
-    const forged = Buffer.from(JSON.stringify({ v: 1, s: "x", c: [0, 0, "p2"] })).toString("base64url");
+    const forged = Buffer.from(JSON.stringify({ v: 1, s: "x", c: [0, 0, "p2"] })).toString(
+      "base64url",
+    );
     await expect400(`status=Open&page_token=${forged}.${sig}`);
     await expect400(`status=Open&page_token=${payload}.${sig.slice(0, -2)}AA`);
     await expect400(`status=Open&page_token=${payload}`);

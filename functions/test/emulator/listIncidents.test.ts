@@ -36,8 +36,14 @@ async function seedIncident(companyOf: string, id: string, fields: Record<string
 }
 
 async function all(query: string, limit: number, withKey = key) {
-  const pages = await allPages((path) => company.get(path, withKey), `/v1/incidents?limit=${limit}${query}`);
-  return { ids: pages.flatMap((p) => p.data.map((i: { id: string }) => i.id)), pages: pages.length };
+  const pages = await allPages(
+    (path) => company.get(path, withKey),
+    `/v1/incidents?limit=${limit}${query}`,
+  );
+  return {
+    ids: pages.flatMap((p) => p.data.map((i: { id: string }) => i.id)),
+    pages: pages.length,
+  };
 }
 
 beforeAll(async () => {
@@ -46,11 +52,30 @@ beforeAll(async () => {
   await Promise.all([
     seedIncident(companyId, "i-b", { eventDate: at("2026-01-10T00:00:00Z"), status: "closed" }),
     seedIncident(companyId, "i-a", { eventDate: at("2026-01-10T00:00:00Z"), status: "reported" }),
-    seedIncident(companyId, "i-c", { eventDate: at("2026-02-01T00:00:00Z"), status: "closed", hidden: true }),
-    seedIncident(companyId, "i-d", { eventDate: at("2026-02-01T00:00:00Z"), status: "under_investigation" }),
-    seedIncident(companyId, "i-e", { eventDate: at("2026-03-01T00:00:00Z"), status: "closed", hidden: true }),
-    seedIncident(companyId, "i-f", { eventDate: at("2026-03-01T00:00:00Z"), status: "action_required" }),
-    seedIncident(companyId, "i-g", { eventDate: at("2026-04-01T00:00:00Z"), status: "unknown-status", type: "spill", personType: "contractor" }),
+    seedIncident(companyId, "i-c", {
+      eventDate: at("2026-02-01T00:00:00Z"),
+      status: "closed",
+      hidden: true,
+    }),
+    seedIncident(companyId, "i-d", {
+      eventDate: at("2026-02-01T00:00:00Z"),
+      status: "under_investigation",
+    }),
+    seedIncident(companyId, "i-e", {
+      eventDate: at("2026-03-01T00:00:00Z"),
+      status: "closed",
+      hidden: true,
+    }),
+    seedIncident(companyId, "i-f", {
+      eventDate: at("2026-03-01T00:00:00Z"),
+      status: "action_required",
+    }),
+    seedIncident(companyId, "i-g", {
+      eventDate: at("2026-04-01T00:00:00Z"),
+      status: "unknown-status",
+      type: "spill",
+      personType: "contractor",
+    }),
     seedIncident(companyId, "i-h", { eventDate: null, status: "closed" }),
   ]);
   const other = await seedCompany();
@@ -61,7 +86,14 @@ describe("GET /v1/incidents", () => {
   it("lists visible incidents by event date, then id; those without an event date first", async () => {
     const res = await company.get("/v1/incidents", key);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((i: { id: string }) => i.id)).toEqual(["i-h", "i-a", "i-b", "i-d", "i-f", "i-g"]);
+    expect(res.body.data.map((i: { id: string }) => i.id)).toEqual([
+      "i-h",
+      "i-a",
+      "i-b",
+      "i-d",
+      "i-f",
+      "i-g",
+    ]);
     expect(res.body.next_page_token).toBeNull();
   });
 
@@ -92,11 +124,15 @@ describe("GET /v1/incidents", () => {
 
   it("values outside the contract's lists are exported as null", async () => {
     const res = await company.get("/v1/incidents?from=2026-04-01", key);
-    expect(res.body.data).toEqual([expect.objectContaining({ id: "i-g", status: null, type: null, person_type: null })]);
+    expect(res.body.data).toEqual([
+      expect.objectContaining({ id: "i-g", status: null, type: null, person_type: null }),
+    ]);
   });
 
   it("from is inclusive and to exclusive on the event date", async () => {
-    expect((await all("&from=2026-02-01T00:00:00Z&to=2026-03-01T00:00:00Z", 100)).ids).toEqual(["i-d"]);
+    expect((await all("&from=2026-02-01T00:00:00Z&to=2026-03-01T00:00:00Z", 100)).ids).toEqual([
+      "i-d",
+    ]);
     expect((await all("&to=2026-01-10", 100)).ids).toEqual(["i-h"]);
   });
 
@@ -115,7 +151,10 @@ describe("GET /v1/incidents", () => {
   });
 
   it.each([
-    ["status=open", 'Invalid query parameter "status": must be one of reported, under_investigation, action_required, closed.'],
+    [
+      "status=open",
+      'Invalid query parameter "status": must be one of reported, under_investigation, action_required, closed.',
+    ],
     ["limit=0", 'Invalid query parameter "limit"'],
     ["limit=501", 'Invalid query parameter "limit"'],
     ["from=2026-13-01", 'Invalid query parameter "from"'],
@@ -133,11 +172,16 @@ describe("GET /v1/incidents", () => {
   it("a page token is bound to the company and to every filter", async () => {
     const first = await company.get("/v1/incidents?limit=1&status=closed", key);
     const token = encodeURIComponent(first.body.next_page_token);
-    expect((await company.get(`/v1/incidents?limit=1&status=reported&page_token=${token}`, key)).status).toBe(400);
+    expect(
+      (await company.get(`/v1/incidents?limit=1&status=reported&page_token=${token}`, key)).status,
+    ).toBe(400);
     expect((await company.get(`/v1/incidents?limit=1&page_token=${token}`, key)).status).toBe(400);
     const otherCompany = await seedCompany();
     const otherKey = (await seedKey({ api: "company", companyId: otherCompany })).key;
-    const replay = await company.get(`/v1/incidents?limit=1&status=closed&page_token=${token}`, otherKey);
+    const replay = await company.get(
+      `/v1/incidents?limit=1&status=closed&page_token=${token}`,
+      otherKey,
+    );
     expect(replay.status).toBe(400);
     expect(replay.body.error.message).toMatch(/another query/);
   });
@@ -146,7 +190,13 @@ describe("GET /v1/incidents", () => {
     const rid = randomId("rq");
     await company.get("/v1/incidents?limit=1", key, { "X-Request-Id": rid });
     expect(await auditEntriesFor(companyId, rid)).toEqual([
-      expect.objectContaining({ class: "operational", method: "GET", path: "/v1/incidents", status: 200, api: "company" }),
+      expect.objectContaining({
+        class: "operational",
+        method: "GET",
+        path: "/v1/incidents",
+        status: 200,
+        api: "company",
+      }),
     ]);
   });
 

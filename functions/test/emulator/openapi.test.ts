@@ -12,16 +12,20 @@ interface Layer {
 /** Every (method, path) Express actually routes, except the 405 catch-alls. */
 function servedRoutes(app: Express): string[] {
   const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
-  return stack
-    .filter((layer) => layer.route && !layer.route.stack.some((s) => METHOD_NOT_ALLOWED in s.handle))
-    .flatMap((layer) =>
-      Object.keys(layer.route!.methods)
-        .filter((m) => m !== "head" || !layer.route!.methods.get)
-        .map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`),
-    )
-    // A route may have a handler in front of it (GET /v1/docs: the compressed, cacheable page).
-    .filter((route, i, all) => all.indexOf(route) === i)
-    .sort();
+  return (
+    stack
+      .filter(
+        (layer) => layer.route && !layer.route.stack.some((s) => METHOD_NOT_ALLOWED in s.handle),
+      )
+      .flatMap((layer) =>
+        Object.keys(layer.route!.methods)
+          .filter((m) => m !== "head" || !layer.route!.methods.get)
+          .map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`),
+      )
+      // A route may have a handler in front of it (GET /v1/docs: the compressed, cacheable page).
+      .filter((route, i, all) => all.indexOf(route) === i)
+      .sort()
+  );
 }
 
 function documentedRoutes(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
@@ -42,7 +46,10 @@ describe.each([
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe(version);
     expect(res.body.info.version).toBe("1.0.0");
-    expect(res.body.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(res.body.components.securitySchemes.apiKey).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
   });
 
   it("describes exactly the routes the app serves", async () => {
@@ -52,15 +59,30 @@ describe.each([
 
   it("documents the envelope for every error status of every keyed operation", async () => {
     const doc = (await api.get("/v1/openapi.json")).body;
-    for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>(doc.paths)) {
+    for (const [path, ops] of Object.entries<
+      Record<
+        string,
+        {
+          security: unknown[];
+          responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+        }
+      >
+    >(doc.paths)) {
       for (const op of Object.values(ops)) {
         for (const [status, response] of Object.entries(op.responses)) {
           // 431 is the runtime's own answer, before the API: documented without a body.
           if (status === "431") expect(response.content).toBeUndefined();
-          else if (Number(status) >= 400 && path.startsWith("/scim/")) expect(response.content?.["application/scim+json"].schema.$ref).toBe("#/components/schemas/ScimError");
-          else if (Number(status) >= 400) expect(response.content?.["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+          else if (Number(status) >= 400 && path.startsWith("/scim/"))
+            expect(response.content?.["application/scim+json"].schema.$ref).toBe(
+              "#/components/schemas/ScimError",
+            );
+          else if (Number(status) >= 400)
+            expect(response.content?.["application/json"].schema.$ref).toBe(
+              "#/components/schemas/Error",
+            );
         }
-        if (op.security.length) expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429"]));
+        if (op.security.length)
+          expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429"]));
         expect(Object.keys(op.responses)).toContain("431");
       }
     }
@@ -74,13 +96,25 @@ describe.each([
   it("documents every JSON body outside SCIM as closed, and says what unknown query parameters get", async () => {
     const doc = (await api.get("/v1/openapi.json")).body;
     const schemas = doc.components.schemas as Record<string, { additionalProperties?: unknown }>;
-    for (const [path, ops] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; "x-unknown-query-parameters": string }>>(doc.paths)) {
+    for (const [path, ops] of Object.entries<
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+          "x-unknown-query-parameters": string;
+        }
+      >
+    >(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         expect(["refused", "ignored"]).toContain(op["x-unknown-query-parameters"]);
-        if (method === "get" && !path.startsWith("/scim/")) expect(op["x-unknown-query-parameters"]).toBe("refused");
+        if (method === "get" && !path.startsWith("/scim/"))
+          expect(op["x-unknown-query-parameters"]).toBe("refused");
         if (!op.requestBody || path.startsWith("/scim/")) continue;
         const ref = op.requestBody.content["application/json"].schema.$ref ?? "";
-        expect({ path, additionalProperties: schemas[ref.split("/").pop() ?? ""]?.additionalProperties }).toEqual({ path, additionalProperties: false });
+        expect({
+          path,
+          additionalProperties: schemas[ref.split("/").pop() ?? ""]?.additionalProperties,
+        }).toEqual({ path, additionalProperties: false });
       }
     }
   });

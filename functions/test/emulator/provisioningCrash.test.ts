@@ -36,7 +36,10 @@ const RUNNER = join(__dirname, "fault", "runTs.mjs");
 const SERVER = join(__dirname, "fault", "faultServer.ts");
 
 async function startServer(): Promise<Server> {
-  const child = fork(RUNNER, [SERVER], { env: process.env, stdio: ["ignore", "ignore", "ignore", "ipc"] });
+  const child = fork(RUNNER, [SERVER], {
+    env: process.env,
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port: number }) => resolve(m.port));
@@ -57,11 +60,18 @@ async function send(server: Server, key: string, call: Call): Promise<Answer | n
   try {
     const res = await fetch(`${server.url}${call.path}`, {
       method: call.method,
-      headers: { Authorization: `Bearer ${key}`, "Content-Type": scim ? "application/scim+json" : "application/json", "X-Forwarded-For": randomAddress() },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        "Content-Type": scim ? "application/scim+json" : "application/json",
+        "X-Forwarded-For": randomAddress(),
+      },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
     });
     const text = await res.text().catch(() => "");
-    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+    return {
+      status: res.status,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+    };
   } catch {
     return null;
   }
@@ -77,7 +87,12 @@ interface Company {
 
 async function company(): Promise<Company> {
   const companyId = await seedCompany({ seatCapacity: 500, seatsUsed: 0 });
-  const { key } = await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 100_000 } });
+  const { key } = await seedKey({
+    api: "company",
+    companyId,
+    scopes: ["read", "provisioning"],
+    rateLimits: { perMinute: 100_000 },
+  });
   return { companyId, key, domain: `${randomId("crash")}.example`, addresses: new Set() };
 }
 
@@ -96,7 +111,12 @@ interface StoredPerson {
 
 async function roster(companyId: string): Promise<StoredPerson[]> {
   const snap = await firestore().collection("users").where("companyId", "==", companyId).get();
-  return snap.docs.map((d) => ({ id: d.id, email: d.get("email") as string, status: d.get("status") as string, removed: Boolean(d.get("removedAt")) }));
+  return snap.docs.map((d) => ({
+    id: d.id,
+    email: d.get("email") as string,
+    status: d.get("status") as string,
+    removed: Boolean(d.get("removedAt")),
+  }));
 }
 
 /** What must hold once nothing is in progress; the list of what does not. */
@@ -105,7 +125,9 @@ async function problems(c: Company): Promise<string[]> {
   const people = await roster(c.companyId);
   const live = people.filter((u) => !u.removed);
   const seated = live.filter((u) => u.status === "invited" || u.status === "active");
-  const seats = (await firestore().doc(`companies/${c.companyId}`).get()).get("seatsUsed") as number;
+  const seats = (await firestore().doc(`companies/${c.companyId}`).get()).get(
+    "seatsUsed",
+  ) as number;
   if (seats !== seated.length) found.push(`seatsUsed ${seats}, seated users ${seated.length}`);
   const holders = new Map<string, string>();
   for (const a of c.addresses) {
@@ -114,8 +136,11 @@ async function problems(c: Company): Promise<string[]> {
       .catch(() => null);
     if (account) holders.set(a, account.uid);
   }
-  if (holders.size !== live.length) found.push(`${holders.size} sign-in accounts, ${live.length} users not removed`);
-  for (const [a, uid] of holders) if (live.find((u) => u.id === uid)?.email !== a) found.push(`${a} is held by account ${uid}, which the roster does not give it`);
+  if (holders.size !== live.length)
+    found.push(`${holders.size} sign-in accounts, ${live.length} users not removed`);
+  for (const [a, uid] of holders)
+    if (live.find((u) => u.id === uid)?.email !== a)
+      found.push(`${a} is held by account ${uid}, which the roster does not give it`);
   for (let i = 0; i < people.length; i += 100) {
     const chunk = people.slice(i, i + 100);
     const { users } = await auth().getUsers(chunk.map((u) => ({ uid: u.id })));
@@ -125,14 +150,19 @@ async function problems(c: Company): Promise<string[]> {
       if (person.removed) {
         if (account) found.push(`removed ${person.id} still has an account`);
       } else if (!account) found.push(`${person.id} has no account`);
-      else if (account.email !== person.email) found.push(`${person.id}: account address ${account.email}, roster ${person.email}`);
-      else if (account.disabled === allowed) found.push(`${person.id}: account ${account.disabled ? "disabled" : "enabled"}, roster ${person.status}`);
+      else if (account.email !== person.email)
+        found.push(`${person.id}: account address ${account.email}, roster ${person.email}`);
+      else if (account.disabled === allowed)
+        found.push(
+          `${person.id}: account ${account.disabled ? "disabled" : "enabled"}, roster ${person.status}`,
+        );
     }
   }
   return found;
 }
 
-const intentsOf = async (companyId: string) => (await firestore().collection("accountIntents").where("companyId", "==", companyId).get()).docs;
+const intentsOf = async (companyId: string) =>
+  (await firestore().collection("accountIntents").where("companyId", "==", companyId).get()).docs;
 
 /**
  * What the sweep does with the company's intents once they are old (the sweep itself:
@@ -142,7 +172,9 @@ async function sweepCompany(companyId: string): Promise<void> {
   for (let round = 0; round < 10; round++) {
     const intents = await intentsOf(companyId);
     if (!intents.length) return;
-    await Promise.allSettled(intents.map((d) => settleAccount(d.id, { writtenBefore: Number.POSITIVE_INFINITY })));
+    await Promise.allSettled(
+      intents.map((d) => settleAccount(d.id, { writtenBefore: Number.POSITIVE_INFINITY })),
+    );
   }
 }
 
@@ -164,7 +196,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A client's retry: again with exponential backoff while there is no answer or a 5xx (a stopped
  * instance's transaction holds its locks until Firestore expires it, about a minute).
  */
-async function retry(server: Server, key: string, call: Call, transient: number[]): Promise<Answer> {
+async function retry(
+  server: Server,
+  key: string,
+  call: Call,
+  transient: number[],
+): Promise<Answer> {
   for (let wait = 1000; ; wait = Math.min(wait * 2, 8000)) {
     const answer = await send(server, key, call);
     if (answer && answer.status < 500) return answer;
@@ -198,7 +235,8 @@ async function crash(scenario: Scenario): Promise<string> {
   for (const call of calls) {
     const answer = await send(dying, c.key, call);
     // The timed kill: 250 ms after the first answer, whatever is in flight then.
-    if (answer && !timer && scenario.kill === "timed") timer = setTimeout(() => dying.child.kill("SIGKILL"), 250);
+    if (answer && !timer && scenario.kill === "timed")
+      timer = setTimeout(() => dying.child.kill("SIGKILL"), 250);
     // A 5xx is no answer either: the client retries it.
     answers.push(answer && answer.status < 500 ? answer : null);
   }
@@ -206,13 +244,16 @@ async function crash(scenario: Scenario): Promise<string> {
   await dying.exited;
   const unanswered = answers.flatMap((a, i) => (a ? [] : [i]));
   const wrong: string[] = [];
-  for (const [i, a] of answers.entries()) if (a) wrong.push((await expectation(calls[i], a, false)) ?? "");
+  for (const [i, a] of answers.entries())
+    if (a) wrong.push((await expectation(calls[i], a, false)) ?? "");
   const retried: number[] = [];
   const transient: number[] = [];
   if (!scenario.noRetry) {
     const server = await startServer();
     spare = server;
-    const again = await Promise.all(unanswered.map((i) => retry(server, c.key, calls[i], transient)));
+    const again = await Promise.all(
+      unanswered.map((i) => retry(server, c.key, calls[i], transient)),
+    );
     for (const [n, a] of again.entries()) {
       retried.push(a.status);
       wrong.push((await expectation(calls[unanswered[n]], a, true)) ?? "");
@@ -225,20 +266,34 @@ async function crash(scenario: Scenario): Promise<string> {
   await sweepCompany(c.companyId);
   expect(await problems(c)).toEqual([]);
   expect((await intentsOf(c.companyId)).map((d) => d.id)).toEqual([]);
-  const kill = scenario.kill === "timed" ? "timed (250 ms after the first answer)" : `${scenario.kill.when} ${scenario.kill.fn} #${scenario.kill.nth}`;
-  const retries = scenario.noRetry ? "not retried, swept" : `retries answered ${JSON.stringify(tally(retried))} after ${transient.length} transient failures`;
+  const kill =
+    scenario.kill === "timed"
+      ? "timed (250 ms after the first answer)"
+      : `${scenario.kill.when} ${scenario.kill.fn} #${scenario.kill.nth}`;
+  const retries = scenario.noRetry
+    ? "not retried, swept"
+    : `retries answered ${JSON.stringify(tally(retried))} after ${transient.length} transient failures`;
   return `${scenario.name}: ${calls.length} requests, killed ${kill}: ${unanswered.length} unanswered, ${retries}`;
 }
 
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
 
 /** An invitation: 201 on a first try; a retry also 409, exactly when the crashed try had committed the user. */
 const invited =
   (c: Company): Expect =>
   async (call, answer, retry) => {
-    const email = (call.path.startsWith("/scim/") ? (call.body as { userName: string }).userName : (call.body as { email: string }).email).toLowerCase();
+    const email = (
+      call.path.startsWith("/scim/")
+        ? (call.body as { userName: string }).userName
+        : (call.body as { email: string }).email
+    ).toLowerCase();
     const holder = (await roster(c.companyId)).find((u) => !u.removed && u.email === email);
-    if (answer.status === 201) return holder && (answer.body?.id ?? (answer.body?.data as { id?: string } | undefined)?.id) === holder.id ? null : `${email}: 201 but not on the roster`;
+    if (answer.status === 201)
+      return holder &&
+        (answer.body?.id ?? (answer.body?.data as { id?: string } | undefined)?.id) === holder.id
+        ? null
+        : `${email}: 201 but not on the roster`;
     if (retry && answer.status === 409 && holder) return null;
     return `${email}: ${answer.status} ${JSON.stringify(answer.body)}`;
   };
@@ -253,41 +308,140 @@ const answered =
     return `${call.method} ${call.path}: ${answer.status} ${JSON.stringify(answer.body)}`;
   };
 
-const v1Invites = (c: Company, n: number): Call[] => Array.from({ length: n }, (_, i) => ({ method: "POST", path: "/v1/users", body: { email: address(c), display_name: `Person ${i}` } }));
-const scimInvites = (c: Company, n: number): Call[] => Array.from({ length: n }, () => ({ method: "POST", path: "/scim/v2/Users", body: { userName: address(c) } }));
+const v1Invites = (c: Company, n: number): Call[] =>
+  Array.from({ length: n }, (_, i) => ({
+    method: "POST",
+    path: "/v1/users",
+    body: { email: address(c), display_name: `Person ${i}` },
+  }));
+const scimInvites = (c: Company, n: number): Call[] =>
+  Array.from({ length: n }, () => ({
+    method: "POST",
+    path: "/scim/v2/Users",
+    body: { userName: address(c) },
+  }));
 
 /** Users invited (and optionally deactivated) through the server before it is armed. */
-async function people(c: Company, server: Server, n: number, deactivated = false): Promise<string[]> {
+async function people(
+  c: Company,
+  server: Server,
+  n: number,
+  deactivated = false,
+): Promise<string[]> {
   const ids: string[] = [];
   for (const call of v1Invites(c, n)) {
     const res = await send(server, c.key, call);
     const id = (res?.body?.data as { id?: string } | undefined)?.id;
     if (res?.status !== 201 || !id) throw new Error(`setup: ${JSON.stringify(res)}`);
-    if (deactivated && (await send(server, c.key, { method: "PATCH", path: `/v1/users/${id}`, body: { active: false } }))?.status !== 200) throw new Error("setup: deactivation");
+    if (
+      deactivated &&
+      (
+        await send(server, c.key, {
+          method: "PATCH",
+          path: `/v1/users/${id}`,
+          body: { active: false },
+        })
+      )?.status !== 200
+    )
+      throw new Error("setup: deactivation");
     ids.push(id);
   }
   return ids;
 }
 
 const v1Active = (active: boolean) => async (c: Company, server: Server) =>
-  (await people(c, server, 8, active)).map((id): Call => ({ method: "PATCH", path: `/v1/users/${id}`, body: { active } }));
-const scimPatch = (operation: (c: Company) => object, deactivated = false) => async (c: Company, server: Server) =>
-  (await people(c, server, 8, deactivated)).map((id): Call => ({ method: "PATCH", path: `/scim/v2/Users/${id}`, body: patchOp({ op: "replace", ...operation(c) }) }));
-const removals = (path: string) => async (c: Company, server: Server) => (await people(c, server, 8)).map((id): Call => ({ method: "DELETE", path: `${path}/${id}` }));
+  (await people(c, server, 8, active)).map((id): Call => ({
+    method: "PATCH",
+    path: `/v1/users/${id}`,
+    body: { active },
+  }));
+const scimPatch =
+  (operation: (c: Company) => object, deactivated = false) =>
+  async (c: Company, server: Server) =>
+    (await people(c, server, 8, deactivated)).map((id): Call => ({
+      method: "PATCH",
+      path: `/scim/v2/Users/${id}`,
+      body: patchOp({ op: "replace", ...operation(c) }),
+    }));
+const removals = (path: string) => async (c: Company, server: Server) =>
+  (await people(c, server, 8)).map((id): Call => ({ method: "DELETE", path: `${path}/${id}` }));
 
 const SCENARIOS: Scenario[] = [
-  { name: "v1 invite", kill: { fn: "recordIntent", nth: 5, when: "after" }, calls: async (c) => v1Invites(c, 8), expect: invited },
-  { name: "v1 invite", kill: { fn: "createAccount", nth: 6, when: "after" }, calls: async (c) => v1Invites(c, 8), expect: invited },
-  { name: "v1 invite", kill: { fn: "runUserTransaction", nth: 6, when: "after" }, calls: async (c) => v1Invites(c, 8), expect: invited },
-  { name: "v1 deactivate", kill: { fn: "runUserTransaction", nth: 4, when: "after" }, calls: v1Active(false), expect: answered(200) },
-  { name: "v1 reactivate", kill: { fn: "setSignInAllowed", nth: 3, when: "before" }, calls: v1Active(true), expect: answered(200) },
-  { name: "v1 remove", kill: { fn: "runUserTransaction", nth: 4, when: "after" }, calls: removals("/v1/users"), expect: answered(204) },
-  { name: "SCIM POST", kill: { fn: "createAccount", nth: 4, when: "after" }, calls: async (c) => scimInvites(c, 8), expect: invited },
-  { name: "SCIM POST", kill: { fn: "createAccount", nth: 4, when: "after" }, noRetry: true, calls: async (c) => scimInvites(c, 8), expect: invited },
-  { name: "SCIM deactivate", kill: { fn: "runUserTransaction", nth: 4, when: "after" }, noRetry: true, calls: scimPatch(() => ({ path: "active", value: false })), expect: answered(200) },
-  { name: "SCIM address change", kill: { fn: "setAccountEmail", nth: 4, when: "after" }, calls: scimPatch((c) => ({ path: "emails", value: [{ value: address(c), primary: true }] })), expect: answered(200) },
-  { name: "SCIM address change", kill: { fn: "setAccountEmail", nth: 3, when: "after" }, noRetry: true, calls: scimPatch((c) => ({ path: "emails", value: [{ value: address(c), primary: true }] })), expect: answered(200) },
-  { name: "SCIM DELETE", kill: { fn: "runUserTransaction", nth: 4, when: "after" }, calls: removals("/scim/v2/Users"), expect: answered(204, true) },
+  {
+    name: "v1 invite",
+    kill: { fn: "recordIntent", nth: 5, when: "after" },
+    calls: async (c) => v1Invites(c, 8),
+    expect: invited,
+  },
+  {
+    name: "v1 invite",
+    kill: { fn: "createAccount", nth: 6, when: "after" },
+    calls: async (c) => v1Invites(c, 8),
+    expect: invited,
+  },
+  {
+    name: "v1 invite",
+    kill: { fn: "runUserTransaction", nth: 6, when: "after" },
+    calls: async (c) => v1Invites(c, 8),
+    expect: invited,
+  },
+  {
+    name: "v1 deactivate",
+    kill: { fn: "runUserTransaction", nth: 4, when: "after" },
+    calls: v1Active(false),
+    expect: answered(200),
+  },
+  {
+    name: "v1 reactivate",
+    kill: { fn: "setSignInAllowed", nth: 3, when: "before" },
+    calls: v1Active(true),
+    expect: answered(200),
+  },
+  {
+    name: "v1 remove",
+    kill: { fn: "runUserTransaction", nth: 4, when: "after" },
+    calls: removals("/v1/users"),
+    expect: answered(204),
+  },
+  {
+    name: "SCIM POST",
+    kill: { fn: "createAccount", nth: 4, when: "after" },
+    calls: async (c) => scimInvites(c, 8),
+    expect: invited,
+  },
+  {
+    name: "SCIM POST",
+    kill: { fn: "createAccount", nth: 4, when: "after" },
+    noRetry: true,
+    calls: async (c) => scimInvites(c, 8),
+    expect: invited,
+  },
+  {
+    name: "SCIM deactivate",
+    kill: { fn: "runUserTransaction", nth: 4, when: "after" },
+    noRetry: true,
+    calls: scimPatch(() => ({ path: "active", value: false })),
+    expect: answered(200),
+  },
+  {
+    name: "SCIM address change",
+    kill: { fn: "setAccountEmail", nth: 4, when: "after" },
+    calls: scimPatch((c) => ({ path: "emails", value: [{ value: address(c), primary: true }] })),
+    expect: answered(200),
+  },
+  {
+    name: "SCIM address change",
+    kill: { fn: "setAccountEmail", nth: 3, when: "after" },
+    noRetry: true,
+    calls: scimPatch((c) => ({ path: "emails", value: [{ value: address(c), primary: true }] })),
+    expect: answered(200),
+  },
+  {
+    name: "SCIM DELETE",
+    kill: { fn: "runUserTransaction", nth: 4, when: "after" },
+    calls: removals("/scim/v2/Users"),
+    expect: answered(204, true),
+  },
 ];
 
 describe("a server killed in the middle of provisioning converges (issue 28)", () => {
@@ -302,6 +456,8 @@ describe("a server killed in the middle of provisioning converges (issue 28)", (
   }, 240_000);
 
   it("an invitation burst killed on a timer", async () => {
-    process.stdout.write(`provisioning crash test:\n  ${await crash({ name: "v1 invite", kill: "timed", calls: async (c) => v1Invites(c, 8), expect: invited })}\n`);
+    process.stdout.write(
+      `provisioning crash test:\n  ${await crash({ name: "v1 invite", kill: "timed", calls: async (c) => v1Invites(c, 8), expect: invited })}\n`,
+    );
   }, 240_000);
 });

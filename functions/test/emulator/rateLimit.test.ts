@@ -1,13 +1,15 @@
-import { createFindingsApp } from "../../src/findings/app";
-import { firestore } from "../../src/config/firebase";
 import { Firestore } from "firebase-admin/firestore";
+import { firestore } from "../../src/config/firebase";
+import { createFindingsApp } from "../../src/findings/app";
 import * as findingsRepo from "../../src/repos/findings";
 import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { auditEntriesFor, client } from "../support/http";
 
 const findings = client(createFindingsApp());
 
-async function setup(opts: { company?: object; key?: { perMinute?: number; perDay?: number } } = {}) {
+async function setup(
+  opts: { company?: object; key?: { perMinute?: number; perDay?: number } } = {},
+) {
   const companyId = await seedCompany(opts.company ?? {});
   const projectId = await seedProject(companyId);
   const key = await seedKey({ api: "findings", companyId, projectId, rateLimits: opts.key });
@@ -16,7 +18,7 @@ async function setup(opts: { company?: object; key?: { perMinute?: number; perDa
 
 /** Seconds until the current UTC minute ends; tests that count a whole minute avoid its last seconds. */
 async function awayFromMinuteEdge(margin = 12) {
-  const left = 60 - (Date.now() / 1000) % 60;
+  const left = 60 - ((Date.now() / 1000) % 60);
   if (left < margin) await new Promise((r) => setTimeout(r, left * 1000 + 200));
 }
 
@@ -24,7 +26,9 @@ describe("rate limit and daily quota", () => {
   it("of 100 simultaneous requests with a limit of 60, exactly 60 pass", async () => {
     const { key } = await setup();
     await awayFromMinuteEdge(20);
-    const responses = await Promise.all(Array.from({ length: 100 }, () => findings.get("/v1/project", key.key)));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => findings.get("/v1/project", key.key)),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
@@ -42,16 +46,25 @@ describe("rate limit and daily quota", () => {
     const { companyId, key } = await setup();
     await awayFromMinuteEdge(20);
     const rid = `burst-${companyId}`;
-    const responses = await Promise.all(Array.from({ length: 100 }, () => findings.get("/v1/project", key.key, { "X-Request-Id": rid })));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        findings.get("/v1/project", key.key, { "X-Request-Id": rid }),
+      ),
+    );
     const answered = responses.filter((r) => r.status === 200);
     expect(answered).toHaveLength(60);
     const entries = await auditEntriesFor(companyId, rid);
     const served = entries.filter((e) => e.action === "api.request");
     expect(served).toHaveLength(60);
     expect(served.every((e) => e.status === 200)).toBe(true);
-    expect(new Set(served.map((e) => e.requestId))).toEqual(new Set(answered.map((r) => r.headers["x-request-id"])));
+    expect(new Set(served.map((e) => e.requestId))).toEqual(
+      new Set(answered.map((r) => r.headers["x-request-id"])),
+    );
     // Each entry is stored under its request's id: a request can never leave two.
-    const stored = await firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "api.request").get();
+    const stored = await firestore()
+      .collection(`companies/${companyId}/auditLogs`)
+      .where("action", "==", "api.request")
+      .get();
     expect(stored.docs.every((d) => d.id === d.get("requestId"))).toBe(true);
     // The 40 refusals: counted per minute in aggregated entries, never one entry each.
     const refused = entries.filter((e) => e.action === "api.refused");
@@ -63,7 +76,9 @@ describe("rate limit and daily quota", () => {
     const { key } = await setup({ key: { perMinute: 5 } });
     await awayFromMinuteEdge();
     const queries = jest.spyOn(findingsRepo, "queryFindings");
-    const responses = await Promise.all(Array.from({ length: 20 }, () => findings.get("/v1/findings?limit=1", key.key)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => findings.get("/v1/findings?limit=1", key.key)),
+    );
     const handled = queries.mock.calls.length;
     queries.mockRestore();
     expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
@@ -75,13 +90,18 @@ describe("rate limit and daily quota", () => {
     const { companyId, key } = await setup({ key: { perMinute: 5 } });
     await awayFromMinuteEdge();
     // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
-  const original = Firestore.prototype.getAll;
-    const reads = jest.spyOn(Firestore.prototype, "getAll").mockImplementationOnce(async function (this: Firestore, ...refs) {
+    const original = Firestore.prototype.getAll;
+    const reads = jest.spyOn(Firestore.prototype, "getAll").mockImplementationOnce(async function (
+      this: Firestore,
+      ...refs
+    ) {
       const snaps = await original.apply(this, refs);
       // The key's other instances use up the minute right after this request read its counter.
       const minute = Math.floor(Date.now() / 60_000);
       const day = Math.floor(Date.now() / 86_400_000);
-      await firestore().doc(`apiKeyUsage/${key.hash}`).set({ minuteWindow: minute, minuteCount: 5, dayWindow: day, dayCount: 5 });
+      await firestore()
+        .doc(`apiKeyUsage/${key.hash}`)
+        .set({ minuteWindow: minute, minuteCount: 5, dayWindow: day, dayCount: 5 });
       return snaps;
     });
     const queries = jest.spyOn(findingsRepo, "queryFindings");
@@ -94,8 +114,12 @@ describe("rate limit and daily quota", () => {
     expect(res.body.error.code).toBe("rate_limited");
     expect(handled).toBe(0);
     expect(res.headers.ratelimit).toMatch(/^"minute";r=0;t=\d+$/);
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ action: "api.refused", status: 429 })]);
-    expect((await firestore().doc(`apiKeyUsage/${key.hash}`).get()).data()).toMatchObject({ minuteCount: 5 });
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({ action: "api.refused", status: 429 }),
+    ]);
+    expect((await firestore().doc(`apiKeyUsage/${key.hash}`).get()).data()).toMatchObject({
+      minuteCount: 5,
+    });
   });
 
   it("every keyed response carries RateLimit-Policy and RateLimit", async () => {
@@ -110,26 +134,35 @@ describe("rate limit and daily quota", () => {
   });
 
   it("the company's override applies to its keys, and the key's override wins over it", async () => {
-    const { key: companyLimited } = await setup({ company: { rateLimits: { perMinute: 2, perDay: 500 } } });
+    const { key: companyLimited } = await setup({
+      company: { rateLimits: { perMinute: 2, perDay: 500 } },
+    });
     await awayFromMinuteEdge();
     const a = await findings.get("/v1/project", companyLimited.key);
     expect(a.headers["ratelimit-policy"]).toBe('"minute";q=2;w=60, "day";q=500;w=86400');
     await findings.get("/v1/project", companyLimited.key);
     expect((await findings.get("/v1/project", companyLimited.key)).status).toBe(429);
 
-    const { key: keyLimited } = await setup({ company: { rateLimits: { perMinute: 2 } }, key: { perMinute: 4 } });
+    const { key: keyLimited } = await setup({
+      company: { rateLimits: { perMinute: 2 } },
+      key: { perMinute: 4 },
+    });
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await findings.get("/v1/project", keyLimited.key)).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await findings.get("/v1/project", keyLimited.key)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 
   it("an exhausted daily quota → 429 with Retry-After until UTC midnight", async () => {
     const { key } = await setup({ key: { perDay: 3 } });
-    for (let i = 0; i < 3; i++) expect((await findings.get("/v1/project", key.key)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await findings.get("/v1/project", key.key)).status).toBe(200);
     const res = await findings.get("/v1/project", key.key);
     expect(res.status).toBe(429);
     expect(res.body.error.message).toContain("daily quota");
-    const untilMidnight = Math.ceil((Math.ceil(Date.now() / 86_400_000) * 86_400_000 - Date.now()) / 1000);
+    const untilMidnight = Math.ceil(
+      (Math.ceil(Date.now() / 86_400_000) * 86_400_000 - Date.now()) / 1000,
+    );
     expect(Math.abs(Number(res.headers["retry-after"]) - untilMidnight)).toBeLessThanOrEqual(2);
     expect(res.headers.ratelimit).toMatch(/^"day";r=0;t=\d+$/);
   });
@@ -147,7 +180,9 @@ describe("rate limit and daily quota", () => {
     await findings.get("/v1/project", key.key);
     const rid = `rl-${companyId}`;
     expect((await findings.get("/v1/project", key.key, { "X-Request-Id": rid })).status).toBe(429);
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ status: 429 })]);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({ status: 429 }),
+    ]);
   });
 
   it("refreshes the key's lastUsedAt once a minute, not on every request", async () => {

@@ -10,14 +10,20 @@ import { randomAddress } from "../support/http";
 /** Denial of wallet, written as the requests: what refused requests cost in reads. */
 const app = createFindingsApp();
 const send = (key: string, forwarded = randomAddress()) =>
-  request(app).get("/v1/project").set("Authorization", `Bearer ${key}`).set("X-Forwarded-For", forwarded);
+  request(app)
+    .get("/v1/project")
+    .set("Authorization", `Bearer ${key}`)
+    .set("X-Forwarded-For", forwarded);
 
 /** Counts the reads of one key's documents (authentication reads the key with every request it decides). */
 function countKeyReads(keyHash: string) {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
   const original = Firestore.prototype.getAll;
   let reads = 0;
-  const spy = jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (this: Firestore, ...refs) {
+  const spy = jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (
+    this: Firestore,
+    ...refs
+  ) {
     if ((refs as DocumentReference[]).some((ref) => ref.path === `apiKeys/${keyHash}`)) reads++;
     return original.apply(this, refs);
   });
@@ -30,7 +36,10 @@ async function awayFromMinuteEdge(margin = 15) {
   if (left < margin) await new Promise((r) => setTimeout(r, left * 1000 + 200));
 }
 
-async function vesselKey(keySeed: { revoked?: boolean; rateLimits?: { perMinute: number } } = {}, company: object = {}) {
+async function vesselKey(
+  keySeed: { revoked?: boolean; rateLimits?: { perMinute: number } } = {},
+  company: object = {},
+) {
   const companyId = await seedCompany(company);
   const projectId = await seedProject(companyId);
   return seedKey({ api: "findings", companyId, projectId, ...keySeed });
@@ -90,7 +99,8 @@ describe("the failed-authentication guard sees the real client", () => {
       const balancer = "34.120.0.1";
       const attacker = randomAddress();
       const statuses = [];
-      for (let i = 0; i <= FAILURES_PER_MINUTE; i++) statuses.push((await unknownKeyFrom(`${attacker}, ${balancer}`)).status);
+      for (let i = 0; i <= FAILURES_PER_MINUTE; i++)
+        statuses.push((await unknownKeyFrom(`${attacker}, ${balancer}`)).status);
       expect(statuses.slice(0, FAILURES_PER_MINUTE)).toEqual(Array(FAILURES_PER_MINUTE).fill(401));
       expect(statuses[FAILURES_PER_MINUTE]).toBe(429);
       // Another client behind the same balancer is not locked out with the attacker.
@@ -105,7 +115,8 @@ describe("the failed-authentication guard sees the real client", () => {
     await awayFromMinuteEdge();
     const client = randomAddress();
     const statuses = [];
-    for (let i = 0; i <= FAILURES_PER_MINUTE; i++) statuses.push((await unknownKeyFrom(`${randomAddress()}, ${client}`)).status);
+    for (let i = 0; i <= FAILURES_PER_MINUTE; i++)
+      statuses.push((await unknownKeyFrom(`${randomAddress()}, ${client}`)).status);
     expect(statuses[FAILURES_PER_MINUTE]).toBe(429);
   });
 
@@ -126,7 +137,8 @@ describe("the failed-authentication guard sees the real client", () => {
     await awayFromMinuteEdge();
     const prefix = randomAddress().replace(/::1$/, "");
     const statuses = [];
-    for (let i = 0; i <= FAILURES_PER_MINUTE; i++) statuses.push((await unknownKeyFrom(`${prefix}:${(i + 1).toString(16)}:0:0:1`)).status);
+    for (let i = 0; i <= FAILURES_PER_MINUTE; i++)
+      statuses.push((await unknownKeyFrom(`${prefix}:${(i + 1).toString(16)}:0:0:1`)).status);
     expect(statuses[FAILURES_PER_MINUTE]).toBe(429);
   });
 });

@@ -1,7 +1,12 @@
+import {
+  assertFails,
+  assertSucceeds,
+  initializeTestEnvironment,
+  type RulesTestEnvironment,
+} from "@firebase/rules-unit-testing";
+import { collection, deleteDoc, doc, getDoc, getDocs, setDoc, updateDoc } from "firebase/firestore";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
-import { collection, doc, getDoc, getDocs, setDoc, deleteDoc, updateDoc } from "firebase/firestore";
 
 // A project of its own: loading rules and clearing data never touch the API tests' project.
 const PROJECT = "demo-rules-test";
@@ -11,24 +16,63 @@ beforeAll(async () => {
   const [host, port] = process.env.FIRESTORE_EMULATOR_HOST!.split(":");
   env = await initializeTestEnvironment({
     projectId: PROJECT,
-    firestore: { host, port: Number(port), rules: readFileSync(join(__dirname, "../../../firestore.rules"), "utf8") },
+    firestore: {
+      host,
+      port: Number(port),
+      rules: readFileSync(join(__dirname, "../../../firestore.rules"), "utf8"),
+    },
   });
   await env.withSecurityRulesDisabled(async (ctx) => {
     const db = ctx.firestore();
-    await setDoc(doc(db, "users/alice"), { companyId: "acme", role: "owner", keyUser: true, status: "active" });
+    await setDoc(doc(db, "users/alice"), {
+      companyId: "acme",
+      role: "owner",
+      keyUser: true,
+      status: "active",
+    });
     await setDoc(doc(db, "users/bob"), { companyId: "other", role: "owner", status: "active" });
     await setDoc(doc(db, "users/olga"), { companyId: "acme", role: "owner", status: "active" });
-    await setDoc(doc(db, "users/kim"), { companyId: "acme", role: "inspector", keyUser: true, status: "invited" });
+    await setDoc(doc(db, "users/kim"), {
+      companyId: "acme",
+      role: "inspector",
+      keyUser: true,
+      status: "invited",
+    });
     await setDoc(doc(db, "users/sam"), { companyId: "acme", role: "standard", status: "active" });
-    await setDoc(doc(db, "users/dora"), { companyId: "acme", role: "owner", keyUser: true, status: "deactivated" });
-    await setDoc(doc(db, "users/kurt"), { companyId: "acme", role: "manager", keyUser: true, status: "deactivated" });
+    await setDoc(doc(db, "users/dora"), {
+      companyId: "acme",
+      role: "owner",
+      keyUser: true,
+      status: "deactivated",
+    });
+    await setDoc(doc(db, "users/kurt"), {
+      companyId: "acme",
+      role: "manager",
+      keyUser: true,
+      status: "deactivated",
+    });
     await setDoc(doc(db, "users/nell"), { companyId: "acme", role: "owner", keyUser: true });
-    await setDoc(doc(db, "apiKeys/h1"), { companyId: "acme", api: "findings", prefix: "vfe_12345678" });
+    await setDoc(doc(db, "apiKeys/h1"), {
+      companyId: "acme",
+      api: "findings",
+      prefix: "vfe_12345678",
+    });
     await setDoc(doc(db, "apiKeyUsage/h1"), { minuteCount: 1 });
-    await setDoc(doc(db, "companies/acme"), { name: "Acme", plan: "pro", apiAccess: { findingsExport: false, companyApi: false }, seatCapacity: 5, seatsUsed: 3, provisioningRoleMap: {} });
+    await setDoc(doc(db, "companies/acme"), {
+      name: "Acme",
+      plan: "pro",
+      apiAccess: { findingsExport: false, companyApi: false },
+      seatCapacity: 5,
+      seatsUsed: 3,
+      provisioningRoleMap: {},
+    });
     await setDoc(doc(db, "companies/acme/auditLogs/e1"), { action: "api.request" });
     await setDoc(doc(db, "companies/acme/kpiRollups/latest"), { incidents: {} });
-    await setDoc(doc(db, "companies/acme/esrsReports/2025"), { year: 2025, version: 1, content: {} });
+    await setDoc(doc(db, "companies/acme/esrsReports/2025"), {
+      year: 2025,
+      version: 1,
+      content: {},
+    });
   });
 });
 
@@ -43,29 +87,31 @@ const admin = () => env.authenticatedContext("staff", { admin: true }).firestore
 const anon = () => env.unauthenticatedContext().firestore();
 
 describe("firestore.rules", () => {
-  it.each([["a member", alice], ["a platform admin", admin], ["an anonymous client", anon]])(
-    "%s can neither read nor write apiKeys, usage counters or key locks",
-    async (_who, ctx) => {
-      await assertFails(getDoc(doc(ctx(), "apiKeys/h1")));
-      await assertFails(getDocs(collection(ctx(), "apiKeys")));
-      await assertFails(setDoc(doc(ctx(), "apiKeys/h2"), { companyId: "acme" }));
-      await assertFails(deleteDoc(doc(ctx(), "apiKeys/h1")));
-      await assertFails(getDoc(doc(ctx(), "apiKeyUsage/h1")));
-      await assertFails(setDoc(doc(ctx(), "apiKeyUsage/h1"), { minuteCount: 0 }));
-      await assertFails(getDoc(doc(ctx(), "apiKeyLocks/acme__findings")));
-      await assertFails(setDoc(doc(ctx(), "apiKeyLocks/acme__findings"), { updatedAt: 0 }));
-    },
-  );
+  it.each([
+    ["a member", alice],
+    ["a platform admin", admin],
+    ["an anonymous client", anon],
+  ])("%s can neither read nor write apiKeys, usage counters or key locks", async (_who, ctx) => {
+    await assertFails(getDoc(doc(ctx(), "apiKeys/h1")));
+    await assertFails(getDocs(collection(ctx(), "apiKeys")));
+    await assertFails(setDoc(doc(ctx(), "apiKeys/h2"), { companyId: "acme" }));
+    await assertFails(deleteDoc(doc(ctx(), "apiKeys/h1")));
+    await assertFails(getDoc(doc(ctx(), "apiKeyUsage/h1")));
+    await assertFails(setDoc(doc(ctx(), "apiKeyUsage/h1"), { minuteCount: 0 }));
+    await assertFails(getDoc(doc(ctx(), "apiKeyLocks/acme__findings")));
+    await assertFails(setDoc(doc(ctx(), "apiKeyLocks/acme__findings"), { updatedAt: 0 }));
+  });
 
   const as = (uid: string) => env.authenticatedContext(uid).firestore();
 
-  it.each([["the owner with Key User", "alice"], ["an owner without Key User", "olga"], ["a Key User holder of another role", "kim"]])(
-    "%s reads the company's audit log",
-    async (_who, uid) => {
-      await assertSucceeds(getDoc(doc(as(uid), "companies/acme/auditLogs/e1")));
-      await assertSucceeds(getDocs(collection(as(uid), "companies/acme/auditLogs")));
-    },
-  );
+  it.each([
+    ["the owner with Key User", "alice"],
+    ["an owner without Key User", "olga"],
+    ["a Key User holder of another role", "kim"],
+  ])("%s reads the company's audit log", async (_who, uid) => {
+    await assertSucceeds(getDoc(doc(as(uid), "companies/acme/auditLogs/e1")));
+    await assertSucceeds(getDocs(collection(as(uid), "companies/acme/auditLogs")));
+  });
 
   it("a platform Admin reads any company's audit log and rollup", async () => {
     await assertSucceeds(getDocs(collection(admin(), "companies/acme/auditLogs")));
@@ -82,10 +128,20 @@ describe("firestore.rules", () => {
     await assertFails(getDocs(collection(as(uid), "companies/acme/auditLogs")));
   });
 
-  it.each([["the owner", alice], ["a platform admin", admin], ["an anonymous client", anon]])("%s can neither read nor write frozen ESRS reports", async (_who, ctx) => {
+  it.each([
+    ["the owner", alice],
+    ["a platform admin", admin],
+    ["an anonymous client", anon],
+  ])("%s can neither read nor write frozen ESRS reports", async (_who, ctx) => {
     await assertFails(getDoc(doc(ctx(), "companies/acme/esrsReports/2025")));
     await assertFails(getDocs(collection(ctx(), "companies/acme/esrsReports")));
-    await assertFails(setDoc(doc(ctx(), "companies/acme/esrsReports/2025"), { year: 2025, version: 2, content: {} }));
+    await assertFails(
+      setDoc(doc(ctx(), "companies/acme/esrsReports/2025"), {
+        year: 2025,
+        version: 2,
+        content: {},
+      }),
+    );
     await assertFails(updateDoc(doc(ctx(), "companies/acme/esrsReports/2025"), { version: 9 }));
     await assertFails(deleteDoc(doc(ctx(), "companies/acme/esrsReports/2025")));
   });
@@ -106,7 +162,9 @@ describe("firestore.rules", () => {
     await assertFails(getDoc(doc(bob(), "companies/acme/auditLogs/e1")));
     await assertFails(getDocs(collection(bob(), "companies/acme/auditLogs")));
     await assertFails(getDoc(doc(anon(), "companies/acme/auditLogs/e1")));
-    await assertFails(getDoc(doc(env.authenticatedContext("nobody").firestore(), "companies/acme/auditLogs/e1")));
+    await assertFails(
+      getDoc(doc(env.authenticatedContext("nobody").firestore(), "companies/acme/auditLogs/e1")),
+    );
   });
 
   describe("the fields the APIs trust are never written by a client", () => {
@@ -137,21 +195,32 @@ describe("firestore.rules", () => {
       await assertSucceeds(updateDoc(doc(admin(), "companies/acme"), { name: "Acme" }));
     });
 
-    it.each(COMPANY_FIELDS)("nobody changes the company's %s from a client: not the owner, not an Admin", async (field, value) => {
-      for (const ctx of [alice, admin, () => as("olga")]) await assertFails(updateDoc(doc(ctx(), "companies/acme"), { [field]: value }));
-    });
-
-    it.each([["a member who is not the owner", "sam"], ["a deactivated owner", "dora"], ["an owner of another company", "bob"]])(
-      "%s cannot edit the company at all",
-      async (_who, uid) => {
-        await assertFails(updateDoc(doc(as(uid), "companies/acme"), { name: "Hijacked" }));
+    it.each(COMPANY_FIELDS)(
+      "nobody changes the company's %s from a client: not the owner, not an Admin",
+      async (field, value) => {
+        for (const ctx of [alice, admin, () => as("olga")])
+          await assertFails(updateDoc(doc(ctx(), "companies/acme"), { [field]: value }));
       },
     );
+
+    it.each([
+      ["a member who is not the owner", "sam"],
+      ["a deactivated owner", "dora"],
+      ["an owner of another company", "bob"],
+    ])("%s cannot edit the company at all", async (_who, uid) => {
+      await assertFails(updateDoc(doc(as(uid), "companies/acme"), { name: "Hijacked" }));
+    });
 
     it("nobody creates or deletes a company or a user from a client", async () => {
       await assertFails(setDoc(doc(admin(), "companies/new"), { name: "New", plan: "enterprise" }));
       await assertFails(deleteDoc(doc(alice(), "companies/acme")));
-      await assertFails(setDoc(doc(env.authenticatedContext("mallory").firestore(), "users/mallory"), { companyId: "acme", role: "owner", status: "active" }));
+      await assertFails(
+        setDoc(doc(env.authenticatedContext("mallory").firestore(), "users/mallory"), {
+          companyId: "acme",
+          role: "owner",
+          status: "active",
+        }),
+      );
       await assertFails(deleteDoc(doc(as("sam"), "users/sam")));
     });
 
@@ -160,11 +229,14 @@ describe("firestore.rules", () => {
       await assertFails(updateDoc(doc(as("sam"), "users/kim"), { displayName: "Not me" }));
     });
 
-    it.each(USER_FIELDS)("nobody changes a user's %s from a client: not the person, not an Admin", async (field, forSam, forAlice) => {
-      await assertFails(updateDoc(doc(as("sam"), "users/sam"), { [field]: forSam }));
-      await assertFails(updateDoc(doc(alice(), "users/alice"), { [field]: forAlice }));
-      await assertFails(updateDoc(doc(admin(), "users/sam"), { [field]: forSam }));
-    });
+    it.each(USER_FIELDS)(
+      "nobody changes a user's %s from a client: not the person, not an Admin",
+      async (field, forSam, forAlice) => {
+        await assertFails(updateDoc(doc(as("sam"), "users/sam"), { [field]: forSam }));
+        await assertFails(updateDoc(doc(alice(), "users/alice"), { [field]: forAlice }));
+        await assertFails(updateDoc(doc(admin(), "users/sam"), { [field]: forSam }));
+      },
+    );
 
     it("a deactivated user cannot edit even their own profile", async () => {
       await assertFails(updateDoc(doc(as("dora"), "users/dora"), { displayName: "Still here" }));

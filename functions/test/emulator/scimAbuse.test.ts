@@ -5,7 +5,8 @@ import { randomId, seatsUsed } from "../support/builders";
 import { patchOp, scim, scimApi, scimCompany } from "../support/scim";
 
 /** Issue 15, abuse and cost: company domains, no cross-tenant oracle, sessions ending with access, page cost, and a concurrent mix. */
-const tokensValidAfter = async (uid: string) => Date.parse((await auth().getUser(uid)).tokensValidAfterTime ?? "0");
+const tokensValidAfter = async (uid: string) =>
+  Date.parse((await auth().getUser(uid)).tokensValidAfterTime ?? "0");
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("company e-mail domains", () => {
@@ -19,15 +20,32 @@ describe("company e-mail domains", () => {
     for (const address of [theirs, `nobody@${randomId("x")}.example`]) {
       const res = await scim("post", "/Users", key, { userName: address });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ schemas: [URN.error], status: "400", scimType: "invalidValue", detail: expect.stringContaining(`its domains are ${own}`) });
+      expect(res.body).toEqual({
+        schemas: [URN.error],
+        status: "400",
+        scimType: "invalidValue",
+        detail: expect.stringContaining(`its domains are ${own}`),
+      });
     }
     const v1 = await scimApi.send("post", "/v1/users", key, { email: theirs, display_name: "X" });
     expect(v1.status).toBe(400);
     expect(v1.body.error.message).toContain("not one of the company's e-mail domains");
-    const mine = await scim("post", "/Users", key, { userName: "jdoe", emails: [{ value: `JDoe@${own.toUpperCase()}`, primary: true }] });
+    const mine = await scim("post", "/Users", key, {
+      userName: "jdoe",
+      emails: [{ value: `JDoe@${own.toUpperCase()}`, primary: true }],
+    });
     expect(mine.status).toBe(201);
     // An e-mail change is held to the domains too, and nothing changes.
-    const moved = await scim("patch", `/Users/${mine.body.id}`, key, patchOp({ op: "replace", path: "emails", value: [{ value: `jdoe@${randomId("x")}.example`, primary: true }] }));
+    const moved = await scim(
+      "patch",
+      `/Users/${mine.body.id}`,
+      key,
+      patchOp({
+        op: "replace",
+        path: "emails",
+        value: [{ value: `jdoe@${randomId("x")}.example`, primary: true }],
+      }),
+    );
     expect(moved.status).toBe(400);
     expect((await auth().getUser(mine.body.id)).email).toBe(`jdoe@${own}`);
   });
@@ -39,7 +57,9 @@ describe("company e-mail domains", () => {
     expect(squat.status).toBe(201);
     expect(await seatsUsed(companyId)).toBe(1);
     expect((await scim("delete", `/Users/${squat.body.id}`, key)).status).toBe(204);
-    expect((await scim("post", "/Users", key, { userName: address, active: false })).status).toBe(201);
+    expect((await scim("post", "/Users", key, { userName: address, active: false })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -50,12 +70,22 @@ describe("sign-in ends when access ends", () => {
     const { body } = await scim("post", "/Users", key, { userName: `t1@${domain}` });
     const created = await tokensValidAfter(body.id);
     await pause(1100); // tokensValidAfterTime has a resolution of one second
-    await scim("patch", `/Users/${body.id}`, key, patchOp({ op: "replace", path: "userName", value: `t2@${domain}` }));
+    await scim(
+      "patch",
+      `/Users/${body.id}`,
+      key,
+      patchOp({ op: "replace", path: "userName", value: `t2@${domain}` }),
+    );
     const afterMove = await tokensValidAfter(body.id);
     expect(afterMove).toBeGreaterThan(created);
     expect((await auth().getUser(body.id)).email).toBe(`t2@${domain}`);
     await pause(1100);
-    await scim("patch", `/Users/${body.id}`, key, patchOp({ op: "replace", value: { active: false } }));
+    await scim(
+      "patch",
+      `/Users/${body.id}`,
+      key,
+      patchOp({ op: "replace", value: { active: false } }),
+    );
     expect(await tokensValidAfter(body.id)).toBeGreaterThan(afterMove);
     await scim("delete", `/Users/${body.id}`, key);
     await expect(auth().getUser(body.id)).rejects.toMatchObject({ code: "auth/user-not-found" });
@@ -68,12 +98,22 @@ describe("GET /scim/v2/Users cost", () => {
     for (const removedCount of [0, 30]) {
       const { companyId, key } = await scimCompany({ seatCapacity: 100, seatsUsed: 0 });
       const ids: string[] = [];
-      for (let i = 0; i < 3 + removedCount; i++) ids.push((await scim("post", "/Users", key, { userName: `u${i}@${companyId.toLowerCase()}.example` })).body.id);
+      for (let i = 0; i < 3 + removedCount; i++)
+        ids.push(
+          (
+            await scim("post", "/Users", key, {
+              userName: `u${i}@${companyId.toLowerCase()}.example`,
+            })
+          ).body.id,
+        );
       for (const id of ids.slice(3)) await scim("delete", `/Users/${id}`, key);
       const stats = { queries: 0, billedReads: 0 };
       const page = await rosterWindow(companyId, 1, 2, stats);
       expect(page).toMatchObject({ total: 3, users: [{ id: ids[1] }, { id: ids[2] }] });
-      expect((await scim("get", "/Users?startIndex=2&count=2", key)).body).toMatchObject({ totalResults: 3, Resources: [{ id: ids[1] }, { id: ids[2] }] });
+      expect((await scim("get", "/Users?startIndex=2&count=2", key)).body).toMatchObject({
+        totalResults: 3,
+        Resources: [{ id: ids[1] }, { id: ids[2] }],
+      });
       costs.push(stats.billedReads);
     }
     expect(costs[1]).toBe(costs[0]);
@@ -86,27 +126,51 @@ describe("a random concurrent mix of SCIM creates, PUTs, PATCHes and DELETEs", (
     const domain = `${companyId.toLowerCase()}.example`;
     const pool = Array.from({ length: 8 }, (_, i) => `p${i}@${domain}`);
     let seed = 15;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const ids: string[] = [];
-    for (const address of pool.slice(0, 4)) ids.push((await scim("post", "/Users", key, { userName: address })).body.id);
+    for (const address of pool.slice(0, 4))
+      ids.push((await scim("post", "/Users", key, { userName: address })).body.id);
     const operations = Array.from({ length: 40 }, () => {
       const id = ids[random(ids.length)];
       switch (random(5)) {
         case 0:
-          return scim("post", "/Users", key, { userName: pool[random(pool.length)], active: random(2) === 0 });
+          return scim("post", "/Users", key, {
+            userName: pool[random(pool.length)],
+            active: random(2) === 0,
+          });
         case 1:
-          return scim("put", `/Users/${id}`, key, { schemas: [URN.user], userName: pool[random(pool.length)], displayName: "Put", active: random(2) === 0 });
+          return scim("put", `/Users/${id}`, key, {
+            schemas: [URN.user],
+            userName: pool[random(pool.length)],
+            displayName: "Put",
+            active: random(2) === 0,
+          });
         case 2:
-          return scim("patch", `/Users/${id}`, key, patchOp({ op: "replace", value: { active: random(2) === 0 } }));
+          return scim(
+            "patch",
+            `/Users/${id}`,
+            key,
+            patchOp({ op: "replace", value: { active: random(2) === 0 } }),
+          );
         case 3:
-          return scim("patch", `/Users/${id}`, key, patchOp({ op: "replace", path: "emails", value: [{ value: pool[random(pool.length)], primary: true }] }));
+          return scim(
+            "patch",
+            `/Users/${id}`,
+            key,
+            patchOp({
+              op: "replace",
+              path: "emails",
+              value: [{ value: pool[random(pool.length)], primary: true }],
+            }),
+          );
         default:
           return scim("delete", `/Users/${id}`, key);
       }
     });
     const results = await Promise.all(operations);
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
-    const users = (await firestore().collection("users").where("companyId", "==", companyId).get()).docs;
+    const users = (await firestore().collection("users").where("companyId", "==", companyId).get())
+      .docs;
     const live = users.filter((d) => !d.get("removedAt"));
     const seated = live.filter((d) => ["invited", "active"].includes(d.get("status")));
     expect(await seatsUsed(companyId)).toBe(seated.length);
@@ -114,11 +178,18 @@ describe("a random concurrent mix of SCIM creates, PUTs, PATCHes and DELETEs", (
     expect(new Set(live.map((d) => d.get("email"))).size).toBe(live.length);
     for (const doc of live) {
       const account = await auth().getUser(doc.id);
-      expect({ id: doc.id, email: account.email, disabled: account.disabled }).toEqual({ id: doc.id, email: doc.get("email"), disabled: !seated.includes(doc) });
+      expect({ id: doc.id, email: account.email, disabled: account.disabled }).toEqual({
+        id: doc.id,
+        email: doc.get("email"),
+        disabled: !seated.includes(doc),
+      });
     }
-    for (const doc of users.filter((d) => d.get("removedAt"))) await expect(auth().getUser(doc.id)).rejects.toMatchObject({ code: "auth/user-not-found" });
+    for (const doc of users.filter((d) => d.get("removedAt")))
+      await expect(auth().getUser(doc.id)).rejects.toMatchObject({ code: "auth/user-not-found" });
     for (const address of pool) {
-      const holder = await auth().getUserByEmail(address).catch(() => null);
+      const holder = await auth()
+        .getUserByEmail(address)
+        .catch(() => null);
       if (holder) expect(live.map((d) => d.id)).toContain(holder.uid);
     }
   });

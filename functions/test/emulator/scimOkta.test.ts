@@ -22,8 +22,18 @@ describe("SCIM with Okta", () => {
   it("imports, creates, refuses a duplicate, replaces, deactivates and reactivates the way Okta does", async () => {
     const { companyId, key } = await scimCompany({ seatCapacity: 3, seatsUsed: 0 });
     const email = address();
-    const lookup = await scim("get", `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}&startIndex=1&count=100`, key);
-    expect(lookup.body).toEqual({ schemas: [URN.listResponse], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
+    const lookup = await scim(
+      "get",
+      `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}&startIndex=1&count=100`,
+      key,
+    );
+    expect(lookup.body).toEqual({
+      schemas: [URN.listResponse],
+      totalResults: 0,
+      startIndex: 1,
+      itemsPerPage: 0,
+      Resources: [],
+    });
 
     const created = await scim("post", "/Users", key, oktaUser(email));
     expect(created.status).toBe(201);
@@ -31,22 +41,49 @@ describe("SCIM with Okta", () => {
 
     const duplicate = await scim("post", "/Users", key, oktaUser(email.toUpperCase()));
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toEqual({ schemas: [URN.error], status: "409", scimType: "uniqueness", detail: expect.any(String) });
+    expect(duplicate.body).toEqual({
+      schemas: [URN.error],
+      status: "409",
+      scimType: "uniqueness",
+      detail: expect.any(String),
+    });
 
     // PUT is a full replace: the name's family part, the department and the external id left out are cleared.
-    await scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "add", path: `${URN.enterprise}:department`, value: "Deck" }] });
-    const replaced = await scim("put", `/Users/${id}`, key, { schemas: [URN.user], id: "ignored", userName: email, name: { givenName: "Per" }, active: true });
+    await scim("patch", `/Users/${id}`, key, {
+      schemas: [URN.patchOp],
+      Operations: [{ op: "add", path: `${URN.enterprise}:department`, value: "Deck" }],
+    });
+    const replaced = await scim("put", `/Users/${id}`, key, {
+      schemas: [URN.user],
+      id: "ignored",
+      userName: email,
+      name: { givenName: "Per" },
+      active: true,
+    });
     expect(replaced.status).toBe(200);
-    expect(replaced.body).toMatchObject({ id, userName: email, name: { givenName: "Per" }, displayName: "Per", active: true, [URN.enterprise]: {} });
+    expect(replaced.body).toMatchObject({
+      id,
+      userName: email,
+      name: { givenName: "Per" },
+      displayName: "Per",
+      active: true,
+      [URN.enterprise]: {},
+    });
     expect(replaced.body.name.familyName).toBeUndefined();
     expect(replaced.body.externalId).toBeUndefined();
 
     // Deactivate with a path-less replace; reactivate takes a seat again.
-    const off = await scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: false } }] });
+    const off = await scim("patch", `/Users/${id}`, key, {
+      schemas: [URN.patchOp],
+      Operations: [{ op: "replace", value: { active: false } }],
+    });
     expect(off.body.active).toBe(false);
     expect(await seatsUsed(companyId)).toBe(0);
     expect((await auth().getUser(id)).disabled).toBe(true);
-    const on = await scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: true } }] });
+    const on = await scim("patch", `/Users/${id}`, key, {
+      schemas: [URN.patchOp],
+      Operations: [{ op: "replace", value: { active: true } }],
+    });
     expect(on.body.active).toBe(true);
     expect(await seatsUsed(companyId)).toBe(1);
     expect((await auth().getUser(id)).disabled).toBe(false);
@@ -56,23 +93,44 @@ describe("SCIM with Okta", () => {
   it("pages with startIndex and count, integers throughout, removed users neither counted nor listed", async () => {
     const { key } = await scimCompany({ seatCapacity: 20, seatsUsed: 0 });
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await scim("post", "/Users", key, { userName: address(), displayName: `U${i}` })).body.id);
+    for (let i = 0; i < 7; i++)
+      ids.push(
+        (await scim("post", "/Users", key, { userName: address(), displayName: `U${i}` })).body.id,
+      );
     await scim("delete", `/Users/${ids[1]}`, key);
     await scim("delete", `/Users/${ids[4]}`, key);
     const live = ids.filter((_, i) => i !== 1 && i !== 4);
     const seen: string[] = [];
     for (let startIndex = 1; ; startIndex += 2) {
       const page = await scim("get", `/Users?startIndex=${startIndex}&count=2`, key);
-      expect(page.body).toMatchObject({ totalResults: 5, startIndex, itemsPerPage: Math.min(2, 5 - startIndex + 1) });
+      expect(page.body).toMatchObject({
+        totalResults: 5,
+        startIndex,
+        itemsPerPage: Math.min(2, 5 - startIndex + 1),
+      });
       seen.push(...page.body.Resources.map((u: { id: string }) => u.id));
       if (startIndex + 2 > page.body.totalResults) break;
     }
     expect(seen).toEqual(live);
-    expect((await scim("get", "/Users?count=0", key)).body).toMatchObject({ totalResults: 5, itemsPerPage: 0, Resources: [] });
-    expect((await scim("get", "/Users?startIndex=0&count=1", key)).body).toMatchObject({ startIndex: 1, Resources: [{ id: live[0] }] });
-    expect((await scim("get", "/Users?startIndex=9", key)).body).toMatchObject({ totalResults: 5, itemsPerPage: 0 });
+    expect((await scim("get", "/Users?count=0", key)).body).toMatchObject({
+      totalResults: 5,
+      itemsPerPage: 0,
+      Resources: [],
+    });
+    expect((await scim("get", "/Users?startIndex=0&count=1", key)).body).toMatchObject({
+      startIndex: 1,
+      Resources: [{ id: live[0] }],
+    });
+    expect((await scim("get", "/Users?startIndex=9", key)).body).toMatchObject({
+      totalResults: 5,
+      itemsPerPage: 0,
+    });
     const bad = await scim("get", "/Users?count=ten", key);
-    expect(bad.body).toMatchObject({ status: "400", scimType: "invalidValue", detail: expect.stringContaining("count") });
+    expect(bad.body).toMatchObject({
+      status: "400",
+      scimType: "invalidValue",
+      detail: expect.stringContaining("count"),
+    });
   });
 
   it("refuses a user beyond the seat capacity with a 409 naming it, and creates nothing", async () => {
@@ -80,15 +138,28 @@ describe("SCIM with Okta", () => {
     const email = address();
     const res = await scim("post", "/Users", key, oktaUser(email));
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ schemas: [URN.error], status: "409", detail: expect.stringContaining("all 1 seats") });
-    expect(await auth().getUserByEmail(email).catch(() => null)).toBeNull();
-    expect((await firestore().collection("users").where("companyId", "==", companyId).get()).size).toBe(0);
+    expect(res.body).toEqual({
+      schemas: [URN.error],
+      status: "409",
+      detail: expect.stringContaining("all 1 seats"),
+    });
+    expect(
+      await auth()
+        .getUserByEmail(email)
+        .catch(() => null),
+    ).toBeNull();
+    expect(
+      (await firestore().collection("users").where("companyId", "==", companyId).get()).size,
+    ).toBe(0);
     // A user created inactive takes no seat.
     const inactive = await scim("post", "/Users", key, { ...oktaUser(address()), active: false });
     expect(inactive.status).toBe(201);
     expect(inactive.body.active).toBe(false);
     expect(await seatsUsed(companyId)).toBe(1);
-    const reactivate = await scim("patch", `/Users/${inactive.body.id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", value: { active: true } }] });
+    const reactivate = await scim("patch", `/Users/${inactive.body.id}`, key, {
+      schemas: [URN.patchOp],
+      Operations: [{ op: "replace", value: { active: true } }],
+    });
     expect(reactivate.status).toBe(409);
     expect(reactivate.body.detail).toMatch(/seat/);
   });
@@ -107,38 +178,101 @@ describe("SCIM with Okta", () => {
       authenticationSchemes: [{ type: "oauthbearertoken", primary: true }],
     });
     const types = await scim("get", "/ResourceTypes", key);
-    expect(types.body.Resources).toEqual([expect.objectContaining({ id: "User", endpoint: "/Users", description: expect.stringContaining("Groups are not supported") })]);
+    expect(types.body.Resources).toEqual([
+      expect.objectContaining({
+        id: "User",
+        endpoint: "/Users",
+        description: expect.stringContaining("Groups are not supported"),
+      }),
+    ]);
     const schemas = await scim("get", "/Schemas", key);
-    expect(schemas.body.Resources.map((s: { id: string }) => s.id)).toEqual([URN.user, URN.enterprise]);
-    expect((await scim("get", `/Schemas/${URN.enterprise}`, key)).body.attributes).toEqual([expect.objectContaining({ name: "department" })]);
+    expect(schemas.body.Resources.map((s: { id: string }) => s.id)).toEqual([
+      URN.user,
+      URN.enterprise,
+    ]);
+    expect((await scim("get", `/Schemas/${URN.enterprise}`, key)).body.attributes).toEqual([
+      expect.objectContaining({ name: "department" }),
+    ]);
     // Entra ID's default mapping searches groups by displayName before anything else.
-    for (const query of ["", `?filter=${encodeURIComponent('displayName eq "Crew"')}`, "?startIndex=1&count=100"]) {
+    for (const query of [
+      "",
+      `?filter=${encodeURIComponent('displayName eq "Crew"')}`,
+      "?startIndex=1&count=100",
+    ]) {
       const list = await scim("get", `/Groups${query}`, key);
       expect(list.status).toBe(200);
-      expect(list.body).toEqual({ schemas: [URN.listResponse], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
+      expect(list.body).toEqual({
+        schemas: [URN.listResponse],
+        totalResults: 0,
+        startIndex: 1,
+        itemsPerPage: 0,
+        Resources: [],
+      });
     }
-    const malformed = await scim("get", `/Groups?filter=${encodeURIComponent('displayName eq "Crew')}`, key);
-    expect(malformed.body).toMatchObject({ schemas: [URN.error], status: "400", scimType: "invalidFilter" });
+    const malformed = await scim(
+      "get",
+      `/Groups?filter=${encodeURIComponent('displayName eq "Crew')}`,
+      key,
+    );
+    expect(malformed.body).toMatchObject({
+      schemas: [URN.error],
+      status: "400",
+      scimType: "invalidFilter",
+    });
     const one = await scim("get", "/Groups/g1", key);
-    expect(one.body).toMatchObject({ schemas: [URN.error], status: "404", detail: expect.stringContaining("Groups") });
-    for (const [method, path] of [["post", "/Groups"], ["put", "/Groups/g1"], ["patch", "/Groups/g1"], ["delete", "/Groups/g1"]] as const) {
-      const res = await scim(method, path, key, method === "delete" ? undefined : { schemas: [URN.patchOp], displayName: "Crew", Operations: [] });
+    expect(one.body).toMatchObject({
+      schemas: [URN.error],
+      status: "404",
+      detail: expect.stringContaining("Groups"),
+    });
+    for (const [method, path] of [
+      ["post", "/Groups"],
+      ["put", "/Groups/g1"],
+      ["patch", "/Groups/g1"],
+      ["delete", "/Groups/g1"],
+    ] as const) {
+      const res = await scim(
+        method,
+        path,
+        key,
+        method === "delete"
+          ? undefined
+          : { schemas: [URN.patchOp], displayName: "Crew", Operations: [] },
+      );
       expect(res.status).toBe(501);
       expect(res.headers["content-type"]).toMatch(/^application\/scim\+json/);
-      expect(res.body).toEqual({ schemas: [URN.error], status: "501", detail: expect.stringContaining("Groups are not supported") });
+      expect(res.body).toEqual({
+        schemas: [URN.error],
+        status: "501",
+        detail: expect.stringContaining("Groups are not supported"),
+      });
     }
-    expect((await scim("get", "/ResourceTypes", key)).body.Resources.map((r: { id: string }) => r.id)).toEqual(["User"]);
+    expect(
+      (await scim("get", "/ResourceTypes", key)).body.Resources.map((r: { id: string }) => r.id),
+    ).toEqual(["User"]);
   });
 
   it("takes exactly the free seats when reactivations race", async () => {
     const { companyId, key } = await scimCompany({ seatCapacity: 10, seatsUsed: 0 });
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await scim("post", "/Users", key, { userName: address(), active: false })).body.id);
+    for (let i = 0; i < 6; i++)
+      ids.push((await scim("post", "/Users", key, { userName: address(), active: false })).body.id);
     await firestore().doc(`companies/${companyId}`).update({ seatCapacity: 2 });
-    const results = await Promise.all(ids.map((id) => scim("patch", `/Users/${id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "Replace", path: "active", value: "True" }] })));
+    const results = await Promise.all(
+      ids.map((id) =>
+        scim("patch", `/Users/${id}`, key, {
+          schemas: [URN.patchOp],
+          Operations: [{ op: "Replace", path: "active", value: "True" }],
+        }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 409, 409, 409, 409]);
     expect(await seatsUsed(companyId)).toBe(2);
-    const active = await firestore().collection("users").where("companyId", "==", companyId).where("status", "==", "invited").get();
+    const active = await firestore()
+      .collection("users")
+      .where("companyId", "==", companyId)
+      .where("status", "==", "invited")
+      .get();
     expect(active.size).toBe(2);
   });
 
@@ -147,7 +281,10 @@ describe("SCIM with Okta", () => {
     const [first, second] = [address(), address()];
     const { body: user } = await scim("post", "/Users", key, { userName: first });
     await scim("post", "/Users", key, { userName: second });
-    const res = await scim("patch", `/Users/${user.id}`, key, { schemas: [URN.patchOp], Operations: [{ op: "replace", path: "userName", value: second.toUpperCase() }] });
+    const res = await scim("patch", `/Users/${user.id}`, key, {
+      schemas: [URN.patchOp],
+      Operations: [{ op: "replace", path: "userName", value: second.toUpperCase() }],
+    });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ status: "409", scimType: "uniqueness" });
     expect((await scim("get", `/Users/${user.id}`, key)).body.userName).toBe(first);
@@ -156,13 +293,24 @@ describe("SCIM with Okta", () => {
 
   it("rate limits a burst like any key: 429 as a SCIM error with Retry-After", async () => {
     const { companyId } = await scimCompany();
-    const key = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 1 } })).key;
+    const key = (
+      await seedKey({
+        api: "company",
+        companyId,
+        scopes: ["read", "provisioning"],
+        rateLimits: { perMinute: 1 },
+      })
+    ).key;
     // Three in a row: at most one minute boundary falls between them, so one is refused.
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push(await scim("get", "/ServiceProviderConfig", key));
     const limited = statuses.find((r) => r.status === 429)!;
     expect(statuses[0].status).toBe(200);
     expect(limited.headers["retry-after"]).toMatch(/^\d+$/);
-    expect(limited.body).toEqual({ schemas: [URN.error], status: "429", detail: expect.stringContaining("Rate limit") });
+    expect(limited.body).toEqual({
+      schemas: [URN.error],
+      status: "429",
+      detail: expect.stringContaining("Rate limit"),
+    });
   });
 });

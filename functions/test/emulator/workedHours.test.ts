@@ -11,14 +11,29 @@ let read: string;
 
 const now = new Date();
 const thisMonth = monthKey(now.getUTCFullYear(), now.getUTCMonth());
-const nextMonth = monthKey(now.getUTCFullYear(), now.getUTCMonth() + 1).replace(/^(\d{4})-13$/, (_, y) => `${Number(y) + 1}-01`);
+const nextMonth = monthKey(now.getUTCFullYear(), now.getUTCMonth() + 1).replace(
+  /^(\d{4})-13$/,
+  (_, y) => `${Number(y) + 1}-01`,
+);
 
 const post = (body: unknown, key = prov, rid = randomId("rq")) =>
-  company.raw().post("/v1/worked-hours").set("Authorization", `Bearer ${key}`).set("X-Request-Id", rid).send(body as object);
+  company
+    .raw()
+    .post("/v1/worked-hours")
+    .set("Authorization", `Bearer ${key}`)
+    .set("X-Request-Id", rid)
+    .send(body as object);
 
 beforeAll(async () => {
   companyId = await seedCompany();
-  prov = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 10_000 } })).key;
+  prov = (
+    await seedKey({
+      api: "company",
+      companyId,
+      scopes: ["read", "provisioning"],
+      rateLimits: { perMinute: 10_000 },
+    })
+  ).key;
   read = (await seedKey({ api: "company", companyId, rateLimits: { perMinute: 10_000 } })).key;
   const coll = firestore().collection(`companies/${companyId}/workedHours`);
   await coll.doc("app-2025-03-a").set({ month: "2025-03", hours: 1000, source: "app" });
@@ -32,34 +47,84 @@ describe("POST /v1/worked-hours", () => {
     const rid = randomId("rq");
     const first = await post({ month: "2025-03", hours: 300 }, prov, rid);
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ data: { month: "2025-03", hours: 300, source: "api", worker_category: null, updated_at: expect.any(String) } });
+    expect(first.body).toEqual({
+      data: {
+        month: "2025-03",
+        hours: 300,
+        source: "api",
+        worker_category: null,
+        updated_at: expect.any(String),
+      },
+    });
     const again = await post({ month: "2025-03", hours: 320.25 });
     expect(again.status).toBe(200);
     expect(again.body.data.hours).toBe(320.25);
     const stored = await firestore().doc(`companies/${companyId}/workedHours/api_2025-03`).get();
     expect(stored.data()).toMatchObject({ month: "2025-03", hours: 320.25, source: "api" });
     expect(stored.data()).not.toHaveProperty("workerCategory");
-    expect((await firestore().doc(`companies/${companyId}/workedHours/app-2025-03-a`).get()).data()).toEqual({ month: "2025-03", hours: 1000, source: "app" });
+    expect(
+      (await firestore().doc(`companies/${companyId}/workedHours/app-2025-03-a`).get()).data(),
+    ).toEqual({ month: "2025-03", hours: 1000, source: "app" });
     const entries = await auditEntriesFor(companyId, rid);
     expect(entries).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ class: "privileged", action: "worked_hours.set", target: { type: "worked_hours", id: "2025-03" }, status: null }),
-        expect.objectContaining({ class: "privileged", action: "api.request", status: 201, method: "POST", path: "/v1/worked-hours" }),
+        expect.objectContaining({
+          class: "privileged",
+          action: "worked_hours.set",
+          target: { type: "worked_hours", id: "2025-03" },
+          status: null,
+        }),
+        expect.objectContaining({
+          class: "privileged",
+          action: "api.request",
+          status: 201,
+          method: "POST",
+          path: "/v1/worked-hours",
+        }),
       ]),
     );
   });
 
   it("per worker category: one value per group beside each other, audited per group; the month's hours are their sum", async () => {
     const rid = randomId("rq");
-    const employees = await post({ month: "2025-06", hours: 800, worker_category: "employees" }, prov, rid);
+    const employees = await post(
+      { month: "2025-06", hours: 800, worker_category: "employees" },
+      prov,
+      rid,
+    );
     expect(employees.status).toBe(201);
-    expect(employees.body.data).toMatchObject({ month: "2025-06", hours: 800, worker_category: "employees" });
-    expect((await post({ month: "2025-06", hours: 200, worker_category: "non_employees" })).status).toBe(201);
-    expect((await post({ month: "2025-06", hours: 210, worker_category: "non_employees" })).status).toBe(200);
-    expect((await firestore().doc(`companies/${companyId}/workedHours/api_2025-06_employees`).get()).data()).toMatchObject({ month: "2025-06", hours: 800, source: "api", workerCategory: "employees" });
-    expect(await auditEntriesFor(companyId, rid)).toEqual(expect.arrayContaining([expect.objectContaining({ action: "worked_hours.set", target: { type: "worked_hours", id: "2025-06/employees" } })]));
+    expect(employees.body.data).toMatchObject({
+      month: "2025-06",
+      hours: 800,
+      worker_category: "employees",
+    });
+    expect(
+      (await post({ month: "2025-06", hours: 200, worker_category: "non_employees" })).status,
+    ).toBe(201);
+    expect(
+      (await post({ month: "2025-06", hours: 210, worker_category: "non_employees" })).status,
+    ).toBe(200);
+    expect(
+      (
+        await firestore().doc(`companies/${companyId}/workedHours/api_2025-06_employees`).get()
+      ).data(),
+    ).toMatchObject({ month: "2025-06", hours: 800, source: "api", workerCategory: "employees" });
+    expect(await auditEntriesFor(companyId, rid)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          action: "worked_hours.set",
+          target: { type: "worked_hours", id: "2025-06/employees" },
+        }),
+      ]),
+    );
     const june = (await company.get("/v1/worked-hours?year=2025", read)).body.data.months[5];
-    expect(june).toEqual({ month: "2025-06", app_hours: 0, api_hours: 1010, total_hours: 1010, by_worker_category: { employees: 800, non_employees: 210, unattributed: 0 } });
+    expect(june).toEqual({
+      month: "2025-06",
+      app_hours: 0,
+      api_hours: 1010,
+      total_hours: 1010,
+      by_worker_category: { employees: 800, non_employees: 210, unattributed: 0 },
+    });
   });
 
   it("a large company's month (7,000 people, 1,200,000 h) is accepted", async () => {
@@ -75,30 +140,56 @@ describe("POST /v1/worked-hours", () => {
     [{ month: "2025-3", hours: 1 }, 'Invalid body parameter "month"'],
     [{ month: "1899-12", hours: 1 }, 'Invalid body parameter "month"'],
     [{ month: nextMonth, hours: 1 }, "not in the future"],
-    [{ month: "2025-03", hours: -1 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000,000.'],
-    [{ month: "2025-03", hours: 1_000_000_001 }, 'Invalid body parameter "hours": must be from 0 to 1,000,000,000.'],
+    [
+      { month: "2025-03", hours: -1 },
+      'Invalid body parameter "hours": must be from 0 to 1,000,000,000.',
+    ],
+    [
+      { month: "2025-03", hours: 1_000_000_001 },
+      'Invalid body parameter "hours": must be from 0 to 1,000,000,000.',
+    ],
     [{ month: "2025-03", hours: "12" }, 'Invalid body parameter "hours": must be a number.'],
     [{ month: "2025-03" }, 'Invalid body parameter "hours"'],
     [{ hours: 1 }, 'Invalid body parameter "month": is required.'],
     [{ month: "2025-03", hours: 1, source: "app" }, 'Unknown body parameter "source".'],
-    [{ month: "2025-03", hours: 1, worker_category: "contractors" }, 'Invalid body parameter "worker_category": must be "employees" or "non_employees".'],
+    [
+      { month: "2025-03", hours: 1, worker_category: "contractors" },
+      'Invalid body parameter "worker_category": must be "employees" or "non_employees".',
+    ],
     [[{ month: "2025-03", hours: 1 }], "Invalid body parameter"],
   ])("%j → 400 naming the problem, nothing written", async (body, message) => {
-    const changes = () => firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "worked_hours.set").count().get();
+    const changes = () =>
+      firestore()
+        .collection(`companies/${companyId}/auditLogs`)
+        .where("action", "==", "worked_hours.set")
+        .count()
+        .get();
     const before = (await changes()).data().count;
     const res = await post(body);
     expect((await changes()).data().count).toBe(before);
-    expect((await firestore().doc(`companies/${companyId}/workedHours/api_2025-03`).get()).get("hours")).toBe(320.25);
+    expect(
+      (await firestore().doc(`companies/${companyId}/workedHours/api_2025-03`).get()).get("hours"),
+    ).toBe(320.25);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
     expect(res.body.error.message).toContain(message);
   });
 
   it("malformed JSON → 400; a body that is not JSON → 415", async () => {
-    const bad = await company.raw().post("/v1/worked-hours").set("Authorization", `Bearer ${prov}`).set("Content-Type", "application/json").send('{"month":');
+    const bad = await company
+      .raw()
+      .post("/v1/worked-hours")
+      .set("Authorization", `Bearer ${prov}`)
+      .set("Content-Type", "application/json")
+      .send('{"month":');
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("invalid_request");
-    const form = await company.raw().post("/v1/worked-hours").set("Authorization", `Bearer ${prov}`).type("form").send("month=2025-03&hours=1");
+    const form = await company
+      .raw()
+      .post("/v1/worked-hours")
+      .set("Authorization", `Bearer ${prov}`)
+      .type("form")
+      .send("month=2025-03&hours=1");
     expect(form.status).toBe(415);
     expect(form.body.error.code).toBe("unsupported_media_type");
   });
@@ -106,15 +197,26 @@ describe("POST /v1/worked-hours", () => {
   it("a key without the provisioning scope → 403 insufficient_scope", async () => {
     const res = await post({ month: "2025-03", hours: 1 }, read);
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: "insufficient_scope", message: expect.stringContaining('"provisioning" scope') });
+    expect(res.body.error).toMatchObject({
+      code: "insufficient_scope",
+      message: expect.stringContaining('"provisioning" scope'),
+    });
   });
 
   it("simultaneous posts for one month: one 201, the rest 200, one audited change each, the last value stored", async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => post({ month: "2024-11", hours: i })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => post({ month: "2024-11", hours: i })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
-    const snap = await firestore().collection(`companies/${companyId}/auditLogs`).where("action", "==", "worked_hours.set").where("target.id", "==", "2024-11").get();
+    const snap = await firestore()
+      .collection(`companies/${companyId}/auditLogs`)
+      .where("action", "==", "worked_hours.set")
+      .where("target.id", "==", "2024-11")
+      .get();
     expect(snap.size).toBe(8);
-    const stored = (await firestore().doc(`companies/${companyId}/workedHours/api_2024-11`).get()).get("hours");
+    const stored = (
+      await firestore().doc(`companies/${companyId}/workedHours/api_2024-11`).get()
+    ).get("hours");
     expect(results.map((r) => r.body.data.hours)).toContain(stored);
   });
 });
@@ -126,9 +228,27 @@ describe("GET /v1/worked-hours", () => {
     expect(res.body.data.year).toBe(2025);
     expect(res.body.data.months).toHaveLength(12);
     const none = { employees: 0, non_employees: 0 };
-    expect(res.body.data.months[2]).toEqual({ month: "2025-03", app_hours: 1250.5, api_hours: 320.25, total_hours: 1570.75, by_worker_category: { ...none, unattributed: 1570.75 } });
-    expect(res.body.data.months[3]).toEqual({ month: "2025-04", app_hours: 70, api_hours: 0, total_hours: 70, by_worker_category: { ...none, unattributed: 70 } });
-    expect(res.body.data.months[4]).toEqual({ month: "2025-05", app_hours: 0, api_hours: 0, total_hours: 0, by_worker_category: { ...none, unattributed: 0 } });
+    expect(res.body.data.months[2]).toEqual({
+      month: "2025-03",
+      app_hours: 1250.5,
+      api_hours: 320.25,
+      total_hours: 1570.75,
+      by_worker_category: { ...none, unattributed: 1570.75 },
+    });
+    expect(res.body.data.months[3]).toEqual({
+      month: "2025-04",
+      app_hours: 70,
+      api_hours: 0,
+      total_hours: 70,
+      by_worker_category: { ...none, unattributed: 70 },
+    });
+    expect(res.body.data.months[4]).toEqual({
+      month: "2025-05",
+      app_hours: 0,
+      api_hours: 0,
+      total_hours: 0,
+      by_worker_category: { ...none, unattributed: 0 },
+    });
   });
 
   it("defaults to the current year; a future or malformed year → 400", async () => {
@@ -143,6 +263,8 @@ describe("GET /v1/worked-hours", () => {
   it("requests made with a provisioning key are audited as privileged, reads included", async () => {
     const rid = randomId("rq");
     await company.get("/v1/worked-hours?year=2025", prov, { "X-Request-Id": rid });
-    expect(await auditEntriesFor(companyId, rid)).toEqual([expect.objectContaining({ class: "privileged", action: "api.request", status: 200 })]);
+    expect(await auditEntriesFor(companyId, rid)).toEqual([
+      expect.objectContaining({ class: "privileged", action: "api.request", status: 200 }),
+    ]);
   });
 });

@@ -8,15 +8,21 @@ import { randomId } from "./builders";
  */
 export async function signedIn(claims: Record<string, unknown> = {}, uid = randomId("u")) {
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
-  if (!host) throw new Error("FIREBASE_AUTH_EMULATOR_HOST is not set: run the emulator tests with npm run test:emulator.");
+  if (!host)
+    throw new Error(
+      "FIREBASE_AUTH_EMULATOR_HOST is not set: run the emulator tests with npm run test:emulator.",
+    );
   await auth().createUser({ uid });
   if (Object.keys(claims).length) await auth().setCustomUserClaims(uid, claims);
   const customToken = await auth().createCustomToken(uid);
-  const res = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=demo-api-key`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token: customToken, returnSecureToken: true }),
-  });
+  const res = await fetch(
+    `http://${host}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=demo-api-key`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: customToken, returnSecureToken: true }),
+    },
+  );
   if (!res.ok) throw new Error(`Auth emulator sign-in failed: ${res.status} ${await res.text()}`);
   const { idToken } = (await res.json()) as { idToken: string };
   const token = await auth().verifyIdToken(idToken);

@@ -1,7 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { Timestamp, type DocumentData } from "firebase-admin/firestore";
+import { randomBytes } from "node:crypto";
 import { firestore } from "../../src/config/firebase";
-import { composeKey, displayPrefix, generateKey, hashKey, type KeyApi } from "../../src/lib/apiKeyFormat";
+import {
+  composeKey,
+  displayPrefix,
+  generateKey,
+  hashKey,
+  type KeyApi,
+} from "../../src/lib/apiKeyFormat";
 import { apiKeysCollection, newApiKeyData } from "../../src/repos/apiKeys";
 
 /**
@@ -10,7 +16,10 @@ import { apiKeysCollection, newApiKeyData } from "../../src/repos/apiKeys";
  */
 export const randomId = (prefix = "t") => `${prefix}${randomBytes(8).toString("hex")}`;
 
-export async function seedCompany(overrides: DocumentData = {}, id = randomId("co")): Promise<string> {
+export async function seedCompany(
+  overrides: DocumentData = {},
+  id = randomId("co"),
+): Promise<string> {
   await firestore()
     .collection("companies")
     .doc(id)
@@ -30,7 +39,11 @@ export async function seatsUsed(companyId: string): Promise<number> {
   return (await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed");
 }
 
-export async function seedProject(companyId: string, overrides: DocumentData = {}, id = randomId("pr")): Promise<string> {
+export async function seedProject(
+  companyId: string,
+  overrides: DocumentData = {},
+  id = randomId("pr"),
+): Promise<string> {
   await firestore()
     .collection("projects")
     .doc(id)
@@ -102,7 +115,12 @@ export async function seedKey(seed: KeySeed): Promise<SeededKey> {
 export async function seedVessel(): Promise<{ companyId: string; projectId: string; key: string }> {
   const companyId = await seedCompany();
   const projectId = await seedProject(companyId);
-  const { key } = await seedKey({ api: "findings", companyId, projectId, rateLimits: { perMinute: 10_000 } });
+  const { key } = await seedKey({
+    api: "findings",
+    companyId,
+    projectId,
+    rateLimits: { perMinute: 10_000 },
+  });
   return { companyId, projectId, key };
 }
 

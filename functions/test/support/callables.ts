@@ -11,8 +11,11 @@ export type Call = (data: unknown, who?: Caller | null) => Promise<Record<string
 export function callables() {
   const fft = functionsTest({ projectId: process.env.GCLOUD_PROJECT });
   const callable = (fn: unknown): Call => {
-    const wrapped = fft.wrap(fn as never) as unknown as (req: unknown) => Promise<Record<string, unknown>>;
-    return (data, who) => wrapped({ data, ...(who ? { auth: { uid: who.uid, token: who.token } } : {}) });
+    const wrapped = fft.wrap(fn as never) as unknown as (
+      req: unknown,
+    ) => Promise<Record<string, unknown>>;
+    return (data, who) =>
+      wrapped({ data, ...(who ? { auth: { uid: who.uid, token: who.token } } : {}) });
   };
   return { callable, cleanup: () => fft.cleanup() };
 }
@@ -23,6 +26,10 @@ export async function rejectsWith(p: Promise<unknown>, code: string): Promise<vo
     (value) => ({ rejected: false as const, value }),
     (err: unknown) => ({ rejected: true as const, code: (err as { code?: unknown } | null)?.code }),
   );
-  if (!outcome.rejected) throw new Error(`expected a rejection with code ${code}, but the call succeeded: ${JSON.stringify(outcome.value)}`);
-  if (outcome.code !== code) throw new Error(`expected a rejection with code ${code}, got ${String(outcome.code)}`);
+  if (!outcome.rejected)
+    throw new Error(
+      `expected a rejection with code ${code}, but the call succeeded: ${JSON.stringify(outcome.value)}`,
+    );
+  if (outcome.code !== code)
+    throw new Error(`expected a rejection with code ${code}, got ${String(outcome.code)}`);
 }

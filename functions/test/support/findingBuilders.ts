@@ -6,7 +6,11 @@ import { randomId } from "./builders";
 export const CANARY = "private-canary";
 export const at = (iso: string) => Timestamp.fromDate(new Date(iso));
 
-export function findingData(projectId: string, companyId: string, overrides: DocumentData = {}): DocumentData {
+export function findingData(
+  projectId: string,
+  companyId: string,
+  overrides: DocumentData = {},
+): DocumentData {
   return {
     findingNumber: 1,
     title: "Corroded ballast pipe",
@@ -51,12 +55,24 @@ export function findingData(projectId: string, companyId: string, overrides: Doc
   };
 }
 
-export async function seedFinding(projectId: string, companyId: string, overrides: DocumentData = {}, id = randomId("f")): Promise<string> {
-  await firestore().doc(`projects/${projectId}/findings/${id}`).set(findingData(projectId, companyId, overrides));
+export async function seedFinding(
+  projectId: string,
+  companyId: string,
+  overrides: DocumentData = {},
+  id = randomId("f"),
+): Promise<string> {
+  await firestore()
+    .doc(`projects/${projectId}/findings/${id}`)
+    .set(findingData(projectId, companyId, overrides));
   return id;
 }
 
-export async function seedComment(projectId: string, findingId: string, overrides: DocumentData = {}, id = randomId("c")): Promise<string> {
+export async function seedComment(
+  projectId: string,
+  findingId: string,
+  overrides: DocumentData = {},
+  id = randomId("c"),
+): Promise<string> {
   await firestore()
     .doc(`projects/${projectId}/findings/${findingId}/comments/${id}`)
     .set({
@@ -72,7 +88,12 @@ export async function seedComment(projectId: string, findingId: string, override
   return id;
 }
 
-export async function seedFile(projectId: string, findingId: string, overrides: DocumentData = {}, id = randomId("file")): Promise<string> {
+export async function seedFile(
+  projectId: string,
+  findingId: string,
+  overrides: DocumentData = {},
+  id = randomId("file"),
+): Promise<string> {
   await firestore()
     .doc(`projects/${projectId}/findings/${findingId}/files/${id}`)
     .set({

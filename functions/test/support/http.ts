@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import type { Express } from "express";
+import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { firestore } from "../../src/config/firebase";
 import { randomId } from "./builders";
@@ -26,7 +26,10 @@ function validatorOf(app: Express): Promise<Validator> {
  * failed authentications (http/addressGuard.ts) then never couples one test's refusals to the
  * next test. Tests of that limit send their own `X-Forwarded-For`.
  */
-export const randomAddress = () => `2001:db8:${randomBytes(4).toString("hex").replace(/(....)(....)/, "$1:$2")}::1`;
+export const randomAddress = () =>
+  `2001:db8:${randomBytes(4)
+    .toString("hex")
+    .replace(/(....)(....)/, "$1:$2")}::1`;
 
 /**
  * supertest against an app. `get` sends a fresh client request id (so audit entries can be
@@ -36,7 +39,10 @@ export const randomAddress = () => `2001:db8:${randomBytes(4).toString("hex").re
 export function client(app: Express) {
   return {
     async get(path: string, key?: string, headers: Record<string, string> = {}) {
-      const req = request(app).get(path).set("X-Request-Id", headers["X-Request-Id"] ?? randomId("rq")).set("X-Forwarded-For", randomAddress());
+      const req = request(app)
+        .get(path)
+        .set("X-Request-Id", headers["X-Request-Id"] ?? randomId("rq"))
+        .set("X-Forwarded-For", randomAddress());
       for (const [name, value] of Object.entries(headers)) req.set(name, value);
       if (key) req.set("Authorization", `Bearer ${key}`);
       const res = await req;
@@ -44,10 +50,23 @@ export function client(app: Express) {
       return res;
     },
     /** Any method with a JSON body (as `contentType`), validated like `get`. */
-    async send(method: "get" | "post" | "put" | "patch" | "delete", path: string, key: string | undefined, body?: unknown, contentType = "application/json") {
-      const req = request(app)[method](path).set("X-Request-Id", randomId("rq")).set("X-Forwarded-For", randomAddress());
+    async send(
+      method: "get" | "post" | "put" | "patch" | "delete",
+      path: string,
+      key: string | undefined,
+      body?: unknown,
+      contentType = "application/json",
+    ) {
+      const req = request(app)
+        [method](path)
+        .set("X-Request-Id", randomId("rq"))
+        .set("X-Forwarded-For", randomAddress());
       if (key) req.set("Authorization", `Bearer ${key}`);
-      const res = await (body === undefined ? req : req.set("Content-Type", contentType).send(typeof body === "string" ? body : JSON.stringify(body)));
+      const res = await (body === undefined
+        ? req
+        : req
+            .set("Content-Type", contentType)
+            .send(typeof body === "string" ? body : JSON.stringify(body)));
       (await validatorOf(app))(method.toUpperCase(), path, res.status, res.body);
       return res;
     },
@@ -57,7 +76,10 @@ export function client(app: Express) {
 
 /** The audit entries of the requests sent with this `X-Request-Id` (stored as `clientRequestId`). */
 export async function auditEntriesFor(companyId: string, clientRequestId: string) {
-  const snap = await firestore().collection(`companies/${companyId}/auditLogs`).where("clientRequestId", "==", clientRequestId).get();
+  const snap = await firestore()
+    .collection(`companies/${companyId}/auditLogs`)
+    .where("clientRequestId", "==", clientRequestId)
+    .get();
   return snap.docs.map((d) => d.data());
 }
 
@@ -80,9 +102,17 @@ export async function allPages<B extends { next_page_token?: string | null }>(
   const pages: B[] = [];
   let token: string | null | undefined = null;
   do {
-    if (pages.length >= maxPages) throw new Error(`${path}: still a next_page_token after ${maxPages} pages`);
-    const res = await fetchPage(token ? `${base}${base.includes("?") ? "&" : "?"}page_token=${encodeURIComponent(token)}` : base);
-    if (res.status !== 200) throw new Error(`${path}: page ${pages.length + 1} answered ${res.status} ${JSON.stringify(res.body)}`);
+    if (pages.length >= maxPages)
+      throw new Error(`${path}: still a next_page_token after ${maxPages} pages`);
+    const res = await fetchPage(
+      token
+        ? `${base}${base.includes("?") ? "&" : "?"}page_token=${encodeURIComponent(token)}`
+        : base,
+    );
+    if (res.status !== 200)
+      throw new Error(
+        `${path}: page ${pages.length + 1} answered ${res.status} ${JSON.stringify(res.body)}`,
+      );
     pages.push(res.body);
     token = res.body.next_page_token;
   } while (token);

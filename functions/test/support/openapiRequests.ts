@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { INSTANT_PATTERN } from "../../src/lib/dates";
 import { z } from "../../src/http/zod";
+import { INSTANT_PATTERN } from "../../src/lib/dates";
 import { MONTH_PATTERN } from "../../src/lib/months";
 
 /**
@@ -13,8 +13,21 @@ import { MONTH_PATTERN } from "../../src/lib/months";
  * `from`), `Fixtures` supplies the value or the repair, each said so in the test.
  */
 type Json = Record<string, unknown>;
-export type Schema = Json & { $ref?: string; type?: string | string[]; enum?: unknown[]; nullable?: boolean; properties?: Record<string, Schema>; required?: string[]; items?: Schema };
-type Parameter = { name: string; in: "query" | "path" | "header"; required?: boolean; schema: Schema };
+export type Schema = Json & {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  nullable?: boolean;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+};
+type Parameter = {
+  name: string;
+  in: "query" | "path" | "header";
+  required?: boolean;
+  schema: Schema;
+};
 export type Operation = {
   operationId: string;
   parameters?: Parameter[];
@@ -51,9 +64,21 @@ const NON_BLANK = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.tri
 const PATTERNS: Record<string, () => fc.Arbitrary<string>> = {
   [INSTANT_PATTERN]: () =>
     fc
-      .tuple(fc.date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date("2030-12-31T23:59:59Z"), noInvalidDate: true }), fc.boolean())
-      .map(([d, dateOnly]) => (dateOnly ? d.toISOString().slice(0, 10) : d.toISOString().replace(".000Z", "Z"))),
-  [MONTH_PATTERN]: () => fc.date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date(), noInvalidDate: true }).map((d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`),
+      .tuple(
+        fc.date({
+          min: new Date("1990-01-01T00:00:00Z"),
+          max: new Date("2030-12-31T23:59:59Z"),
+          noInvalidDate: true,
+        }),
+        fc.boolean(),
+      )
+      .map(([d, dateOnly]) =>
+        dateOnly ? d.toISOString().slice(0, 10) : d.toISOString().replace(".000Z", "Z"),
+      ),
+  [MONTH_PATTERN]: () =>
+    fc
+      .date({ min: new Date("1990-01-01T00:00:00Z"), max: new Date(), noInvalidDate: true })
+      .map((d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`),
   "\\S": () => NON_BLANK,
 };
 
@@ -62,13 +87,20 @@ const PATTERN_VIOLATIONS: Record<string, string[]> = {
   [INSTANT_PATTERN]: ["yesterday", "2026-03-01T08:30:00+02:00", "2026-03-01 08:30:00Z"],
   [MONTH_PATTERN]: ["2026-13", "1899-12", "2026-1"],
   "\\S": ["", "   "],
-  [z.regexes.email.source]: ["not-an-address", "a!b@example.com", "\"quoted\"@example.com"],
+  [z.regexes.email.source]: ["not-an-address", "a!b@example.com", '"quoted"@example.com'],
 };
 
-export function createGenerators(document: { components?: { schemas?: Record<string, Schema> } }, fixtures: Fixtures) {
-  const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(document.components?.schemas?.[schema.$ref.split("/").pop() ?? ""] ?? {}) : schema);
+export function createGenerators(
+  document: { components?: { schemas?: Record<string, Schema> } },
+  fixtures: Fixtures,
+) {
+  const resolve = (schema: Schema): Schema =>
+    schema.$ref
+      ? resolve(document.components?.schemas?.[schema.$ref.split("/").pop() ?? ""] ?? {})
+      : schema;
   const typeOf = (schema: Schema) => [schema.type ?? []].flat().find((t) => t !== "null");
-  const nullable = (schema: Schema) => schema.nullable === true || [schema.type].flat().includes("null");
+  const nullable = (schema: Schema) =>
+    schema.nullable === true || [schema.type].flat().includes("null");
 
   function valid(raw: Schema, operationId = ""): fc.Arbitrary<unknown> {
     const schema = resolve(raw);
@@ -82,25 +114,50 @@ export function createGenerators(document: { components?: { schemas?: Record<str
     const max = schema.maximum as number | undefined;
     switch (typeOf(schema)) {
       case "string": {
-        if (schema.format === "email") return fc.tuple(fc.stringMatching(/^[a-z0-9]{1,20}$/), fc.stringMatching(/^[a-z]{1,12}$/)).map(([local, host]) => `${local}@${host}.example`);
+        if (schema.format === "email")
+          return fc
+            .tuple(fc.stringMatching(/^[a-z0-9]{1,20}$/), fc.stringMatching(/^[a-z]{1,12}$/))
+            .map(([local, host]) => `${local}@${host}.example`);
         if (typeof schema.pattern === "string") {
           const pattern = PATTERNS[schema.pattern];
           if (!pattern) throw new Error(`no generator for the pattern ${schema.pattern}`);
-          return pattern().filter((s) => s.length <= ((schema.maxLength as number) ?? Infinity) && s.length >= ((schema.minLength as number) ?? 0));
+          return pattern().filter(
+            (s) =>
+              s.length <= ((schema.maxLength as number) ?? Infinity) &&
+              s.length >= ((schema.minLength as number) ?? 0),
+          );
         }
-        return fc.string({ minLength: (schema.minLength as number) ?? 0, maxLength: Math.min((schema.maxLength as number) ?? 40, 60) });
+        return fc.string({
+          minLength: (schema.minLength as number) ?? 0,
+          maxLength: Math.min((schema.maxLength as number) ?? 40, 60),
+        });
       }
       case "integer":
         return fc.integer({ min: min ?? -1_000_000, max: max ?? 1_000_000 });
       case "number":
-        return fc.double({ min: min ?? -1e9, max: max ?? 1e9, noNaN: true, noDefaultInfinity: true });
+        return fc.double({
+          min: min ?? -1e9,
+          max: max ?? 1e9,
+          noNaN: true,
+          noDefaultInfinity: true,
+        });
       case "boolean":
         return fc.boolean();
       case "array":
-        return fc.array(schema.items ? valid(schema.items) : fc.jsonValue(), { minLength: (schema.minItems as number) ?? 0, maxLength: Math.min((schema.maxItems as number) ?? 3, 3) });
+        return fc.array(schema.items ? valid(schema.items) : fc.jsonValue(), {
+          minLength: (schema.minItems as number) ?? 0,
+          maxLength: Math.min((schema.maxItems as number) ?? 3, 3),
+        });
       case "object": {
-        const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, s]) => [name, fixtures.value(operationId, name) ?? valid(s, operationId)]));
-        return fc.record(properties, { requiredKeys: (schema.required ?? []).filter((name) => name in properties) });
+        const properties = Object.fromEntries(
+          Object.entries(schema.properties ?? {}).map(([name, s]) => [
+            name,
+            fixtures.value(operationId, name) ?? valid(s, operationId),
+          ]),
+        );
+        return fc.record(properties, {
+          requiredKeys: (schema.required ?? []).filter((name) => name in properties),
+        });
       }
       default:
         return fc.jsonValue();
@@ -114,13 +171,24 @@ export function createGenerators(document: { components?: { schemas?: Record<str
     const type = typeOf(schema);
     const long = (n: number) => fc.integer({ min: n + 1, max: n + 5 }).map((k) => "x".repeat(k));
     if (schema.enum) options.push(fc.constant(["not-one-of-them", "enum"]));
-    if (type === "string" && typeof schema.maxLength === "number") options.push(long(schema.maxLength).map((s) => [s, "maxLength"]));
-    if (type === "string" && (schema.minLength as number) > 0) options.push(fc.constant(["", "minLength"]));
-    if (type === "string" && typeof schema.pattern === "string") options.push(fc.constantFrom(...(PATTERN_VIOLATIONS[schema.pattern] ?? [])).map((s) => [s, "pattern"]));
-    if ((type === "integer" || type === "number") && typeof schema.maximum === "number") options.push(fc.constant([schema.maximum + 1, "maximum"]));
-    if ((type === "integer" || type === "number") && typeof schema.minimum === "number") options.push(fc.constant([schema.minimum - 1, "minimum"]));
-    if (type === "array" && typeof schema.maxItems === "number") options.push(fc.constant([Array.from({ length: schema.maxItems + 1 }, () => ({})), "maxItems"]));
-    if (type === "array" && (schema.minItems as number) > 0) options.push(fc.constant([[], "minItems"]));
+    if (type === "string" && typeof schema.maxLength === "number")
+      options.push(long(schema.maxLength).map((s) => [s, "maxLength"]));
+    if (type === "string" && (schema.minLength as number) > 0)
+      options.push(fc.constant(["", "minLength"]));
+    if (type === "string" && typeof schema.pattern === "string")
+      options.push(
+        fc.constantFrom(...(PATTERN_VIOLATIONS[schema.pattern] ?? [])).map((s) => [s, "pattern"]),
+      );
+    if ((type === "integer" || type === "number") && typeof schema.maximum === "number")
+      options.push(fc.constant([schema.maximum + 1, "maximum"]));
+    if ((type === "integer" || type === "number") && typeof schema.minimum === "number")
+      options.push(fc.constant([schema.minimum - 1, "minimum"]));
+    if (type === "array" && typeof schema.maxItems === "number")
+      options.push(
+        fc.constant([Array.from({ length: schema.maxItems + 1 }, () => ({})), "maxItems"]),
+      );
+    if (type === "array" && (schema.minItems as number) > 0)
+      options.push(fc.constant([[], "minItems"]));
     return options.length ? fc.oneof(...options) : null;
   }
 

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from "node:http";
 import express, { type Express } from "express";
+import type { IncomingMessage } from "node:http";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { seedCompany, seedKey } from "./builders";
@@ -13,8 +13,12 @@ import { client } from "./http";
  */
 export function asInFunctionsRuntime(app: Express): Express {
   const platform = express();
-  const verify = (req: IncomingMessage, _res: unknown, buf: Buffer) => Object.assign(req, { rawBody: buf });
-  platform.use(express.json({ type: "application/json", limit: "1gb", verify }), express.raw({ type: "*/*", limit: "1gb", verify }));
+  const verify = (req: IncomingMessage, _res: unknown, buf: Buffer) =>
+    Object.assign(req, { rawBody: buf });
+  platform.use(
+    express.json({ type: "application/json", limit: "1gb", verify }),
+    express.raw({ type: "*/*", limit: "1gb", verify }),
+  );
   platform.use(app);
   return platform;
 }
@@ -22,19 +26,49 @@ export function asInFunctionsRuntime(app: Express): Express {
 export const scimApi = client(asInFunctionsRuntime(createCompanyApp()));
 
 /** A SCIM request as identity providers send it: `application/scim+json`, validated against the served OpenAPI document. */
-export const scim = (method: "get" | "post" | "put" | "patch" | "delete", path: string, key: string, body?: unknown) =>
-  scimApi.send(method, `/scim/v2${path}`, key, body, "application/scim+json");
+export const scim = (
+  method: "get" | "post" | "put" | "patch" | "delete",
+  path: string,
+  key: string,
+  body?: unknown,
+) => scimApi.send(method, `/scim/v2${path}`, key, body, "application/scim+json");
 
 /** A company with the company API on, departments Deck and Engine, a role map, and a provisioning key; `extra`: more company fields. */
-export async function scimCompany(seats: { seatCapacity: number; seatsUsed: number } = { seatCapacity: 10, seatsUsed: 0 }, extra: Record<string, unknown> = {}) {
-  const companyId = await seedCompany({ ...seats, provisioningRoleMap: { Inspector: "inspector", "Fleet Manager": "manager", Manager: "manager", Owner: "owner" }, ...extra });
+export async function scimCompany(
+  seats: { seatCapacity: number; seatsUsed: number } = { seatCapacity: 10, seatsUsed: 0 },
+  extra: Record<string, unknown> = {},
+) {
+  const companyId = await seedCompany({
+    ...seats,
+    provisioningRoleMap: {
+      Inspector: "inspector",
+      "Fleet Manager": "manager",
+      Manager: "manager",
+      Owner: "owner",
+    },
+    ...extra,
+  });
   await Promise.all([
-    firestore().doc(`companies/${companyId}/departments/dep-deck`).set({ name: "Deck", parentId: null }),
-    firestore().doc(`companies/${companyId}/departments/dep-engine`).set({ name: "Engine", parentId: null }),
+    firestore()
+      .doc(`companies/${companyId}/departments/dep-deck`)
+      .set({ name: "Deck", parentId: null }),
+    firestore()
+      .doc(`companies/${companyId}/departments/dep-engine`)
+      .set({ name: "Engine", parentId: null }),
   ]);
-  const key = (await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"], rateLimits: { perMinute: 10_000 } })).key;
+  const key = (
+    await seedKey({
+      api: "company",
+      companyId,
+      scopes: ["read", "provisioning"],
+      rateLimits: { perMinute: 10_000 },
+    })
+  ).key;
   return { companyId, key };
 }
 
 /** A PatchOp body of these operations. */
-export const patchOp = (...Operations: unknown[]) => ({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations });
+export const patchOp = (...Operations: unknown[]) => ({
+  schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+  Operations,
+});

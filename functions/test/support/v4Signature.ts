@@ -28,14 +28,29 @@ export function verifyV4Url(url: string, publicKey: KeyObject) {
     .sort()
     .join("&");
   const signedHeaders = params.get("X-Goog-SignedHeaders") ?? "host";
-  const canonicalRequest = ["GET", parsed.pathname, canonicalQuery, `host:${parsed.host}`, "", signedHeaders, "UNSIGNED-PAYLOAD"].join("\n");
-  const [, scopeDate, region, service, terminator] = (params.get("X-Goog-Credential") ?? "").split("/");
+  const canonicalRequest = [
+    "GET",
+    parsed.pathname,
+    canonicalQuery,
+    `host:${parsed.host}`,
+    "",
+    signedHeaders,
+    "UNSIGNED-PAYLOAD",
+  ].join("\n");
+  const [, scopeDate, region, service, terminator] = (params.get("X-Goog-Credential") ?? "").split(
+    "/",
+  );
   const stringToSign = [
     params.get("X-Goog-Algorithm"),
     params.get("X-Goog-Date"),
     [scopeDate, region, service, terminator].join("/"),
     createHash("sha256").update(canonicalRequest).digest("hex"),
   ].join("\n");
-  const valid = verify("RSA-SHA256", Buffer.from(stringToSign), publicKey, Buffer.from(signature, "hex"));
+  const valid = verify(
+    "RSA-SHA256",
+    Buffer.from(stringToSign),
+    publicKey,
+    Buffer.from(signature, "hex"),
+  );
   return { valid, params, pathname: parsed.pathname, host: parsed.host };
 }

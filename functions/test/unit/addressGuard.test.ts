@@ -2,7 +2,10 @@ import type { Request } from "express";
 import { clientAddress, networkOf } from "../../src/http/addressGuard";
 
 const withForwarded = (header: string | undefined): Request =>
-  ({ get: (name: string) => (name.toLowerCase() === "x-forwarded-for" ? header : undefined), socket: { remoteAddress: "10.9.9.9" } }) as unknown as Request;
+  ({
+    get: (name: string) => (name.toLowerCase() === "x-forwarded-for" ? header : undefined),
+    socket: { remoteAddress: "10.9.9.9" },
+  }) as unknown as Request;
 
 describe("the client's address", () => {
   it("is the last entry when the function is called directly (Google appends what it saw)", () => {

@@ -1,6 +1,13 @@
 import { crc32 } from "node:zlib";
+import {
+  checksumOf,
+  composeKey,
+  displayPrefix,
+  generateKey,
+  hashKey,
+  parseKey,
+} from "../../src/lib/apiKeyFormat";
 import { toBase62 } from "../../src/lib/base62";
-import { checksumOf, composeKey, displayPrefix, generateKey, hashKey, parseKey } from "../../src/lib/apiKeyFormat";
 
 const RANDOM = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
 

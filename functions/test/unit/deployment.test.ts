@@ -8,7 +8,8 @@ const firebaseJson = JSON.parse(readFileSync(join(root, "firebase.json"), "utf8"
 const packageJson = JSON.parse(readFileSync(join(root, "functions", "package.json"), "utf8"));
 type Endpoint = Record<string, unknown>;
 // As the deploy tooling reads it: serialised, so params appear as `params.NAME`.
-const endpoint = (name: keyof typeof functions): Endpoint => JSON.parse(JSON.stringify((functions[name] as unknown as { __endpoint: Endpoint }).__endpoint));
+const endpoint = (name: keyof typeof functions): Endpoint =>
+  JSON.parse(JSON.stringify((functions[name] as unknown as { __endpoint: Endpoint }).__endpoint));
 
 describe("deployment configuration", () => {
   it("deploys on the nodejs24 runtime, and the package says so", () => {
@@ -31,24 +32,36 @@ describe("deployment configuration", () => {
 
   it("ignores test code by patterns firebase-tools matches against absolute paths", () => {
     const ignore: string[] = firebaseJson.functions[0].ignore;
-    expect(ignore).toEqual(expect.arrayContaining(["**/lib/tools", "src", "test", "scripts", "*.local"]));
+    expect(ignore).toEqual(
+      expect.arrayContaining(["**/lib/tools", "src", "test", "scripts", "*.local"]),
+    );
     expect(ignore.filter((p) => p.includes("/") && !p.startsWith("**/"))).toEqual([]);
   });
 
-  it.each(["findingsApi", "companyApi"] as const)("%s: 1 GiB, 1 vCPU, 16 at once, 60 s, capped instances, own service account", (name) => {
-    expect(endpoint(name)).toMatchObject({
-      availableMemoryMb: 1024,
-      cpu: 1,
-      concurrency: 16,
-      timeoutSeconds: 60,
-      maxInstances: "params.MAX_INSTANCES",
-      serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
-      region: ["europe-west1"],
-      secretEnvironmentVariables: [{ key: "PAGE_TOKEN_SECRET" }],
-    });
-  });
+  it.each(["findingsApi", "companyApi"] as const)(
+    "%s: 1 GiB, 1 vCPU, 16 at once, 60 s, capped instances, own service account",
+    (name) => {
+      expect(endpoint(name)).toMatchObject({
+        availableMemoryMb: 1024,
+        cpu: 1,
+        concurrency: 16,
+        timeoutSeconds: 60,
+        maxInstances: "params.MAX_INSTANCES",
+        serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
+        region: ["europe-west1"],
+        secretEnvironmentVariables: [{ key: "PAGE_TOKEN_SECRET" }],
+      });
+    },
+  );
 
-  it.each(["setApiAccess", "createApiKey", "listApiKeys", "revokeApiKey"] as const)("%s runs as the same service account under the same cap", (name) => {
-    expect(endpoint(name)).toMatchObject({ maxInstances: "params.MAX_INSTANCES", serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT", availableMemoryMb: 256 });
-  });
+  it.each(["setApiAccess", "createApiKey", "listApiKeys", "revokeApiKey"] as const)(
+    "%s runs as the same service account under the same cap",
+    (name) => {
+      expect(endpoint(name)).toMatchObject({
+        maxInstances: "params.MAX_INSTANCES",
+        serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
+        availableMemoryMb: 256,
+      });
+    },
+  );
 });

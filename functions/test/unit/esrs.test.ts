@@ -1,5 +1,5 @@
-import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
 import { Timestamp } from "firebase-admin/firestore";
+import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
 import { indexNeedsOf, matchesFilters } from "../../src/repos/aggregates";
 import { isHiddenValue, type IncidentDoc } from "../../src/repos/incidents";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
@@ -76,7 +76,14 @@ function listRead(docs: readonly IncidentFacts[]): ReadIncidentsFn {
 }
 const ts = (d: Date | null | undefined) => (d ? Timestamp.fromDate(d) : null);
 const asDoc = (d: IncidentFacts, id: string) =>
-  ({ ...d, id, eventDate: ts(d.eventDate), reportedAt: ts(d.reportedAt), dateOfDeath: ts(d.dateOfDeath), hidden: isHiddenValue(d.hidden) }) as unknown as IncidentDoc;
+  ({
+    ...d,
+    id,
+    eventDate: ts(d.eventDate),
+    reportedAt: ts(d.reportedAt),
+    dateOfDeath: ts(d.dateOfDeath),
+    hidden: isHiddenValue(d.hidden),
+  }) as unknown as IncidentDoc;
 
 const cases: Array<[string, ReportingSettings, Record<string, number>]> = [
   ["Berlin, calendar year", BERLIN, BERLIN_2025],
@@ -86,7 +93,9 @@ const cases: Array<[string, ReportingSettings, Record<string, number>]> = [
 
 describe("ESRS S1-14 definitions", () => {
   it("the twelve total rows in order, then the breakdowns; unique names and a methodology each", () => {
-    expect(TOTALS.map((d) => d.id)).toEqual(Array.from({ length: 12 }, (_, i) => `S1-14_${String(i + 1).padStart(2, "0")}`));
+    expect(TOTALS.map((d) => d.id)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `S1-14_${String(i + 1).padStart(2, "0")}`),
+    );
     expect(DATAPOINTS.slice(12).map((d) => d.id)).toEqual([
       "S1-14_02.employee",
       "S1-14_02.non_employee",
@@ -126,7 +135,12 @@ describe("the cost", () => {
       inc("employee", "injury", "2025-05-03T00:00:00Z", i, { workRelated: false }),
     ]).flat();
     const stats = { queries: 0, documentsRead: 0 };
-    const read = await readCases("c", reportingPeriod(YEAR, BERLIN), stats, listRead([...noise, ...FIXTURE]));
+    const read = await readCases(
+      "c",
+      reportingPeriod(YEAR, BERLIN),
+      stats,
+      listRead([...noise, ...FIXTURE]),
+    );
     const alone = { queries: 0, documentsRead: 0 };
     await readCases("c", reportingPeriod(YEAR, BERLIN), alone, listRead(FIXTURE));
     expect(stats).toEqual(alone);
@@ -138,7 +152,10 @@ describe("the cost", () => {
     expect(needs).toHaveLength(5);
     expect(needs).toContainEqual({
       collectionGroup: "incidents",
-      fields: ["fatality", "workRelated", "dateOfDeath"].map((fieldPath) => ({ fieldPath, order: "ASCENDING" })),
+      fields: ["fatality", "workRelated", "dateOfDeath"].map((fieldPath) => ({
+        fieldPath,
+        order: "ASCENDING",
+      })),
     });
   });
 });
@@ -148,7 +165,12 @@ describe("Firestore's filter semantics, as the hidden subtraction applies them",
   it("== matches equal values of the same type only; ranges compare like types only", () => {
     expect(matchesFilters({ a: true }, [["a", "==", true]])).toBe(true);
     expect(matchesFilters({ a: "true" }, [["a", "==", true]])).toBe(false);
-    expect(matchesFilters({ d: at }, [["d", ">=", new Date("2025-01-01")], ["d", "<", new Date("2026-01-01")]])).toBe(true);
+    expect(
+      matchesFilters({ d: at }, [
+        ["d", ">=", new Date("2025-01-01")],
+        ["d", "<", new Date("2026-01-01")],
+      ]),
+    ).toBe(true);
     expect(matchesFilters({ d: at.getTime() }, [["d", ">=", new Date(0)]])).toBe(false);
     expect(matchesFilters({ d: null }, [["d", "<", at]])).toBe(false);
     expect(matchesFilters({}, [["m", "==", "2025-01"]])).toBe(false);
@@ -156,6 +178,13 @@ describe("Firestore's filter semantics, as the hidden subtraction applies them",
 
   it("hidden: absent, null and false show; anything else hides", () => {
     expect([undefined, null, false].map(isHiddenValue)).toEqual([false, false, false]);
-    expect([true, "true", "false", 1, 0, {}].map(isHiddenValue)).toEqual([true, true, true, true, true, true]);
+    expect([true, "true", "false", 1, 0, {}].map(isHiddenValue)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });

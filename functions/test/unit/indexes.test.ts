@@ -16,10 +16,14 @@ interface DeclaredIndex {
   queryScope: string;
   fields: Array<{ fieldPath: string; order?: string }>;
 }
-const declared: DeclaredIndex[] = JSON.parse(readFileSync(join(__dirname, "../../../firestore.indexes.json"), "utf8")).indexes;
+const declared: DeclaredIndex[] = JSON.parse(
+  readFileSync(join(__dirname, "../../../firestore.indexes.json"), "utf8"),
+).indexes;
 
 const listQueries: Array<IndexNeed | null> = [
-  ...["dateCreated", "lastEditedDate"].flatMap((order) => ["status", "system", "priority"].map((eq) => indexNeed("findings", order, eq))),
+  ...["dateCreated", "lastEditedDate"].flatMap((order) =>
+    ["status", "system", "priority"].map((eq) => indexNeed("findings", order, eq)),
+  ),
   indexNeed("incidents", "eventDate", "status"),
   indexNeed("auditLogs", "at", "class", "desc"),
   // The roster (/v1/users): the company, optionally one exact filter, by creation.
@@ -27,27 +31,63 @@ const listQueries: Array<IndexNeed | null> = [
   indexNeed("users", "createdAt", ["companyId", "email"]),
   indexNeed("users", "createdAt", ["companyId", "status"]),
   // SCIM paging: removed users that still have a `createdAt` (removed before it was moved aside), moved out of the ordered roster.
-  { collectionGroup: "users", fields: [{ fieldPath: "companyId", order: "ASCENDING" }, { fieldPath: "removedAt", order: "ASCENDING" }, { fieldPath: "createdAt", order: "ASCENDING" }] },
+  {
+    collectionGroup: "users",
+    fields: [
+      { fieldPath: "companyId", order: "ASCENDING" },
+      { fieldPath: "removedAt", order: "ASCENDING" },
+      { fieldPath: "createdAt", order: "ASCENDING" },
+    ],
+  },
 ];
-const needs: IndexNeed[] = [...listQueries.flatMap((need) => need ?? []), ...indexNeedsOf(rollupAggregations()), ...indexNeedsOf(esrsQueryShapes())];
-const label = (need: IndexNeed) => `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;
+const needs: IndexNeed[] = [
+  ...listQueries.flatMap((need) => need ?? []),
+  ...indexNeedsOf(rollupAggregations()),
+  ...indexNeedsOf(esrsQueryShapes()),
+];
+const label = (need: IndexNeed) =>
+  `${need.collectionGroup}(${need.fields.map((f) => `${f.fieldPath} ${f.order}`).join(", ")})`;
 
 describe("firestore.indexes.json", () => {
   it("single-field indexes serve a range on the order field alone, and equality filters alone", () => {
     expect(indexNeed("findings", "dateCreated")).toBeNull();
-    expect(aggregationIndexNeed({ collection: "incidents", filters: [["status", "==", "closed"], ["hidden", "==", true]] })).toBeNull();
-    expect(aggregationIndexNeed({ collection: "workedHours", filters: [], sum: "hours" })).toBeNull();
+    expect(
+      aggregationIndexNeed({
+        collection: "incidents",
+        filters: [
+          ["status", "==", "closed"],
+          ["hidden", "==", true],
+        ],
+      }),
+    ).toBeNull();
+    expect(
+      aggregationIndexNeed({ collection: "workedHours", filters: [], sum: "hours" }),
+    ).toBeNull();
   });
 
   it("a sum needs its field in the index, after the filters", () => {
-    expect(aggregationIndexNeed({ collection: "workedHours", filters: [["source", "==", "app"]], sum: "hours" })).toEqual({
+    expect(
+      aggregationIndexNeed({
+        collection: "workedHours",
+        filters: [["source", "==", "app"]],
+        sum: "hours",
+      }),
+    ).toEqual({
       collectionGroup: "workedHours",
-      fields: [{ fieldPath: "source", order: "ASCENDING" }, { fieldPath: "hours", order: "ASCENDING" }],
+      fields: [
+        { fieldPath: "source", order: "ASCENDING" },
+        { fieldPath: "hours", order: "ASCENDING" },
+      ],
     });
   });
 
   it.each(needs.map((need) => [label(need), need] as const))("declares %s", (_label, need) => {
-    const match = declared.find((i) => i.collectionGroup === need.collectionGroup && i.queryScope === "COLLECTION" && JSON.stringify(i.fields) === JSON.stringify(need.fields));
+    const match = declared.find(
+      (i) =>
+        i.collectionGroup === need.collectionGroup &&
+        i.queryScope === "COLLECTION" &&
+        JSON.stringify(i.fields) === JSON.stringify(need.fields),
+    );
     expect(match).toBeDefined();
   });
 });

@@ -1,4 +1,9 @@
-import { periodYearAt, recentZonedMonths, reportingPeriod, zonedMonthStart } from "../../src/lib/period";
+import {
+  periodYearAt,
+  recentZonedMonths,
+  reportingPeriod,
+  zonedMonthStart,
+} from "../../src/lib/period";
 
 /**
  * A period starts at the first instant of its first local day. Zones below changed their clocks
@@ -6,39 +11,71 @@ import { periodYearAt, recentZonedMonths, reportingPeriod, zonedMonthStart } fro
  * Beirut, Cairo, Tehran, São Paulo similarly): the start must never read 23:00 the day before.
  * The check reads the clock with Intl on its own, independently of lib/period.ts.
  */
-const ZONES = ["America/Asuncion", "America/Santiago", "America/Havana", "Asia/Beirut", "Africa/Cairo", "Asia/Tehran", "America/Sao_Paulo"];
+const ZONES = [
+  "America/Asuncion",
+  "America/Santiago",
+  "America/Havana",
+  "Asia/Beirut",
+  "Africa/Cairo",
+  "Asia/Tehran",
+  "America/Sao_Paulo",
+];
 
 function reading(timeZone: string, at: number) {
-  const f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
+  const f = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
   const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
   return { year: p.year, month: p.month, day: p.day, minutes: p.hour * 60 + p.minute };
 }
 
 describe("zonedMonthStart", () => {
   it("America/Asuncion, October 2023 (clocks jump from 00:00 to 01:00): 01:00 local, 04:00Z, not 23:00 on 30 September", () => {
-    expect(zonedMonthStart(2023, 9, "America/Asuncion").toISOString()).toBe("2023-10-01T04:00:00.000Z");
+    expect(zonedMonthStart(2023, 9, "America/Asuncion").toISOString()).toBe(
+      "2023-10-01T04:00:00.000Z",
+    );
     // The month before starts at ordinary midnight (UTC−4 before the change): 04:00Z.
-    expect(zonedMonthStart(2023, 8, "America/Asuncion").toISOString()).toBe("2023-09-01T04:00:00.000Z");
+    expect(zonedMonthStart(2023, 8, "America/Asuncion").toISOString()).toBe(
+      "2023-09-01T04:00:00.000Z",
+    );
   });
 
-  it.each(ZONES)("%s: every month 1970–2037 starts on its first local day, and the second before is the day before", (zone) => {
-    const wrong: string[] = [];
-    for (let year = 1970; year <= 2037; year++) {
-      for (let month = 0; month < 12; month++) {
-        const start = zonedMonthStart(year, month, zone).getTime();
-        const at = reading(zone, start);
-        const before = reading(zone, start - 1000);
-        const onFirst = at.year === year && at.month === month + 1 && at.day === 1 && at.minutes < 120;
-        const dayBefore = !(before.year === year && before.month === month + 1 && before.day === 1);
-        if (!onFirst || !dayBefore) wrong.push(`${year}-${month + 1}`);
+  it.each(ZONES)(
+    "%s: every month 1970–2037 starts on its first local day, and the second before is the day before",
+    (zone) => {
+      const wrong: string[] = [];
+      for (let year = 1970; year <= 2037; year++) {
+        for (let month = 0; month < 12; month++) {
+          const start = zonedMonthStart(year, month, zone).getTime();
+          const at = reading(zone, start);
+          const before = reading(zone, start - 1000);
+          const onFirst =
+            at.year === year && at.month === month + 1 && at.day === 1 && at.minutes < 120;
+          const dayBefore = !(
+            before.year === year &&
+            before.month === month + 1 &&
+            before.day === 1
+          );
+          if (!onFirst || !dayBefore) wrong.push(`${year}-${month + 1}`);
+        }
       }
-    }
-    expect(wrong).toEqual([]);
-  });
+      expect(wrong).toEqual([]);
+    },
+  );
 
   it("an ordinary zone: local midnight exactly", () => {
-    expect(zonedMonthStart(2025, 0, "Europe/Berlin").toISOString()).toBe("2024-12-31T23:00:00.000Z");
-    expect(zonedMonthStart(2025, 3, "Europe/London").toISOString()).toBe("2025-03-31T23:00:00.000Z");
+    expect(zonedMonthStart(2025, 0, "Europe/Berlin").toISOString()).toBe(
+      "2024-12-31T23:00:00.000Z",
+    );
+    expect(zonedMonthStart(2025, 3, "Europe/London").toISOString()).toBe(
+      "2025-03-31T23:00:00.000Z",
+    );
   });
 });
 

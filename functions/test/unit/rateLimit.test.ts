@@ -1,4 +1,9 @@
-import { decide, effectiveLimits, policyHeader, remainingHeader } from "../../src/services/rateLimit";
+import {
+  decide,
+  effectiveLimits,
+  policyHeader,
+  remainingHeader,
+} from "../../src/services/rateLimit";
 
 const LIMITS = { perMinute: 60, perDay: 10_000 };
 // 2026-03-01T10:15:20.250Z: 39.75 s left in the minute.
@@ -18,7 +23,11 @@ describe("decide", () => {
   });
 
   it("refuses the 61st request of a minute with Retry-After until the minute ends", () => {
-    const d = decide({ minuteWindow: MINUTE, minuteCount: 60, dayWindow: DAY, dayCount: 500 }, NOW, LIMITS);
+    const d = decide(
+      { minuteWindow: MINUTE, minuteCount: 60, dayWindow: DAY, dayCount: 500 },
+      NOW,
+      LIMITS,
+    );
     expect(d.allowed).toBe(false);
     expect(d.retryAfterSeconds).toBe(40);
     expect(d.limitedBy).toBe("minute");
@@ -27,13 +36,21 @@ describe("decide", () => {
   });
 
   it("starts a new minute and a new day from zero", () => {
-    const d = decide({ minuteWindow: MINUTE - 1, minuteCount: 60, dayWindow: DAY - 1, dayCount: 10_000 }, NOW, LIMITS);
+    const d = decide(
+      { minuteWindow: MINUTE - 1, minuteCount: 60, dayWindow: DAY - 1, dayCount: 10_000 },
+      NOW,
+      LIMITS,
+    );
     expect(d.allowed).toBe(true);
     expect(d.next).toEqual({ minuteWindow: MINUTE, minuteCount: 1, dayWindow: DAY, dayCount: 1 });
   });
 
   it("refuses on an exhausted day until UTC midnight, whatever the minute", () => {
-    const d = decide({ minuteWindow: MINUTE - 5, minuteCount: 3, dayWindow: DAY, dayCount: 10_000 }, NOW, LIMITS);
+    const d = decide(
+      { minuteWindow: MINUTE - 5, minuteCount: 3, dayWindow: DAY, dayCount: 10_000 },
+      NOW,
+      LIMITS,
+    );
     expect(d.allowed).toBe(false);
     expect(d.limitedBy).toBe("day");
     const midnight = (DAY + 1) * 86_400_000;
@@ -42,24 +59,39 @@ describe("decide", () => {
 
   it("never answers a Retry-After below one second", () => {
     const late = (MINUTE + 1) * 60_000 - 10;
-    const d = decide({ minuteWindow: MINUTE, minuteCount: 60, dayWindow: DAY, dayCount: 60 }, late, LIMITS);
+    const d = decide(
+      { minuteWindow: MINUTE, minuteCount: 60, dayWindow: DAY, dayCount: 60 },
+      late,
+      LIMITS,
+    );
     expect(d.retryAfterSeconds).toBe(1);
   });
 
   it("is not the first in its minute once the minute has a request", () => {
-    expect(decide({ minuteWindow: MINUTE, minuteCount: 1, dayWindow: DAY, dayCount: 1 }, NOW, LIMITS).firstInMinute).toBe(false);
+    expect(
+      decide({ minuteWindow: MINUTE, minuteCount: 1, dayWindow: DAY, dayCount: 1 }, NOW, LIMITS)
+        .firstInMinute,
+    ).toBe(false);
   });
 });
 
 describe("headers", () => {
   it("renders draft-11 RateLimit-Policy and the closer limit", () => {
-    const d = decide({ minuteWindow: MINUTE, minuteCount: 10, dayWindow: DAY, dayCount: 10 }, NOW, LIMITS);
+    const d = decide(
+      { minuteWindow: MINUTE, minuteCount: 10, dayWindow: DAY, dayCount: 10 },
+      NOW,
+      LIMITS,
+    );
     expect(policyHeader(d)).toBe('"minute";q=60;w=60, "day";q=10000;w=86400');
     expect(remainingHeader(d)).toBe('"minute";r=49;t=40');
   });
 
   it("names the day when fewer requests are left in it", () => {
-    const d = decide({ minuteWindow: MINUTE, minuteCount: 1, dayWindow: DAY, dayCount: 9_995 }, NOW, LIMITS);
+    const d = decide(
+      { minuteWindow: MINUTE, minuteCount: 1, dayWindow: DAY, dayCount: 9_995 },
+      NOW,
+      LIMITS,
+    );
     expect(remainingHeader(d)).toMatch(/^"day";r=4;t=\d+$/);
   });
 });
@@ -67,7 +99,13 @@ describe("headers", () => {
 describe("effectiveLimits", () => {
   it("takes the key's value over the company's over the default, per field", () => {
     expect(effectiveLimits(LIMITS, undefined, undefined)).toEqual(LIMITS);
-    expect(effectiveLimits(LIMITS, { perMinute: 120 }, undefined)).toEqual({ perMinute: 120, perDay: 10_000 });
-    expect(effectiveLimits(LIMITS, { perMinute: 120, perDay: 50_000 }, { perMinute: 5 })).toEqual({ perMinute: 5, perDay: 50_000 });
+    expect(effectiveLimits(LIMITS, { perMinute: 120 }, undefined)).toEqual({
+      perMinute: 120,
+      perDay: 10_000,
+    });
+    expect(effectiveLimits(LIMITS, { perMinute: 120, perDay: 50_000 }, { perMinute: 5 })).toEqual({
+      perMinute: 5,
+      perDay: 50_000,
+    });
   });
 });

@@ -1,7 +1,14 @@
 import { mapRole } from "../../src/services/roles";
 
 describe("mapRole (provisioningRoleMap)", () => {
-  const map = { Inspector: "inspector", "Fleet Managers": "manager", Owners: "owner", Admins: "admin", KeyUsers: "keyUser", Odd: 7 };
+  const map = {
+    Inspector: "inspector",
+    "Fleet Managers": "manager",
+    Owners: "owner",
+    Admins: "admin",
+    KeyUsers: "keyUser",
+    Odd: 7,
+  };
   it.each([
     ["Inspector", "inspector"],
     [" fleet managers ", "manager"],

@@ -1,6 +1,6 @@
+import { ScimError } from "../../src/scim/errors";
 import { FilterSyntaxError, parseFilter, parsePath } from "../../src/scim/filter";
 import { userTerms } from "../../src/scim/userFilter";
-import { ScimError } from "../../src/scim/errors";
 
 /** The filter grammar of RFC 7644 §3.4.2.2, and what the Users endpoint makes of it. */
 describe("parseFilter", () => {
@@ -37,7 +37,9 @@ describe("parseFilter", () => {
         right: { kind: "compare", path: { attr: "active" }, op: "eq", value: true },
       },
     });
-    expect(parseFilter('urn:ietf:params:scim:schemas:core:2.0:User:name.familyName EQ "x"')).toEqual({
+    expect(
+      parseFilter('urn:ietf:params:scim:schemas:core:2.0:User:name.familyName EQ "x"'),
+    ).toEqual({
       kind: "compare",
       path: { uri: "urn:ietf:params:scim:schemas:core:2.0:User", attr: "name", sub: "familyName" },
       op: "eq",
@@ -45,14 +47,20 @@ describe("parseFilter", () => {
     });
     expect(parseFilter('emails[type eq "work"].value eq "a@b.c"')).toEqual({
       kind: "compare",
-      path: { attr: "emails", valueFilter: { kind: "compare", path: { attr: "type" }, op: "eq", value: "work" }, sub: "value" },
+      path: {
+        attr: "emails",
+        valueFilter: { kind: "compare", path: { attr: "type" }, op: "eq", value: "work" },
+        sub: "value",
+      },
       op: "eq",
       value: "a@b.c",
     });
   });
 
   it("reads values as JSON: escapes, numbers, true, false, null", () => {
-    expect(parseFilter('displayName eq "a \\"quoted\\" \\u00e9"')).toMatchObject({ value: 'a "quoted" é' });
+    expect(parseFilter('displayName eq "a \\"quoted\\" \\u00e9"')).toMatchObject({
+      value: 'a "quoted" é',
+    });
     expect(parseFilter("age gt -1.5e2")).toMatchObject({ value: -150 });
     expect(parseFilter("manager eq null")).toMatchObject({ value: null });
   });
@@ -67,12 +75,16 @@ describe("parseFilter", () => {
     ['userName eq "x")', /Unexpected/],
     ['emails[type eq "work"', /Expected "\]"/],
     ['emails[roles[value eq "x"]]', /cannot nest/],
-    ['userName eq \'x\'', /Unexpected character/],
+    ["userName eq 'x'", /Unexpected character/],
     ['not userName eq "x"', /Expected an operator/],
     [`${"(".repeat(30)}a pr${")".repeat(30)}`, /deeper/],
     [`userName eq "${"x".repeat(1000)}"`, /longer than/],
   ];
-  it.each(refused.map(([filter, message]) => [JSON.stringify(filter).slice(0, 50), filter, message] as const))("refuses %s", (_title, filter, message) => {
+  it.each(
+    refused.map(
+      ([filter, message]) => [JSON.stringify(filter).slice(0, 50), filter, message] as const,
+    ),
+  )("refuses %s", (_title, filter, message) => {
     expect(() => parseFilter(filter)).toThrow(FilterSyntaxError);
     expect(() => parseFilter(filter)).toThrow(message);
   });
@@ -80,9 +92,17 @@ describe("parseFilter", () => {
 
 describe("parsePath", () => {
   it("parses PATCH paths of RFC 7644 §3.5.2 and Entra ID", () => {
-    expect(parsePath('members[value eq "2819c223-7f76-453a-919d-413861904646"]')).toMatchObject({ attr: "members", valueFilter: { kind: "compare" } });
-    expect(parsePath('addresses[type eq "work"].streetAddress')).toMatchObject({ attr: "addresses", sub: "streetAddress" });
-    expect(parsePath("urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department")).toEqual({
+    expect(parsePath('members[value eq "2819c223-7f76-453a-919d-413861904646"]')).toMatchObject({
+      attr: "members",
+      valueFilter: { kind: "compare" },
+    });
+    expect(parsePath('addresses[type eq "work"].streetAddress')).toMatchObject({
+      attr: "addresses",
+      sub: "streetAddress",
+    });
+    expect(
+      parsePath("urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department"),
+    ).toEqual({
       uri: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User",
       attr: "department",
     });
@@ -97,9 +117,13 @@ describe("parsePath", () => {
 
 describe("userTerms", () => {
   it("turns the filters Entra ID and Okta send into exact lookups", () => {
-    expect(userTerms('userName eq "Nina.Holm@Example.com"')).toEqual([{ key: "userName", value: "nina.holm@example.com" }]);
+    expect(userTerms('userName eq "Nina.Holm@Example.com"')).toEqual([
+      { key: "userName", value: "nina.holm@example.com" },
+    ]);
     expect(userTerms('externalId eq "A-1"')).toEqual([{ key: "externalId", value: "A-1" }]);
-    expect(userTerms('emails[type eq "work"].value eq "x@y.z"')).toEqual([{ key: "email", value: "x@y.z" }]);
+    expect(userTerms('emails[type eq "work"].value eq "x@y.z"')).toEqual([
+      { key: "email", value: "x@y.z" },
+    ]);
     expect(userTerms('USERNAME Eq "x@y.z" AND id eq "u1"')).toEqual([
       { key: "userName", value: "x@y.z" },
       { key: "id", value: "u1" },

@@ -1,7 +1,13 @@
 import { Timestamp } from "firebase-admin/firestore";
 import type { StoredUser } from "../../src/repos/users";
 import { applyPatch, type State } from "../../src/scim/patch";
-import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "../../src/scim/resource";
+import {
+  newUserOf,
+  patchBetween,
+  stateFromBody,
+  stateOf,
+  toScimUser,
+} from "../../src/scim/resource";
 import { URN } from "../../src/scim/schema";
 
 /** PATCH semantics (RFC 7644 §3.5.2) and the User resource mapping, without Firestore. */
@@ -54,9 +60,16 @@ describe("the User resource", () => {
       active: true,
       roles: [{ value: "standard", primary: true }],
       [ENTERPRISE]: { department: "Deck" },
-      meta: { resourceType: "User", created: "2026-01-02T00:00:00.000Z", lastModified: "2026-01-03T00:00:00.000Z", location: "https://x/scim/v2/Users/u1" },
+      meta: {
+        resourceType: "User",
+        created: "2026-01-02T00:00:00.000Z",
+        lastModified: "2026-01-03T00:00:00.000Z",
+        location: "https://x/scim/v2/Users/u1",
+      },
     });
-    expect(toScimUser({ ...stored, status: "deactivated", departmentId: null }, null, "l")).toMatchObject({ active: false, [ENTERPRISE]: {} });
+    expect(
+      toScimUser({ ...stored, status: "deactivated", departmentId: null }, null, "l"),
+    ).toMatchObject({ active: false, [ENTERPRISE]: {} });
   });
 
   it("reads an Entra ID POST: case-insensitive names, string booleans, enterprise department, roles", () => {
@@ -84,10 +97,20 @@ describe("the User resource", () => {
   });
 
   it("takes the primary e-mail when userName is absent, and refuses a body without any", () => {
-    expect(newUserOf(stateFromBody({ emails: [{ value: "a@b.co", primary: true }], active: false }))).toMatchObject({ email: "a@b.co", displayName: "a@b.co", active: false });
-    expect(scimError(() => newUserOf(stateFromBody({ displayName: "x" })))).toMatchObject({ status: 400, scimType: "invalidValue" });
-    expect(scimError(() => newUserOf(stateFromBody({ userName: "not-an-address" })))).toMatchObject({ scimType: "invalidValue" });
-    expect(scimError(() => stateFromBody({ userName: "a@b.co", active: "maybe" }))).toMatchObject({ scimType: "invalidValue", message: expect.stringContaining("active") });
+    expect(
+      newUserOf(stateFromBody({ emails: [{ value: "a@b.co", primary: true }], active: false })),
+    ).toMatchObject({ email: "a@b.co", displayName: "a@b.co", active: false });
+    expect(scimError(() => newUserOf(stateFromBody({ displayName: "x" })))).toMatchObject({
+      status: 400,
+      scimType: "invalidValue",
+    });
+    expect(scimError(() => newUserOf(stateFromBody({ userName: "not-an-address" })))).toMatchObject(
+      { scimType: "invalidValue" },
+    );
+    expect(scimError(() => stateFromBody({ userName: "a@b.co", active: "maybe" }))).toMatchObject({
+      scimType: "invalidValue",
+      message: expect.stringContaining("active"),
+    });
   });
 
   it("a PUT is a full replace: left-out attributes cleared, active kept, roles and department reported as omitted", () => {
@@ -98,25 +121,72 @@ describe("the User resource", () => {
       externalId: null,
       omitted: { department: true, roles: true },
     });
-    const sent = stateFromBody({ userName: "nina.holm@example.com", roles: [], [ENTERPRISE]: { department: null } });
+    const sent = stateFromBody({
+      userName: "nina.holm@example.com",
+      roles: [],
+      [ENTERPRISE]: { department: null },
+    });
     expect(patchBetween(before(), sent)).toMatchObject({ department: null, idpRole: null });
   });
 
   it("a non-e-mail userName: the sign-in address comes from emails, and a user needs one", () => {
-    expect(newUserOf(stateFromBody({ userName: "jdoe", emails: [{ value: "home@x.co", type: "home" }, { value: "J.Doe@Example.com", type: "work" }] }))).toMatchObject({
+    expect(
+      newUserOf(
+        stateFromBody({
+          userName: "jdoe",
+          emails: [
+            { value: "home@x.co", type: "home" },
+            { value: "J.Doe@Example.com", type: "work" },
+          ],
+        }),
+      ),
+    ).toMatchObject({
       userName: "jdoe",
       email: "j.doe@example.com",
     });
-    expect(scimError(() => newUserOf(stateFromBody({ userName: "jdoe" })))).toMatchObject({ status: 400, scimType: "invalidValue", message: expect.stringContaining("no e-mail address") });
-    expect(scimError(() => newUserOf(stateFromBody({ userName: "jdoe", emails: [{ value: "jdoe", primary: true }] })))).toMatchObject({ scimType: "invalidValue" });
+    expect(scimError(() => newUserOf(stateFromBody({ userName: "jdoe" })))).toMatchObject({
+      status: 400,
+      scimType: "invalidValue",
+      message: expect.stringContaining("no e-mail address"),
+    });
+    expect(
+      scimError(() =>
+        newUserOf(stateFromBody({ userName: "jdoe", emails: [{ value: "jdoe", primary: true }] })),
+      ),
+    ).toMatchObject({ scimType: "invalidValue" });
     // Renaming jdoe keeps the address; a userName mirroring the address moves it along when emails are untouched.
-    expect(patchBetween(stateOf({ ...stored, userName: "jdoe" }, null), applyPatch(stateOf({ ...stored, userName: "jdoe" }, null), patchOf({ op: "replace", path: "userName", value: "jdoe2" })))).toEqual({ userName: "jdoe2" });
-    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "replace", path: "userName", value: "N.Holm@Example.com" })))).toEqual({ userName: "N.Holm@Example.com", email: "n.holm@example.com" });
+    expect(
+      patchBetween(
+        stateOf({ ...stored, userName: "jdoe" }, null),
+        applyPatch(
+          stateOf({ ...stored, userName: "jdoe" }, null),
+          patchOf({ op: "replace", path: "userName", value: "jdoe2" }),
+        ),
+      ),
+    ).toEqual({ userName: "jdoe2" });
+    expect(
+      patchBetween(
+        before(),
+        applyPatch(
+          before(),
+          patchOf({ op: "replace", path: "userName", value: "N.Holm@Example.com" }),
+        ),
+      ),
+    ).toEqual({ userName: "N.Holm@Example.com", email: "n.holm@example.com" });
   });
 
   it("a role value equal to the user's app role changes nothing (a client re-sending what it read)", () => {
     const withRole = stateOf({ ...stored, role: "inspector" }, "Deck");
-    expect(patchBetween(withRole, stateFromBody({ userName: "nina.holm@example.com", roles: [{ value: "Inspector" }], [ENTERPRISE]: { department: "Deck" } }))).not.toHaveProperty("idpRole");
+    expect(
+      patchBetween(
+        withRole,
+        stateFromBody({
+          userName: "nina.holm@example.com",
+          roles: [{ value: "Inspector" }],
+          [ENTERPRISE]: { department: "Deck" },
+        }),
+      ),
+    ).not.toHaveProperty("idpRole");
   });
 });
 
@@ -149,64 +219,145 @@ describe("applyPatch", () => {
   });
 
   it("Okta: a path-less replace of active", () => {
-    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "replace", value: { active: false } })))).toEqual({ active: false });
+    expect(
+      patchBetween(
+        before(),
+        applyPatch(before(), patchOf({ op: "replace", value: { active: false } })),
+      ),
+    ).toEqual({ active: false });
   });
 
   it("the primary e-mail, not userName, is the sign-in address; the enterprise URN may hold an object", () => {
     const after = applyPatch(
       before(),
-      patchOf({ op: "replace", value: { userName: "a@b.co", emails: [{ value: "c@d.co", primary: true }], [ENTERPRISE]: { department: "Deck 2" } } }),
+      patchOf({
+        op: "replace",
+        value: {
+          userName: "a@b.co",
+          emails: [{ value: "c@d.co", primary: true }],
+          [ENTERPRISE]: { department: "Deck 2" },
+        },
+      }),
     );
-    expect(patchBetween(before(), after)).toMatchObject({ userName: "a@b.co", email: "c@d.co", department: "Deck 2" });
+    expect(patchBetween(before(), after)).toMatchObject({
+      userName: "a@b.co",
+      email: "c@d.co",
+      department: "Deck 2",
+    });
   });
 
   it("roles: add, remove by value, and remove all (RFC 7644 and Entra ID forms)", () => {
-    const added = applyPatch(before(), patchOf({ op: "Add", path: "roles", value: [{ primary: "True", value: "Manager" }] }));
+    const added = applyPatch(
+      before(),
+      patchOf({ op: "Add", path: "roles", value: [{ primary: "True", value: "Manager" }] }),
+    );
     expect(added.roles).toEqual([
       { value: "standard", primary: false },
       { value: "Manager", primary: true },
     ]);
     expect(patchBetween(before(), added).idpRole).toBe("Manager");
-    const removed = applyPatch(added, patchOf({ op: "Remove", path: "roles", value: [{ value: "manager" }] }));
+    const removed = applyPatch(
+      added,
+      patchOf({ op: "Remove", path: "roles", value: [{ value: "manager" }] }),
+    );
     expect(removed.roles).toEqual([{ value: "standard", primary: false }]);
-    expect(applyPatch(added, patchOf({ op: "remove", path: 'roles[value eq "Manager"]' })).roles).toHaveLength(1);
-    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "roles" }))).idpRole).toBeNull();
+    expect(
+      applyPatch(added, patchOf({ op: "remove", path: 'roles[value eq "Manager"]' })).roles,
+    ).toHaveLength(1);
+    expect(
+      patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "roles" })))
+        .idpRole,
+    ).toBeNull();
     // A value added without "primary" is the one that counts, not the stored app role beside it.
-    expect(patchBetween(before(), applyPatch(before(), patchOf({ op: "add", path: "roles", value: [{ value: "Fleet Manager" }] }))).idpRole).toBe("Fleet Manager");
+    expect(
+      patchBetween(
+        before(),
+        applyPatch(
+          before(),
+          patchOf({ op: "add", path: "roles", value: [{ value: "Fleet Manager" }] }),
+        ),
+      ).idpRole,
+    ).toBe("Fleet Manager");
   });
 
   it('Entra ID app roles: roles[primary eq "True"].value, replaced or added', () => {
-    const replaced = applyPatch(before(), patchOf({ op: "Replace", path: 'roles[primary eq "True"].value', value: "Inspector" }));
+    const replaced = applyPatch(
+      before(),
+      patchOf({ op: "Replace", path: 'roles[primary eq "True"].value', value: "Inspector" }),
+    );
     expect(replaced.roles).toEqual([{ value: "Inspector", primary: true }]);
     expect(patchBetween(before(), replaced).idpRole).toBe("Inspector");
-    const added = applyPatch({ ...before(), roles: [] }, patchOf({ op: "Add", path: 'roles[primary eq "True"].value', value: "Manager" }));
+    const added = applyPatch(
+      { ...before(), roles: [] },
+      patchOf({ op: "Add", path: 'roles[primary eq "True"].value', value: "Manager" }),
+    );
     expect(added.roles).toEqual([{ primary: true, value: "Manager" }]);
   });
 
   // RFC 7644 §3.5.2.1–3 examples, on the attributes this service has.
   it("RFC 7644 add of emails with a path-less value; replace through a value filter and sub-attribute", () => {
-    const added = applyPatch(before(), patchOf({ op: "add", value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" } }));
+    const added = applyPatch(
+      before(),
+      patchOf({
+        op: "add",
+        value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" },
+      }),
+    );
     expect(added.emails).toEqual([
       { value: "nina.holm@example.com", type: "work", primary: true },
       { value: "babs@jensen.org", type: "home" },
     ]);
     expect(patchBetween(before(), added)).toEqual({}); // the primary address is unchanged
-    const replaced = applyPatch(before(), patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: "x@example.com" }));
+    const replaced = applyPatch(
+      before(),
+      patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: "x@example.com" }),
+    );
     expect(replaced.emails).toEqual([{ value: "x@example.com", type: "work", primary: true }]);
-    expect(patchBetween(before(), applyPatch(replaced, patchOf({ op: "replace", path: "userName", value: "x@example.com" })))).toEqual({ email: "x@example.com", userName: "x@example.com" });
-    const removed = applyPatch(added, patchOf({ op: "remove", path: 'emails[type eq "home" and value ew "jensen.org"]' }));
+    expect(
+      patchBetween(
+        before(),
+        applyPatch(replaced, patchOf({ op: "replace", path: "userName", value: "x@example.com" })),
+      ),
+    ).toEqual({ email: "x@example.com", userName: "x@example.com" });
+    const removed = applyPatch(
+      added,
+      patchOf({ op: "remove", path: 'emails[type eq "home" and value ew "jensen.org"]' }),
+    );
     expect(removed.emails).toHaveLength(1);
   });
 
   it("remove: single-valued attributes cleared; the department URN path; the name", () => {
-    const after = applyPatch(before(), patchOf({ op: "remove", path: `${ENTERPRISE}:department` }, { op: "remove", path: "externalId" }, { op: "remove", path: "name.familyName" }));
-    expect(patchBetween(before(), after)).toEqual({ department: null, externalId: null, name: { givenName: "Nina", familyName: null, formattedName: null } });
+    const after = applyPatch(
+      before(),
+      patchOf(
+        { op: "remove", path: `${ENTERPRISE}:department` },
+        { op: "remove", path: "externalId" },
+        { op: "remove", path: "name.familyName" },
+      ),
+    );
+    expect(patchBetween(before(), after)).toEqual({
+      department: null,
+      externalId: null,
+      name: { givenName: "Nina", familyName: null, formattedName: null },
+    });
   });
 
   it("add through a filter that matches nothing creates the value; replace there is noTarget", () => {
     const none = { ...before(), emails: [] };
-    expect(applyPatch(none, patchOf({ op: "Add", path: 'emails[type eq "work"].value', value: "w@example.com" })).emails).toEqual([{ type: "work", value: "w@example.com" }]);
-    expect(scimError(() => applyPatch(before(), patchOf({ op: "replace", path: 'emails[type eq "home"].value', value: "h@x.co" })))).toMatchObject({
+    expect(
+      applyPatch(
+        none,
+        patchOf({ op: "Add", path: 'emails[type eq "work"].value', value: "w@example.com" }),
+      ).emails,
+    ).toEqual([{ type: "work", value: "w@example.com" }]);
+    expect(
+      scimError(() =>
+        applyPatch(
+          before(),
+          patchOf({ op: "replace", path: 'emails[type eq "home"].value', value: "h@x.co" }),
+        ),
+      ),
+    ).toMatchObject({
       status: 400,
       scimType: "noTarget",
     });
@@ -217,11 +368,31 @@ describe("applyPatch", () => {
     ["remove without a path", patchOf({ op: "remove" }), "noTarget"],
     ["an unknown op", patchOf({ op: "move", path: "active", value: true }), "invalidSyntax"],
     ["no Operations", { schemas: [URN.patchOp] }, "invalidSyntax"],
-    ["a wrong schema", { schemas: [URN.user], Operations: [{ op: "add", value: {} }] }, "invalidSyntax"],
-    ["a malformed path", patchOf({ op: "replace", path: 'emails[type eq "work"', value: "x" }), "invalidPath"],
-    ["a sub-attribute of a simple one", patchOf({ op: "replace", path: "active.x", value: true }), "invalidPath"],
-    ["a path-less value that is not an object", patchOf({ op: "replace", value: "x" }), "invalidValue"],
-    ["a non-boolean active", patchOf({ op: "replace", path: "active", value: "yes" }), "invalidValue"],
+    [
+      "a wrong schema",
+      { schemas: [URN.user], Operations: [{ op: "add", value: {} }] },
+      "invalidSyntax",
+    ],
+    [
+      "a malformed path",
+      patchOf({ op: "replace", path: 'emails[type eq "work"', value: "x" }),
+      "invalidPath",
+    ],
+    [
+      "a sub-attribute of a simple one",
+      patchOf({ op: "replace", path: "active.x", value: true }),
+      "invalidPath",
+    ],
+    [
+      "a path-less value that is not an object",
+      patchOf({ op: "replace", value: "x" }),
+      "invalidValue",
+    ],
+    [
+      "a non-boolean active",
+      patchOf({ op: "replace", path: "active", value: "yes" }),
+      "invalidValue",
+    ],
     ["a missing value", patchOf({ op: "add", path: "displayName" }), "invalidValue"],
   ])("refuses %s", (_what, body, scimType) => {
     expect(scimError(() => applyPatch(before(), body))).toMatchObject({ status: 400, scimType });
@@ -229,13 +400,39 @@ describe("applyPatch", () => {
 
   it("ignores attributes this service does not define, and changes nothing on failure", () => {
     const state = before();
-    expect(applyPatch(state, patchOf({ op: "replace", path: "title", value: "x" }, { op: "add", path: 'addresses[type eq "work"].formatted', value: "x" }))).toEqual(state);
-    expect(() => applyPatch(state, patchOf({ op: "replace", path: "active", value: false }, { op: "replace", path: "id", value: "x" }))).toThrow();
+    expect(
+      applyPatch(
+        state,
+        patchOf(
+          { op: "replace", path: "title", value: "x" },
+          { op: "add", path: 'addresses[type eq "work"].formatted', value: "x" },
+        ),
+      ),
+    ).toEqual(state);
+    expect(() =>
+      applyPatch(
+        state,
+        patchOf(
+          { op: "replace", path: "active", value: false },
+          { op: "replace", path: "id", value: "x" },
+        ),
+      ),
+    ).toThrow();
     expect(state).toEqual(before());
   });
 
   it("refuses removing the e-mail address", () => {
-    expect(scimError(() => patchBetween(before(), applyPatch(before(), patchOf({ op: "remove", path: "userName" }, { op: "remove", path: "emails" }))))).toMatchObject({
+    expect(
+      scimError(() =>
+        patchBetween(
+          before(),
+          applyPatch(
+            before(),
+            patchOf({ op: "remove", path: "userName" }, { op: "remove", path: "emails" }),
+          ),
+        ),
+      ),
+    ).toMatchObject({
       scimType: "invalidValue",
     });
   });

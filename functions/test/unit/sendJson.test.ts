@@ -1,8 +1,8 @@
 import express from "express";
+import { logger } from "firebase-functions";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { logger } from "firebase-functions";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
 import { sendJson } from "../../src/http/sendJson";
@@ -16,17 +16,30 @@ function appSending(body: unknown, settled?: (err?: unknown) => void) {
   return app;
 }
 
-const row = (i: number) => ({ id: `f${i}`, title: `Finding ${i} — ünïcødé ✓ "quoted" \\ back`, items: Array.from({ length: 20 }, (_, j) => ({ j, text: "x".repeat(40) })) });
+const row = (i: number) => ({
+  id: `f${i}`,
+  title: `Finding ${i} — ünïcødé ✓ "quoted" \\ back`,
+  items: Array.from({ length: 20 }, (_, j) => ({ j, text: "x".repeat(40) })),
+});
 
 describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", () => {
   const cases: Array<[string, unknown]> = [
-    ["a big page (many 64 KiB chunks) with a token", { data: Array.from({ length: 600 }, (_, i) => row(i)), next_page_token: "tok_123" }],
+    [
+      "a big page (many 64 KiB chunks) with a token",
+      { data: Array.from({ length: 600 }, (_, i) => row(i)), next_page_token: "tok_123" },
+    ],
     ["the end of the export (null token)", { data: [row(1), row(2)], next_page_token: null }],
     ["an empty page", { data: [], next_page_token: "t" }],
     ["one row", { data: [row(7)], next_page_token: null }],
-    ["a page with more members", { data: [row(1), row(2)], next_page_token: null, truncated: true }],
+    [
+      "a page with more members",
+      { data: [row(1), row(2)], next_page_token: null, truncated: true },
+    ],
     ["a plain body", { data: { id: "p1" } }],
-    ["rows that stringify to nothing become null, as in an array", { data: [1, undefined, () => 1, 2] }],
+    [
+      "rows that stringify to nothing become null, as in an array",
+      { data: [1, undefined, () => 1, 2] },
+    ],
   ];
   it.each(cases)("%s", async (_name, body) => {
     const res = await request(appSending(body)).get("/");
@@ -41,7 +54,14 @@ describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", ()
     const app = express();
     app.get("/", (req, res) => {
       // The handler is still reading when the caller leaves.
-      req.socket.once("close", () => void sendJson(res, { data: Array.from({ length: 2_000 }, (_, i) => row(i)), next_page_token: null }).then(() => settle(), settle));
+      req.socket.once(
+        "close",
+        () =>
+          void sendJson(res, {
+            data: Array.from({ length: 2_000 }, (_, i) => row(i)),
+            next_page_token: null,
+          }).then(() => settle(), settle),
+      );
     });
     const server = app.listen(0);
     const { port } = server.address() as AddressInfo;
@@ -57,7 +77,10 @@ describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", ()
   it("a caller that goes away mid-page ends the send instead of leaving it waiting", async () => {
     let settle!: (err?: unknown) => void;
     const finished = new Promise<unknown>((resolve) => (settle = resolve));
-    const server = appSending({ data: Array.from({ length: 20_000 }, (_, i) => row(i)), next_page_token: null }, settle).listen(0);
+    const server = appSending(
+      { data: Array.from({ length: 20_000 }, (_, i) => row(i)), next_page_token: null },
+      settle,
+    ).listen(0);
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => {
       const req = httpRequest({ port, path: "/" }, (res) => {
@@ -80,7 +103,11 @@ describe("a page that fails after its first bytes", () => {
       setContext(res, { requestId: "req_0", clientRequestId: null, api: "findings" });
       next();
     });
-    const poisoned = { toJSON: () => { throw new Error("unserialisable row"); } };
+    const poisoned = {
+      toJSON: () => {
+        throw new Error("unserialisable row");
+      },
+    };
     const data = [...Array.from({ length: 200 }, (_, i) => row(i)), poisoned];
     app.get("/", (_req, res, next) => {
       sendJson(res, { data, next_page_token: null }).catch(next);
@@ -101,7 +128,10 @@ describe("a page that fails after its first bytes", () => {
     });
     server.close();
     expect(outcome).toBe("broken");
-    expect(error).toHaveBeenCalledWith("api.request_failed", expect.objectContaining({ requestId: "req_0" }));
+    expect(error).toHaveBeenCalledWith(
+      "api.request_failed",
+      expect.objectContaining({ requestId: "req_0" }),
+    );
     error.mockRestore();
   });
 });

@@ -1,6 +1,14 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { logger } from "firebase-functions";
-import { parseSnapshot, parseStored, parseStoredOrNull, StoredDataError, storedList, storedMap, type Reader } from "../../src/repos/stored";
+import {
+  parseSnapshot,
+  parseStored,
+  parseStoredOrNull,
+  StoredDataError,
+  storedList,
+  storedMap,
+  type Reader,
+} from "../../src/repos/stored";
 import {
   anyValue,
   flag,
@@ -29,7 +37,10 @@ beforeEach(() => {
 });
 
 /** The fields logged as invalid since the last clear. */
-const logged = () => warn.mock.calls.filter(([event]) => event === "stored.invalid_field").map(([, fields]) => (fields as { field: string }).field);
+const logged = () =>
+  warn.mock.calls
+    .filter(([event]) => event === "stored.invalid_field")
+    .map(([, fields]) => (fields as { field: string }).field);
 
 // Each read gets a document of its own: a cause is logged once per document and field.
 let docs = 0;
@@ -44,41 +55,229 @@ function read<T>(reader: Reader<T>, value: unknown): { value: T; logged: string[
 const when = Timestamp.fromMillis(1_700_000_000_000);
 
 describe("one reader per field kind: fits, absent, wrong type (logged), fallback", () => {
-  const cases: Array<[string, Reader<unknown>, Array<[unknown, unknown]>, Array<[unknown, unknown]>]> = [
+  const cases: Array<
+    [string, Reader<unknown>, Array<[unknown, unknown]>, Array<[unknown, unknown]>]
+  > = [
     // name, reader, [value that fits or is absent, read as] (not logged), [misfit, read as] (logged)
-    ["timestamp", timestamp, [[when, when], [undefined, null], [null, null]], [["2026-01-01", null], [new Date(0), null], [1_700_000_000, null]]],
-    ["nullableString", nullableString, [["x", "x"], ["", ""], [undefined, null], [null, null]], [[5, null], [["x"], null]]],
-    ["nullableNumber", nullableNumber, [[1.5, 1.5], [-7, -7], [null, null]], [[NaN, null], [Infinity, null], ["3", null]]],
-    ["nullableInteger", nullableInteger, [[3, 3], [-0, -0], [undefined, null]], [[1.5, null], [2 ** 53, null], ["3", null]]],
-    ["nullableFlag", nullableFlag, [[true, true], [false, false], [null, null], [undefined, null]], [["true", null], [1, null]]],
-    ["text", text, [["x", "x"], [undefined, ""], [null, ""]], [[5, ""], [{}, ""]]],
-    ["flag", flag, [[true, true], [undefined, false], [null, false]], [["yes", false], [1, false]]],
-    ["hiddenFlag", hiddenFlag, [[true, true], [false, false], [undefined, false], [null, false]], [["false", true], [0, true], [{}, true]]],
-    ["freeForm", freeForm, [[{ a: 1 }, { a: 1 }], [undefined, {}], [null, {}]], [[[1], {}], ["x", {}], [when, {}]]],
-    ["anyValue", anyValue, [[undefined, undefined], [null, null], [when, when], [[1, "a"], [1, "a"]]], []],
-    ["stringList", stringList, [[["a", "b"], ["a", "b"]], [[], []], [undefined, []], [null, []]], [["a", []], [{ 0: "a" }, []]]],
-    ["oneOf", oneOf(["image", "file"], "file"), [["image", "image"], [undefined, "file"], [null, "file"]], [["gif", "file"], [1, "file"]]],
+    [
+      "timestamp",
+      timestamp,
+      [
+        [when, when],
+        [undefined, null],
+        [null, null],
+      ],
+      [
+        ["2026-01-01", null],
+        [new Date(0), null],
+        [1_700_000_000, null],
+      ],
+    ],
+    [
+      "nullableString",
+      nullableString,
+      [
+        ["x", "x"],
+        ["", ""],
+        [undefined, null],
+        [null, null],
+      ],
+      [
+        [5, null],
+        [["x"], null],
+      ],
+    ],
+    [
+      "nullableNumber",
+      nullableNumber,
+      [
+        [1.5, 1.5],
+        [-7, -7],
+        [null, null],
+      ],
+      [
+        [NaN, null],
+        [Infinity, null],
+        ["3", null],
+      ],
+    ],
+    [
+      "nullableInteger",
+      nullableInteger,
+      [
+        [3, 3],
+        [-0, -0],
+        [undefined, null],
+      ],
+      [
+        [1.5, null],
+        [2 ** 53, null],
+        ["3", null],
+      ],
+    ],
+    [
+      "nullableFlag",
+      nullableFlag,
+      [
+        [true, true],
+        [false, false],
+        [null, null],
+        [undefined, null],
+      ],
+      [
+        ["true", null],
+        [1, null],
+      ],
+    ],
+    [
+      "text",
+      text,
+      [
+        ["x", "x"],
+        [undefined, ""],
+        [null, ""],
+      ],
+      [
+        [5, ""],
+        [{}, ""],
+      ],
+    ],
+    [
+      "flag",
+      flag,
+      [
+        [true, true],
+        [undefined, false],
+        [null, false],
+      ],
+      [
+        ["yes", false],
+        [1, false],
+      ],
+    ],
+    [
+      "hiddenFlag",
+      hiddenFlag,
+      [
+        [true, true],
+        [false, false],
+        [undefined, false],
+        [null, false],
+      ],
+      [
+        ["false", true],
+        [0, true],
+        [{}, true],
+      ],
+    ],
+    [
+      "freeForm",
+      freeForm,
+      [
+        [{ a: 1 }, { a: 1 }],
+        [undefined, {}],
+        [null, {}],
+      ],
+      [
+        [[1], {}],
+        ["x", {}],
+        [when, {}],
+      ],
+    ],
+    [
+      "anyValue",
+      anyValue,
+      [
+        [undefined, undefined],
+        [null, null],
+        [when, when],
+        [
+          [1, "a"],
+          [1, "a"],
+        ],
+      ],
+      [],
+    ],
+    [
+      "stringList",
+      stringList,
+      [
+        [
+          ["a", "b"],
+          ["a", "b"],
+        ],
+        [[], []],
+        [undefined, []],
+        [null, []],
+      ],
+      [
+        ["a", []],
+        [{ 0: "a" }, []],
+      ],
+    ],
+    [
+      "oneOf",
+      oneOf(["image", "file"], "file"),
+      [
+        ["image", "image"],
+        [undefined, "file"],
+        [null, "file"],
+      ],
+      [
+        ["gif", "file"],
+        [1, "file"],
+      ],
+    ],
     [
       "geoPoint",
       geoPoint,
-      [[new GeoPoint(59.9, 10.7), { latitude: 59.9, longitude: 10.7 }], [{ latitude: -90, longitude: 180, extra: 1 }, { latitude: -90, longitude: 180 }], [null, null]],
-      [[{ latitude: 91, longitude: 0 }, null], [{ latitude: "59", longitude: 10 }, null], [[59.9, 10.7], null], ["59.9,10.7", null]],
+      [
+        [new GeoPoint(59.9, 10.7), { latitude: 59.9, longitude: 10.7 }],
+        [
+          { latitude: -90, longitude: 180, extra: 1 },
+          { latitude: -90, longitude: 180 },
+        ],
+        [null, null],
+      ],
+      [
+        [{ latitude: 91, longitude: 0 }, null],
+        [{ latitude: "59", longitude: 10 }, null],
+        [[59.9, 10.7], null],
+        ["59.9,10.7", null],
+      ],
     ],
     [
       "rateLimitOverride",
       rateLimitOverride,
-      [[{ perMinute: 5 }, { perMinute: 5 }], [{ perMinute: 5, perDay: 100 }, { perMinute: 5, perDay: 100 }], [undefined, undefined]],
-      [[null, undefined], [{ perMinute: 0 }, undefined], [{ perDay: 1.5 }, undefined], [[5], undefined]],
+      [
+        [{ perMinute: 5 }, { perMinute: 5 }],
+        [
+          { perMinute: 5, perDay: 100 },
+          { perMinute: 5, perDay: 100 },
+        ],
+        [undefined, undefined],
+      ],
+      [
+        [null, undefined],
+        [{ perMinute: 0 }, undefined],
+        [{ perDay: 1.5 }, undefined],
+        [[5], undefined],
+      ],
     ],
   ];
 
   it.each(cases)("%s", (_name, reader, fitting, misfits) => {
-    for (const [value, expected] of fitting) expect([value, read(reader, value)]).toEqual([value, { value: expected, logged: [] }]);
-    for (const [value, expected] of misfits) expect([value, read(reader, value)]).toEqual([value, { value: expected, logged: ["f"] }]);
+    for (const [value, expected] of fitting)
+      expect([value, read(reader, value)]).toEqual([value, { value: expected, logged: [] }]);
+    for (const [value, expected] of misfits)
+      expect([value, read(reader, value)]).toEqual([value, { value: expected, logged: ["f"] }]);
   });
 
   it("stringList leaves out (and logs) elements that are not strings", () => {
-    expect(read(stringList, ["a", 1, null, "b"])).toEqual({ value: ["a", "b"], logged: ["f.1", "f.2"] });
+    expect(read(stringList, ["a", 1, null, "b"])).toEqual({
+      value: ["a", "b"],
+      logged: ["f.1", "f.2"],
+    });
   });
 });
 
@@ -90,14 +289,22 @@ describe("nested maps and lists", () => {
     const doc = newDoc();
     const checklist = [{ title: "a" }, 7, null, { title: "d", when }];
     const read = parseStored(shape, doc, { checklist, markers: [{ x: 1 }, null] });
-    expect(read.checklist).toEqual([{ title: "a", answer: null, when: null }, null, null, { title: "d", answer: null, when }]);
+    expect(read.checklist).toEqual([
+      { title: "a", answer: null, when: null },
+      null,
+      null,
+      { title: "d", answer: null, when },
+    ]);
     expect(read.markers).toEqual([{ x: 1 }, null]);
     expect(read.last).toBeNull();
     expect(logged()).toEqual(["checklist.1", "checklist.2", "markers.1"]);
   });
 
   it("logs a nested field with its full path, once per document and field", () => {
-    const data = { checklist: [{}, {}, {}, { title: "t", answer: 42 }], last: { when: "yesterday" } };
+    const data = {
+      checklist: [{}, {}, {}, { title: "t", answer: 42 }],
+      last: { when: "yesterday" },
+    };
     const doc = newDoc();
     const first = parseStored(shape, doc, data);
     expect(first.checklist[3]).toEqual({ title: "t", answer: null, when: null });
@@ -120,41 +327,81 @@ describe("nested maps and lists", () => {
 });
 
 describe("an unusable document", () => {
-  const shape = { api: requiredOneOf(["findings", "company"]), companyId: requiredString, name: text };
+  const shape = {
+    api: requiredOneOf(["findings", "company"]),
+    companyId: requiredString,
+    name: text,
+  };
 
   it("is one whose required field is missing or invalid: StoredDataError, logged", () => {
     const doc = newDoc();
-    expect(() => parseStored(shape, doc, { api: "findings", name: "k" })).toThrow(new StoredDataError(doc, "companyId"));
-    expect(error.mock.calls).toEqual([["stored.unusable_document", { document: doc, field: "companyId" }]]);
+    expect(() => parseStored(shape, doc, { api: "findings", name: "k" })).toThrow(
+      new StoredDataError(doc, "companyId"),
+    );
+    expect(error.mock.calls).toEqual([
+      ["stored.unusable_document", { document: doc, field: "companyId" }],
+    ]);
     expect(logged()).toEqual(["companyId"]);
     expect(parseStoredOrNull(shape, newDoc(), { api: "other", companyId: "c" })).toBeNull();
     expect(parseStoredOrNull(shape, newDoc(), { api: "company", companyId: "" })).toBeNull();
-    expect(parseStoredOrNull(shape, newDoc(), { api: "company", companyId: "c", name: 3 })).toEqual({ api: "company", companyId: "c", name: "" });
+    expect(parseStoredOrNull(shape, newDoc(), { api: "company", companyId: "c", name: 3 })).toEqual(
+      { api: "company", companyId: "c", name: "" },
+    );
   });
 
   it("includes one whose nested required field is missing, named by its path", () => {
     const doc = newDoc();
     const nested = { owner: storedMap({ id: requiredString }) };
-    expect(() => parseStored(nested, doc, { owner: { id: 5 } })).toThrow(new StoredDataError(doc, "owner.id"));
+    expect(() => parseStored(nested, doc, { owner: { id: 5 } })).toThrow(
+      new StoredDataError(doc, "owner.id"),
+    );
     expect(parseStored(nested, newDoc(), {})).toEqual({ owner: null });
   });
 });
 
 describe("parseSnapshot: a document read with its id", () => {
-  const shape = { title: text, when: timestamp, items: storedList(storedMap({ title: text, done: flag })), extra: anyValue };
-  const snap = (data: unknown, id = "doc1") => ({ id, ref: { path: `things/${id}` }, data: () => data });
+  const shape = {
+    title: text,
+    when: timestamp,
+    items: storedList(storedMap({ title: text, done: flag })),
+    extra: anyValue,
+  };
+  const snap = (data: unknown, id = "doc1") => ({
+    id,
+    ref: { path: `things/${id}` },
+    data: () => data,
+  });
 
   it("is the id and then the shape's fields, in the shape's order", () => {
-    const read = parseSnapshot(shape, snap({ items: [{ title: "a", done: true }, 7], when: null, title: 3, unknown: "ignored" }));
+    const read = parseSnapshot(
+      shape,
+      snap({ items: [{ title: "a", done: true }, 7], when: null, title: 3, unknown: "ignored" }),
+    );
     expect(Object.keys(read)).toEqual(["id", "title", "when", "items", "extra"]);
-    expect(read).toEqual({ id: "doc1", title: "", when: null, items: [{ title: "a", done: true }, null], extra: undefined });
+    expect(read).toEqual({
+      id: "doc1",
+      title: "",
+      when: null,
+      items: [{ title: "a", done: true }, null],
+      extra: undefined,
+    });
   });
 
   it("builds a fresh object every time; a document that is not a map reads as all absent", () => {
     const first = parseSnapshot(shape, snap({ title: "one" }));
     const second = parseSnapshot(shape, snap({ title: "two" }, "doc2"));
-    expect([first.id, first.title, second.id, second.title]).toEqual(["doc1", "one", "doc2", "two"]);
-    expect(parseStored(shape, "things/x", undefined)).toEqual({ title: "", when: null, items: [], extra: undefined });
+    expect([first.id, first.title, second.id, second.title]).toEqual([
+      "doc1",
+      "one",
+      "doc2",
+      "two",
+    ]);
+    expect(parseStored(shape, "things/x", undefined)).toEqual({
+      title: "",
+      when: null,
+      items: [],
+      extra: undefined,
+    });
     expect(parseStored(shape, "things/x", {})).not.toHaveProperty("id");
   });
 });

@@ -1,4 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
+import { usersAnswer, usersApiError } from "../../src/http/usersErrors";
 import type { StoredUser } from "../../src/repos/users";
 import {
   assertAddressFree,
@@ -12,7 +13,6 @@ import {
   type ResolvedPatch,
 } from "../../src/services/userDecisions";
 import { UsersError } from "../../src/services/userErrors";
-import { usersApiError, usersAnswer } from "../../src/http/usersErrors";
 
 /** The users service's decisions (seats, uniqueness, last owner, what a change writes), without Firestore. */
 const now = Timestamp.fromMillis(Date.UTC(2026, 10, 23, 12));
@@ -41,7 +41,10 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   signedInBefore: false,
   ...fields,
 });
-const patch = (fields: Partial<ResolvedPatch> = {}): ResolvedPatch => ({ department: {}, ...fields });
+const patch = (fields: Partial<ResolvedPatch> = {}): ResolvedPatch => ({
+  department: {},
+  ...fields,
+});
 const refusal = (run: () => unknown) => {
   try {
     run();
@@ -79,15 +82,31 @@ describe("uniqueness", () => {
 
   it("a userName is held by the company's users with that key, and by its users from before userNameKey named by their address", () => {
     expect(refusal(() => assertUserNameFree("c1", "u2", [user()], []))).toBe("username");
-    expect(refusal(() => assertUserNameFree("c1", "u2", [user({ removedAt: now })], []))).toBe("none");
-    expect(refusal(() => assertUserNameFree("c1", "u2", [], [user({ userNameKey: null })]))).toBe("username");
-    expect(refusal(() => assertUserNameFree("c1", "u2", [], [user({ userNameKey: null, companyId: "other" })]))).toBe("none");
-    expect(refusal(() => assertUserNameFree("c1", "u2", [], [user({ userNameKey: "jdoe" })]))).toBe("none");
+    expect(refusal(() => assertUserNameFree("c1", "u2", [user({ removedAt: now })], []))).toBe(
+      "none",
+    );
+    expect(refusal(() => assertUserNameFree("c1", "u2", [], [user({ userNameKey: null })]))).toBe(
+      "username",
+    );
+    expect(
+      refusal(() =>
+        assertUserNameFree("c1", "u2", [], [user({ userNameKey: null, companyId: "other" })]),
+      ),
+    ).toBe("none");
+    expect(refusal(() => assertUserNameFree("c1", "u2", [], [user({ userNameKey: "jdoe" })]))).toBe(
+      "none",
+    );
   });
 
   it("the last active owner is refused; another active owner lets them go", () => {
-    expect(refusal(() => assertOtherActiveOwner([user({ role: "owner" })], "u1"))).toBe("protected");
-    expect(refusal(() => assertOtherActiveOwner([user({ role: "owner" }), user({ id: "u2", role: "owner" })], "u1"))).toBe("none");
+    expect(refusal(() => assertOtherActiveOwner([user({ role: "owner" })], "u1"))).toBe(
+      "protected",
+    );
+    expect(
+      refusal(() =>
+        assertOtherActiveOwner([user({ role: "owner" }), user({ id: "u2", role: "owner" })], "u1"),
+      ),
+    ).toBe("none");
   });
 });
 
@@ -99,31 +118,66 @@ describe("what a change writes", () => {
       action: "user.deactivated",
       needsOtherOwner: false,
     });
-    expect(planUpdate(user({ keyUser: true, status: "invited" }), patch({ active: false }), now)).toMatchObject({ update: { status: "deactivated" }, seats: -1, needsOtherOwner: true });
+    expect(
+      planUpdate(user({ keyUser: true, status: "invited" }), patch({ active: false }), now),
+    ).toMatchObject({ update: { status: "deactivated" }, seats: -1, needsOtherOwner: true });
     expect(planUpdate(user({ status: "deactivated" }), patch({ active: false }), now)).toBeNull();
   });
 
   it("reactivation takes a seat and returns to active only after a sign-in", () => {
-    expect(planUpdate(user({ status: "deactivated" }), patch({ active: true }), now)).toMatchObject({ update: { status: "invited", deactivatedAt: null }, seats: 1, action: "user.reactivated" });
-    expect(planUpdate(user({ status: "deactivated", signedInBefore: true }), patch({ active: true }), now)?.update.status).toBe("active");
+    expect(planUpdate(user({ status: "deactivated" }), patch({ active: true }), now)).toMatchObject(
+      { update: { status: "invited", deactivatedAt: null }, seats: 1, action: "user.reactivated" },
+    );
+    expect(
+      planUpdate(
+        user({ status: "deactivated", signedInBefore: true }),
+        patch({ active: true }),
+        now,
+      )?.update.status,
+    ).toBe("active");
   });
 
   it("an address move keeps a legacy user's name; a protected user's address is refused; their role is not applied", () => {
-    expect(planUpdate(user({ userNameKey: null }), patch({ email: "new@example.com" }), now)?.update).toEqual({ email: "new@example.com", userName: "nina@example.com", userNameKey: "nina@example.com" });
-    expect(refusal(() => planUpdate(user({ role: "owner" }), patch({ email: "new@example.com" }), now))).toBe("protected");
+    expect(
+      planUpdate(user({ userNameKey: null }), patch({ email: "new@example.com" }), now)?.update,
+    ).toEqual({
+      email: "new@example.com",
+      userName: "nina@example.com",
+      userNameKey: "nina@example.com",
+    });
+    expect(
+      refusal(() => planUpdate(user({ role: "owner" }), patch({ email: "new@example.com" }), now)),
+    ).toBe("protected");
     expect(planUpdate(user({ keyUser: true }), patch({ role: "manager" }), now)).toBeNull();
-    expect(planUpdate(user(), patch({ role: "manager", userName: "JDoe" }), now)?.update).toEqual({ role: "manager", userName: "JDoe", userNameKey: "jdoe" });
+    expect(planUpdate(user(), patch({ role: "manager", userName: "JDoe" }), now)?.update).toEqual({
+      role: "manager",
+      userName: "JDoe",
+      userNameKey: "jdoe",
+    });
   });
 
   it("removal deactivates if needed and takes the user off the roster", () => {
-    expect(planRemoval(user(), now)).toEqual({ update: { removal: true, status: "deactivated", deactivatedAt: now }, seats: -1, action: "user.removed", needsOtherOwner: false });
-    expect(planRemoval(user({ role: "owner", status: "deactivated" }), now)).toMatchObject({ update: { removal: true, status: "deactivated" }, seats: 0, needsOtherOwner: false });
+    expect(planRemoval(user(), now)).toEqual({
+      update: { removal: true, status: "deactivated", deactivatedAt: now },
+      seats: -1,
+      action: "user.removed",
+      needsOtherOwner: false,
+    });
+    expect(planRemoval(user({ role: "owner", status: "deactivated" }), now)).toMatchObject({
+      update: { removal: true, status: "deactivated" },
+      seats: 0,
+      needsOtherOwner: false,
+    });
   });
 
   it("a sign-in: refused when deactivated or removed; invited becomes active", () => {
     expect(planSignIn(user({ status: "deactivated" })).outcome).toBe("refused");
     expect(planSignIn(user({ removedAt: now })).outcome).toBe("refused");
-    expect(planSignIn(user({ status: "invited" }))).toEqual({ outcome: "allowed", update: { status: "active", signedInBefore: true }, touch: true });
+    expect(planSignIn(user({ status: "invited" }))).toEqual({
+      outcome: "allowed",
+      update: { status: "active", signedInBefore: true },
+      touch: true,
+    });
     expect(planSignIn(user({ signedInBefore: true }))).toEqual({ outcome: "allowed" });
   });
 });
@@ -138,13 +192,21 @@ describe("one table from a users error to its answers", () => {
     ["unknown_department", 400, "invalidValue"],
     ["protected", 403, undefined],
   ] as const)("%s: HTTP %i, scimType %s", (code, status, scimType) => {
-    const err = new UsersError(code, "Refused.", code === "seats" ? { capacity: 3, used: 3 } : undefined);
+    const err = new UsersError(
+      code,
+      "Refused.",
+      code === "seats" ? { capacity: 3, used: 3 } : undefined,
+    );
     expect(usersApiError(err).status).toBe(status);
     expect(usersAnswer(err).scimType).toBe(scimType);
   });
 
   it("/v1 names the body parameter and gives the seat figures", () => {
-    expect(usersApiError(new UsersError("domain", "Outside.")).message).toBe('Invalid body parameter "email": Outside.');
-    expect(usersApiError(new UsersError("seats", "Full.", { capacity: 3, used: 3 })).details).toEqual({ seat_capacity: 3, seats_used: 3 });
+    expect(usersApiError(new UsersError("domain", "Outside.")).message).toBe(
+      'Invalid body parameter "email": Outside.',
+    );
+    expect(
+      usersApiError(new UsersError("seats", "Full.", { capacity: 3, used: 3 })).details,
+    ).toEqual({ seat_capacity: 3, seats_used: 3 });
   });
 });

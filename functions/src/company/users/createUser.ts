@@ -1,10 +1,10 @@
 import { publicBaseUrl } from "../../http/baseUrl";
 import { defineRoute, Reply } from "../../http/route";
+import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/departments";
 import { inviteUser } from "../../services/users";
 import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
-import { asHttp } from "../../http/usersErrors";
 import { toUser, userSchema } from "./wire";
 
 const body = z
@@ -13,14 +13,25 @@ const body = z
       .email({ message: "must be a valid e-mail address" })
       .max(320)
       // zod's own address pattern, stricter than RFC 5321 (no quoted local parts, no `!#$%`): the document states it.
-      .openapi({ pattern: z.regexes.email.source, example: "new.hire@example.com", description: "Stored and compared lower-cased." }),
+      .openapi({
+        pattern: z.regexes.email.source,
+        example: "new.hire@example.com",
+        description: "Stored and compared lower-cased.",
+      }),
     display_name: z
       .string({ message: "is required" })
       .trim()
       .min(1, "must be 1 to 200 characters")
       .max(200, "must be 1 to 200 characters")
-      .openapi({ pattern: "\\S", example: "Nina Holm", description: "1 to 200 characters after trimming." }),
-    department: z.string().trim().min(1).max(200).optional().openapi({ pattern: "\\S", description: "A department's name, matched case-insensitively after trimming (unknown: 400)." }),
+      .openapi({
+        pattern: "\\S",
+        example: "Nina Holm",
+        description: "1 to 200 characters after trimming.",
+      }),
+    department: z.string().trim().min(1).max(200).optional().openapi({
+      pattern: "\\S",
+      description: "A department's name, matched case-insensitively after trimming (unknown: 400).",
+    }),
   })
   .strict()
   .openapi("NewUser");
@@ -38,14 +49,41 @@ export const createUser = defineRoute({
   scope: "provisioning",
   body,
   bodyExample: NEW_USER_EXAMPLE,
-  success: { status: 201, description: "The invited user.", schema: z.object({ data: userSchema }), example: { data: USER_EXAMPLE }, headers: { Location: "The new user's address: `…/v1/users/{id}`." } },
-  errors: ["invalid_request", "conflict", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type"],
+  success: {
+    status: 201,
+    description: "The invited user.",
+    schema: z.object({ data: userSchema }),
+    example: { data: USER_EXAMPLE },
+    headers: { Location: "The new user's address: `…/v1/users/{id}`." },
+  },
+  errors: [
+    "invalid_request",
+    "conflict",
+    "seat-capacity-exhausted",
+    "payload_too_large",
+    "unsupported_media_type",
+  ],
   handler: async ({ body: input, principal, req, origin }) => {
     const { companyId } = principal;
     const user = await asHttp(
-      inviteUser(companyId, { email: input.email, displayName: input.display_name, department: input.department, provisionedBy: "api" }, origin),
+      inviteUser(
+        companyId,
+        {
+          email: input.email,
+          displayName: input.display_name,
+          department: input.department,
+          provisionedBy: "api",
+        },
+        origin,
+      ),
     );
     const data = toUser(user, await departmentsOf(companyId));
-    return new Reply({ data }, { status: 201, headers: { Location: `${publicBaseUrl(req)}/v1/users/${encodeURIComponent(user.id)}` } });
+    return new Reply(
+      { data },
+      {
+        status: 201,
+        headers: { Location: `${publicBaseUrl(req)}/v1/users/${encodeURIComponent(user.id)}` },
+      },
+    );
   },
 });

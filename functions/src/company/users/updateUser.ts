@@ -1,9 +1,9 @@
 import { defineRoute } from "../../http/route";
+import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/departments";
 import { updateUser as update } from "../../services/users";
 import { USER_EXAMPLE, USER_UPDATE_EXAMPLE } from "../examples";
-import { asHttp } from "../../http/usersErrors";
 import { toUser, userIdParams, userSchema } from "./wire";
 
 const FIXED = ["email", "role", "status"];
@@ -12,15 +12,36 @@ const NOT_BLANK = "\\S";
 
 const body = z
   .object({
-    active: z.boolean({ message: "must be true or false" }).optional().openapi({ description: "`false` deactivates (sign-in disabled, seat freed, records kept); `true` reactivates (takes a seat)." }),
-    display_name: z.string().trim().min(1, "must be 1 to 200 characters").max(200, "must be 1 to 200 characters").optional().openapi({ pattern: NOT_BLANK, description: "1 to 200 characters after trimming." }),
-    department: z.string().trim().min(1).max(200).nullable().optional().openapi({ pattern: NOT_BLANK, description: "A department's name (matched after trimming, case-insensitively; unknown: 400); null clears it." }),
+    active: z.boolean({ message: "must be true or false" }).optional().openapi({
+      description:
+        "`false` deactivates (sign-in disabled, seat freed, records kept); `true` reactivates (takes a seat).",
+    }),
+    display_name: z
+      .string()
+      .trim()
+      .min(1, "must be 1 to 200 characters")
+      .max(200, "must be 1 to 200 characters")
+      .optional()
+      .openapi({ pattern: NOT_BLANK, description: "1 to 200 characters after trimming." }),
+    department: z.string().trim().min(1).max(200).nullable().optional().openapi({
+      pattern: NOT_BLANK,
+      description:
+        "A department's name (matched after trimming, case-insensitively; unknown: 400); null clears it.",
+    }),
   })
   .passthrough()
   .superRefine((input, ctx) => {
     // Named apart from other unknown fields: these exist, but provisioning may not set them.
-    for (const key of Object.keys(input).filter((k) => !["active", "display_name", "department"].includes(k))) {
-      ctx.addIssue({ code: "custom", path: [key], message: FIXED.includes(key) ? "cannot be changed through this endpoint" : "is not a field of this endpoint" });
+    for (const key of Object.keys(input).filter(
+      (k) => !["active", "display_name", "department"].includes(k),
+    )) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: FIXED.includes(key)
+          ? "cannot be changed through this endpoint"
+          : "is not a field of this endpoint",
+      });
     }
   })
   // Closed, as the refinement above makes it (passthrough only so that it can name the fixed fields).
@@ -40,11 +61,30 @@ export const updateUser = defineRoute({
   params: userIdParams,
   body,
   bodyExample: USER_UPDATE_EXAMPLE,
-  success: { description: "The user as it is now.", schema: z.object({ data: userSchema }), example: { data: { ...USER_EXAMPLE, status: "deactivated", deactivated_at: "2026-11-21T08:00:00.000Z" } } },
-  errors: ["invalid_request", "not_found", "seat-capacity-exhausted", "payload_too_large", "unsupported_media_type"],
+  success: {
+    description: "The user as it is now.",
+    schema: z.object({ data: userSchema }),
+    example: {
+      data: { ...USER_EXAMPLE, status: "deactivated", deactivated_at: "2026-11-21T08:00:00.000Z" },
+    },
+  },
+  errors: [
+    "invalid_request",
+    "not_found",
+    "seat-capacity-exhausted",
+    "payload_too_large",
+    "unsupported_media_type",
+  ],
   handler: async ({ params, body: input, principal, origin }) => {
     const { companyId } = principal;
-    const user = await asHttp(update(companyId, params.id, { active: input.active, displayName: input.display_name, department: input.department }, origin));
+    const user = await asHttp(
+      update(
+        companyId,
+        params.id,
+        { active: input.active, displayName: input.display_name, department: input.department },
+        origin,
+      ),
+    );
     return { data: toUser(user, await departmentsOf(companyId)) };
   },
 });

@@ -14,10 +14,16 @@ export const userSchema = z
     display_name: z.string().nullable(),
     department: z.string().nullable().openapi({ description: "The department's name, or null." }),
     department_id: z.string().nullable(),
-    role: z.string().nullable().openapi({ description: "`standard`, `inspector`, `manager` or `owner` (provisioning never grants `owner`)." }),
+    role: z.string().nullable().openapi({
+      description:
+        "`standard`, `inspector`, `manager` or `owner` (provisioning never grants `owner`).",
+    }),
     status: z.enum(USER_STATUSES).nullable(),
     external_id: z.string().nullable(),
-    provisioned_by: z.enum(["api", "scim"]).nullable().openapi({ description: "Null for users created in the app." }),
+    provisioned_by: z
+      .enum(["api", "scim"])
+      .nullable()
+      .openapi({ description: "Null for users created in the app." }),
     created_at: isoTimestamp.nullable(),
     updated_at: isoTimestamp.nullable(),
     deactivated_at: isoTimestamp.nullable(),
@@ -42,4 +48,6 @@ export function toUser(user: StoredUser, departments: readonly Department[]): Us
   };
 }
 
-export const userIdParams = z.object({ id: z.string().min(1).max(128).openapi({ description: "User id." }) });
+export const userIdParams = z.object({
+  id: z.string().min(1).max(128).openapi({ description: "User id." }),
+});

@@ -1,6 +1,6 @@
-import { computeEsrsReport, figuresOf, type EsrsFigures } from "./report";
 import { setBounded } from "../../lib/bounded";
 import { MINUTE_MS } from "../../lib/dates";
+import { computeEsrsReport, figuresOf, type EsrsFigures } from "./report";
 
 /**
  * The ESRS report of a company and year, computed at most once per CACHE_MS per instance: one
@@ -15,7 +15,11 @@ const MAX_ENTRIES = 1000;
 const cache = new Map<string, { at: number; report: Promise<EsrsFigures> }>();
 
 /** The figures only: what each was made of is read again by a freeze (freeze.ts), never kept here. */
-export function esrsReport(companyId: string, year: number | undefined, now = Date.now()): Promise<EsrsFigures> {
+export function esrsReport(
+  companyId: string,
+  year: number | undefined,
+  now = Date.now(),
+): Promise<EsrsFigures> {
   // No year: the period in progress, whose year may change; computed, then cached under its year.
   const key = year === undefined ? null : `${companyId}\u0000${year}`;
   const hit = key ? cache.get(key) : undefined;

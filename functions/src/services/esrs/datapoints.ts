@@ -17,7 +17,13 @@ export type PeriodType = "duration" | "instant";
 /** Why a datapoint is not disclosed, as the company marks it (`esrsOmissions`). */
 export const OMISSIONS = ["not_collected_legal_restrictions", "voluntary_not_disclosed"] as const;
 export type Omission = (typeof OMISSIONS)[number];
-export const UNITS = ["percent", "count", "per_million_hours", "days", "text"] as const satisfies readonly Unit[];
+export const UNITS = [
+  "percent",
+  "count",
+  "per_million_hours",
+  "days",
+  "text",
+] as const satisfies readonly Unit[];
 
 export const OWN_WORKFORCE = ["employee", "non_employee"] as const satisfies readonly PersonType[];
 const BOTH: readonly CaseKind[] = ["injury", "ill_health"];
@@ -70,17 +76,27 @@ export type IncidentDatapoint = Extract<Datapoint, { source: "incidents" }>;
 const CASES =
   "Only work-related cases count, hidden incidents never. A case is a recordable incident (harm to a person) or a death, whatever its `recordable` flag. " +
   "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period; a death by its date of death where recorded, else as its case.";
-const INJURY = "An accident (injury) is a case filed under any type but `ill_health` (88 (c), AR 91): a recordable `dangerous_occurrence` counts, as a fatal one does.";
+const INJURY =
+  "An accident (injury) is a case filed under any type but `ill_health` (88 (c), AR 91): a recordable `dangerous_occurrence` counts, as a fatal one does.";
 const DAYS =
   "Days lost are whole calendar days the person could not work (IG 3: an integer), not counting the day of the incident, booked in full to the period the case is dated in; a negative or fractional stored value adds nothing and is logged.";
-const PHASE_IN = "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
-const ROUNDING = "rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0)";
+const PHASE_IN =
+  "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
+const ROUNDING =
+  "rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0)";
 const RATE_NOTE =
   "Divided by the hours worked in the period's twelve months by the whole own workforce, employees and non-employees, as the accidents counted are (AR 89): " +
   `app records plus the API's values, nothing estimated; hours of employees alone would overstate the rate. × 1,000,000, ${ROUNDING}.`;
 
-const fatalities = (personTypes: readonly PersonType[], kinds: readonly CaseKind[] = BOTH): IncidentSelection => ({ personTypes, kinds, fatalOnly: true, measure: "count" });
-const accidents = (personTypes: readonly PersonType[]): IncidentSelection => ({ personTypes, kinds: ["injury"], measure: "count" });
+const fatalities = (
+  personTypes: readonly PersonType[],
+  kinds: readonly CaseKind[] = BOTH,
+): IncidentSelection => ({ personTypes, kinds, fatalOnly: true, measure: "count" });
+const accidents = (personTypes: readonly PersonType[]): IncidentSelection => ({
+  personTypes,
+  kinds: ["injury"],
+  measure: "count",
+});
 
 /** The total rows, S1-14_01 … S1-14_12, in this order; breakdown rows follow them. */
 export const TOTALS: readonly Datapoint[] = [
@@ -92,7 +108,8 @@ export const TOTALS: readonly Datapoint[] = [
     periodType: "instant",
     source: "coverage",
     field: "coveredHeadcount",
-    methodology: "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded half up to two decimals.",
+    methodology:
+      "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded half up to two decimals.",
   },
   {
     id: "S1-14_02",
@@ -177,7 +194,8 @@ export const TOTALS: readonly Datapoint[] = [
     periodType: "instant",
     source: "coverage",
     field: "auditedHeadcount",
-    methodology: "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded half up to two decimals.",
+    methodology:
+      "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded half up to two decimals.",
   },
   {
     id: "S1-14_11",
@@ -185,7 +203,8 @@ export const TOTALS: readonly Datapoint[] = [
     name: "health_and_safety_management_system_standards",
     unit: "text",
     source: "standards",
-    methodology: "The standards underlying the internal audit or external certification, as entered in the app for the period, joined with \", \".",
+    methodology:
+      'The standards underlying the internal audit or external certification, as entered in the app for the period, joined with ", ".',
   },
   {
     id: "S1-14_12",
@@ -194,12 +213,16 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "count",
     voluntary: true,
     source: "not_collected",
-    methodology: "Voluntary (AR 94): the app records no data for this datapoint, so it is always null; the row is present so that a tagging tool finds it.",
+    methodology:
+      "Voluntary (AR 94): the app records no data for this datapoint, so it is always null; the row is present so that a tagging tool finds it.",
   },
 ];
 
 const GROUP = { employee: "employees", non_employee: "non-employees" } as const;
-const byPerson = (of: string, member: "employee" | "non_employee") => ({ id: `${of}.${member}`, breakdown: { of, by: "person_type", member } as BreakdownOf });
+const byPerson = (of: string, member: "employee" | "non_employee") => ({
+  id: `${of}.${member}`,
+  breakdown: { of, by: "person_type", member } as BreakdownOf,
+});
 
 /** ¶88 "where applicable broken down between employees and non-employees", and AR 82's split of deaths by cause. */
 export const BREAKDOWNS: readonly Datapoint[] = [
@@ -216,11 +239,17 @@ export const BREAKDOWNS: readonly Datapoint[] = [
     id: `S1-14_02.${kind}`,
     breakdown: { of: "S1-14_02", by: "cause", member: kind },
     paragraph: "ESRS S1 AR 82",
-    name: kind === "injury" ? "work_related_fatalities_from_injuries" : "work_related_fatalities_from_ill_health",
+    name:
+      kind === "injury"
+        ? "work_related_fatalities_from_injuries"
+        : "work_related_fatalities_from_ill_health",
     unit: "count",
     source: "incidents",
     select: fatalities(OWN_WORKFORCE, [kind]),
-    methodology: kind === "injury" ? `Part of S1-14_02: deaths from work-related injuries. ${INJURY} ${CASES}` : `Part of S1-14_02: deaths from work-related ill health (incidents filed as \`ill_health\`). ${CASES}`,
+    methodology:
+      kind === "injury"
+        ? `Part of S1-14_02: deaths from work-related injuries. ${INJURY} ${CASES}`
+        : `Part of S1-14_02: deaths from work-related ill health (incidents filed as \`ill_health\`). ${CASES}`,
   })),
   ...OWN_WORKFORCE.map((p): Datapoint => ({
     ...byPerson("S1-14_04", p),
@@ -246,4 +275,5 @@ export const BREAKDOWNS: readonly Datapoint[] = [
 
 export const DATAPOINTS: readonly Datapoint[] = [...TOTALS, ...BREAKDOWNS];
 
-export const incidentDatapoints = (): IncidentDatapoint[] => DATAPOINTS.filter((d): d is IncidentDatapoint => d.source === "incidents");
+export const incidentDatapoints = (): IncidentDatapoint[] =>
+  DATAPOINTS.filter((d): d is IncidentDatapoint => d.source === "incidents");

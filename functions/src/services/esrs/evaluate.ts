@@ -56,13 +56,21 @@ export function s1Case(i: IncidentFacts): S1Case | null {
   if (isHiddenValue(i.hidden) || !i.workRelated || !(i.recordable || i.fatality)) return null;
   const kind: CaseKind = i.type === "ill_health" ? "ill_health" : "injury";
   const date = kind === "ill_health" ? i.reportedAt : i.eventDate;
-  return { kind, fatal: i.fatality, date, deathDate: i.fatality ? (i.dateOfDeath ?? date) : null, otherType: kind === "injury" && i.type !== "injury" };
+  return {
+    kind,
+    fatal: i.fatality,
+    date,
+    deathDate: i.fatality ? (i.dateOfDeath ?? date) : null,
+    otherType: kind === "injury" && i.type !== "injury",
+  };
 }
 
-export const inWindow = (date: Date | null, { start, end }: Window) => date !== null && date.getTime() >= start.getTime() && date.getTime() < end.getTime();
+export const inWindow = (date: Date | null, { start, end }: Window) =>
+  date !== null && date.getTime() >= start.getTime() && date.getTime() < end.getTime();
 
 /** Days lost as IG 3 types them: a whole number of at least 0; anything else adds nothing. */
-export const validDays = (value: unknown): number => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0);
+export const validDays = (value: unknown): number =>
+  Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0;
 
 export function selects(select: IncidentSelection, period: Window) {
   return (i: IncidentFacts): boolean => {
@@ -94,11 +102,20 @@ export function evaluateCases(incidents: readonly IncidentFacts[], period: Windo
   const basis: Record<string, Basis> = {};
   for (const d of incidentDatapoints()) {
     const matching = incidents.filter(selects(d.select, period));
-    values[d.id] = d.select.measure === "count" ? matching.length : matching.reduce((total, i) => total + validDays(i.daysLost), 0);
-    basis[d.id] = { incidents: matching.flatMap((i) => i.id ?? []), filedAsOtherType: matching.filter((i) => s1Case(i)?.otherType).length };
+    values[d.id] =
+      d.select.measure === "count"
+        ? matching.length
+        : matching.reduce((total, i) => total + validDays(i.daysLost), 0);
+    basis[d.id] = {
+      incidents: matching.flatMap((i) => i.id ?? []),
+      filedAsOtherType: matching.filter((i) => s1Case(i)?.otherType).length,
+    };
   }
   return { values, basis };
 }
 
 /** Every incident datapoint's value over a list. */
-export const evaluateInMemory = (incidents: readonly IncidentFacts[], period: Window): IncidentValues => evaluateCases(incidents, period).values;
+export const evaluateInMemory = (
+  incidents: readonly IncidentFacts[],
+  period: Window,
+): IncidentValues => evaluateCases(incidents, period).values;

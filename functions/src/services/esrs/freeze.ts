@@ -1,6 +1,6 @@
+import type { ReportingPeriod } from "../../lib/period";
 import type { AuditActor } from "../../repos/auditLogs";
 import { findFrozenReport, saveFrozenReport } from "../../repos/esrsReports";
-import type { ReportingPeriod } from "../../lib/period";
 import { computeEsrsReport, type EsrsFigures, type EsrsReport } from "./report";
 import type { EsrsRow, PeriodStatus } from "./rows";
 
@@ -40,14 +40,28 @@ export interface Difference {
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
 /** Freezes the year's report as computed now; refused while the period runs (its figures are not final). */
-export async function freezeEsrsReport(companyId: string, year: number, actor: AuditActor, now = new Date()): Promise<{ version: number; frozenAt: Date; report: EsrsReport }> {
+export async function freezeEsrsReport(
+  companyId: string,
+  year: number,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<{ version: number; frozenAt: Date; report: EsrsReport }> {
   const report = await computeEsrsReport(companyId, year, undefined, now);
-  if (report.status.inProgress) throw new FreezeRefusedError(`the ${year} reporting period has not ended: only a finished year can be frozen.`);
+  if (report.status.inProgress)
+    throw new FreezeRefusedError(
+      `the ${year} reporting period has not ended: only a finished year can be frozen.`,
+    );
   const ids = new Set(Object.values(report.basis).flatMap((b) => b.incidents));
   const { period } = report;
   const content = plain({
     generatedAt: report.generatedAt,
-    period: { start: period.start, end: period.end, timeZone: period.timeZone, firstMonth: period.firstMonth, months: period.months },
+    period: {
+      start: period.start,
+      end: period.end,
+      timeZone: period.timeZone,
+      firstMonth: period.firstMonth,
+      months: period.months,
+    },
     status: report.status,
     hours: report.hours,
     datapoints: report.datapoints,
@@ -89,7 +103,9 @@ export function restatement(frozen: readonly EsrsRow[], live: readonly EsrsRow[]
   const liveById = new Map(live.map((r) => [r.datapoint_id, r.value]));
   return frozen.flatMap((r) => {
     const now = liveById.has(r.datapoint_id) ? (liveById.get(r.datapoint_id) ?? null) : null;
-    return now === r.value ? [] : [{ datapoint_id: r.datapoint_id, frozen_value: r.value, live_value: now }];
+    return now === r.value
+      ? []
+      : [{ datapoint_id: r.datapoint_id, frozen_value: r.value, live_value: now }];
   });
 }
 
@@ -101,7 +117,10 @@ export class NoFrozenReportError extends Error {
 }
 
 /** What GET /v1/esrs-s1 serves: the frozen version when there is one (unless live is asked for), and the restatement. */
-export interface ServedEsrs extends Pick<FrozenEsrs, "period" | "status" | "hours" | "generatedAt" | "datapoints"> {
+export interface ServedEsrs extends Pick<
+  FrozenEsrs,
+  "period" | "status" | "hours" | "generatedAt" | "datapoints"
+> {
   year: number;
   basis: "frozen" | "live";
   frozen: Pick<FrozenEsrs, "version" | "frozenAt" | "frozenBy"> | null;
@@ -113,12 +132,24 @@ export interface ServedEsrs extends Pick<FrozenEsrs, "period" | "status" | "hour
  * `frozen` = the frozen version or NoFrozenReportError. Whenever a frozen version exists, the
  * datapoints whose live value differs are listed (the live report is the cached one: `live`).
  */
-export async function servedEsrs(companyId: string, year: number | undefined, basis: "frozen" | "live" | undefined, live: (year: number | undefined) => Promise<EsrsFigures>): Promise<ServedEsrs> {
+export async function servedEsrs(
+  companyId: string,
+  year: number | undefined,
+  basis: "frozen" | "live" | undefined,
+  live: (year: number | undefined) => Promise<EsrsFigures>,
+): Promise<ServedEsrs> {
   const today = await live(year);
   const frozen = await findFrozenEsrs(companyId, today.year);
   if (basis === "frozen" && !frozen) throw new NoFrozenReportError(today.year);
-  const restated = frozen ? { liveGeneratedAt: today.generatedAt, differences: restatement(frozen.datapoints, today.datapoints) } : null;
-  const version = frozen ? { version: frozen.version, frozenAt: frozen.frozenAt, frozenBy: frozen.frozenBy } : null;
+  const restated = frozen
+    ? {
+        liveGeneratedAt: today.generatedAt,
+        differences: restatement(frozen.datapoints, today.datapoints),
+      }
+    : null;
+  const version = frozen
+    ? { version: frozen.version, frozenAt: frozen.frozenAt, frozenBy: frozen.frozenBy }
+    : null;
   const served = basis !== "live" && frozen ? frozen : today;
   return {
     year: today.year,

@@ -51,11 +51,18 @@ export const toFacts = (doc: IncidentDoc): IncidentFacts => ({
 export type ReadIncidentsFn = typeof incidentsMatchingAny;
 
 /** The period's candidate cases, as the evaluator reads them. */
-export async function readCases(companyId: string, period: Window, stats: AggregateStats, read: ReadIncidentsFn = incidentsMatchingAny): Promise<IncidentFacts[]> {
+export async function readCases(
+  companyId: string,
+  period: Window,
+  stats: AggregateStats,
+  read: ReadIncidentsFn = incidentsMatchingAny,
+): Promise<IncidentFacts[]> {
   return (await read(companyId, caseQueries(period), stats)).map(toFacts);
 }
 
 /** The shapes of those queries (the index test checks each composite index is declared). */
-export function esrsQueryShapes(period: Window = reportingPeriod(2000, DEFAULT_REPORTING)): Aggregation[] {
+export function esrsQueryShapes(
+  period: Window = reportingPeriod(2000, DEFAULT_REPORTING),
+): Aggregation[] {
   return caseQueries(period).map((filters) => ({ collection: "incidents", filters }));
 }

@@ -20,7 +20,14 @@ export interface EsrsReport {
   period: ReportingPeriod;
   status: PeriodStatus;
   /** The period's worked hours, by source and worker category: what the rates divide by. */
-  hours: { total: number; app: number; api: number; employees: number; non_employees: number; unattributed: number };
+  hours: {
+    total: number;
+    app: number;
+    api: number;
+    employees: number;
+    non_employees: number;
+    unattributed: number;
+  };
   generatedAt: Date;
   datapoints: EsrsRow[];
   /** Per incident datapoint, the incidents its value is made of (a frozen report keeps them). */
@@ -33,7 +40,23 @@ export interface EsrsReport {
 export type EsrsFigures = Omit<EsrsReport, "basis" | "inputs">;
 
 /** The figures of a report, dropping its inputs (the cache would otherwise hold every case it read). */
-export const figuresOf = ({ companyId, year, period, status, hours, generatedAt, datapoints }: EsrsReport): EsrsFigures => ({ companyId, year, period, status, hours, generatedAt, datapoints });
+export const figuresOf = ({
+  companyId,
+  year,
+  period,
+  status,
+  hours,
+  generatedAt,
+  datapoints,
+}: EsrsReport): EsrsFigures => ({
+  companyId,
+  year,
+  period,
+  status,
+  hours,
+  generatedAt,
+  datapoints,
+});
 
 /** A year whose period has not begun in the company's calendar: no figures, not even zeros. */
 export class PeriodNotBegunError extends Error {
@@ -42,7 +65,9 @@ export class PeriodNotBegunError extends Error {
     /** The latest period that has begun. */
     readonly latestYear: number,
   ) {
-    super(`the ${period.year} reporting period (${describePeriod(period)}) has not begun; the latest period that has begun is ${latestYear}`);
+    super(
+      `the ${period.year} reporting period (${describePeriod(period)}) has not begun; the latest period that has begun is ${latestYear}`,
+    );
     this.name = "PeriodNotBegunError";
   }
 }
@@ -59,12 +84,18 @@ const countRead = (stats: AggregateStats) => {
  * Hours are summed by the same code as GET /v1/worked-hours. No year: the period in progress at
  * `now`. `stats` counts the work.
  */
-export async function computeEsrsReport(companyId: string, requestedYear: number | undefined, stats: AggregateStats = { queries: 0, documentsRead: 0 }, now = new Date()): Promise<EsrsReport> {
+export async function computeEsrsReport(
+  companyId: string,
+  requestedYear: number | undefined,
+  stats: AggregateStats = { queries: 0, documentsRead: 0 },
+  now = new Date(),
+): Promise<EsrsReport> {
   const { reporting: settings, omissions } = await findEsrsSettings(companyId);
   countRead(stats);
   const year = requestedYear ?? periodYearAt(now, settings);
   const period = reportingPeriod(year, settings);
-  if (period.start.getTime() > now.getTime()) throw new PeriodNotBegunError(period, periodYearAt(now, settings));
+  if (period.start.getTime() > now.getTime())
+    throw new PeriodNotBegunError(period, periodYearAt(now, settings));
   const [coverage, records, cases] = await Promise.all([
     findCoverage(companyId, year).then((doc) => {
       countRead(stats);
@@ -76,7 +107,22 @@ export async function computeEsrsReport(companyId: string, requestedYear: number
   const { values: incidents, basis } = evaluateCases(cases, period);
   const hours = hoursByMonth(period.months, records);
   const status = periodStatus(period, hours, now);
-  const sum = (key: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[key], 0);
-  const byCategory = { employees: sum("employees"), non_employees: sum("nonEmployees"), unattributed: sum("unattributed") };
-  return { companyId, year, period, status, hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory }, generatedAt: now, datapoints: buildRows(period, { incidents, basis, hours, coverage, omissions }, status), basis, inputs: { cases, monthHours: hours, coverage } };
+  const sum = (key: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") =>
+    hours.reduce((total, m) => total + m[key], 0);
+  const byCategory = {
+    employees: sum("employees"),
+    non_employees: sum("nonEmployees"),
+    unattributed: sum("unattributed"),
+  };
+  return {
+    companyId,
+    year,
+    period,
+    status,
+    hours: { total: sum("total"), app: sum("app"), api: sum("api"), ...byCategory },
+    generatedAt: now,
+    datapoints: buildRows(period, { incidents, basis, hours, coverage, omissions }, status),
+    basis,
+    inputs: { cases, monthHours: hours, coverage },
+  };
 }

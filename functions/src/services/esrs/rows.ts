@@ -2,7 +2,15 @@ import { monthKey } from "../../lib/months";
 import type { ReportingPeriod } from "../../lib/period";
 import type { CoverageDoc } from "../../repos/coverage";
 import type { MonthHours } from "../workedHours";
-import { DATAPOINTS, OMISSIONS, type BreakdownOf, type Datapoint, type Omission, type PeriodType, type Unit } from "./datapoints";
+import {
+  DATAPOINTS,
+  OMISSIONS,
+  type BreakdownOf,
+  type Datapoint,
+  type Omission,
+  type PeriodType,
+  type Unit,
+} from "./datapoints";
 import type { Basis, IncidentValues } from "./evaluate";
 
 /** One row of the S1-14 export (JSON and CSV), in datapoint order: the twelve totals, then the breakdowns. */
@@ -55,10 +63,18 @@ export interface PeriodStatus {
   monthsWithoutHours: string[];
 }
 
-export function periodStatus(period: ReportingPeriod, hours: readonly MonthHours[], now: Date): PeriodStatus {
+export function periodStatus(
+  period: ReportingPeriod,
+  hours: readonly MonthHours[],
+  now: Date,
+): PeriodStatus {
   const inProgress = now.getTime() < period.end.getTime();
   const monthsWithoutHours = hours.filter((m) => !(m.total > 0)).map((m) => m.month);
-  return { complete: !inProgress && monthsWithoutHours.length === 0, inProgress, monthsWithoutHours };
+  return {
+    complete: !inProgress && monthsWithoutHours.length === 0,
+    inProgress,
+    monthsWithoutHours,
+  };
 }
 
 /**
@@ -68,7 +84,9 @@ export function periodStatus(period: ReportingPeriod, hours: readonly MonthHours
  */
 export function roundHalfUp(x: number, decimals: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
-  const [mantissa, exponent] = Math.abs(x).toPrecision(15).includes("e") ? Math.abs(x).toPrecision(15).split("e") : [Math.abs(x).toPrecision(15), "0"];
+  const [mantissa, exponent] = Math.abs(x).toPrecision(15).includes("e")
+    ? Math.abs(x).toPrecision(15).split("e")
+    : [Math.abs(x).toPrecision(15), "0"];
   const shifted = Math.round(Number(`${mantissa}e${Number(exponent) + decimals}`));
   return Math.sign(x) * Number(`${shifted}e${-decimals}`);
 }
@@ -81,7 +99,8 @@ export function roundHalfUp(x: number, decimals: number): number {
 export function decimalsOf(unit: Unit, value: number | null): number | null {
   if (unit === "text") return null;
   if (unit === "count" || unit === "days") return 0;
-  if (unit === "per_million_hours" && value !== null && value !== 0 && Math.abs(value) < 1) return Math.max(2, 2 - Math.floor(Math.log10(Math.abs(value))));
+  if (unit === "per_million_hours" && value !== null && value !== 0 && Math.abs(value) < 1)
+    return Math.max(2, 2 - Math.floor(Math.log10(Math.abs(value))));
   return 2;
 }
 
@@ -105,7 +124,10 @@ interface Outcome {
   detail?: string;
 }
 
-const HEADCOUNT_LABEL = { coveredHeadcount: "covered", auditedHeadcount: "audited or certified" } as const;
+const HEADCOUNT_LABEL = {
+  coveredHeadcount: "covered",
+  auditedHeadcount: "audited or certified",
+} as const;
 
 function incidentValue(values: IncidentValues, id: string): number {
   const value = values[id];
@@ -113,47 +135,96 @@ function incidentValue(values: IncidentValues, id: string): number {
   return value;
 }
 
-function outcomeOf(d: Datapoint, year: number, { incidents, basis, hours, coverage }: EsrsInputs): Outcome {
-  const noCoverage = { value: null, reason: `no health and safety coverage data is recorded for ${year}.` };
+function outcomeOf(
+  d: Datapoint,
+  year: number,
+  { incidents, basis, hours, coverage }: EsrsInputs,
+): Outcome {
+  const noCoverage = {
+    value: null,
+    reason: `no health and safety coverage data is recorded for ${year}.`,
+  };
   switch (d.source) {
     case "incidents": {
       const other = basis?.[d.id]?.filedAsOtherType ?? 0;
-      return { value: incidentValue(incidents, d.id), ...(other ? { detail: `Includes ${cases(other)} filed under another type than \`injury\` (accidents by 88 (c), AR 91).` } : {}) };
+      return {
+        value: incidentValue(incidents, d.id),
+        ...(other
+          ? {
+              detail: `Includes ${cases(other)} filed under another type than \`injury\` (accidents by 88 (c), AR 91).`,
+            }
+          : {}),
+      };
     }
     case "rate": {
-      const sum = (k: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") => hours.reduce((total, m) => total + m[k], 0);
+      const sum = (k: "total" | "app" | "api" | "employees" | "nonEmployees" | "unattributed") =>
+        hours.reduce((total, m) => total + m[k], 0);
       if (d.workforce) {
         const group = d.workforce === "employee" ? "employees" : "non-employees";
         const unattributed = sum("unattributed");
         if (unattributed > 0) {
-          return { value: null, reason: `${figure(unattributed)} hour${unattributed === 1 ? "" : "s"} of the period ${unattributed === 1 ? "is" : "are"} not attributed to employees or non-employees (app records, API values without \`worker_category\`), so the hours of ${group} are not known.` };
+          return {
+            value: null,
+            reason: `${figure(unattributed)} hour${unattributed === 1 ? "" : "s"} of the period ${unattributed === 1 ? "is" : "are"} not attributed to employees or non-employees (app records, API values without \`worker_category\`), so the hours of ${group} are not known.`,
+          };
         }
         const part = sum(d.workforce === "employee" ? "employees" : "nonEmployees");
-        if (!(part > 0)) return { value: null, reason: `no worked hours of ${group} are recorded for the ${year} period, so the rate cannot be computed.` };
-        return { value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / part), detail: `Hours worked by ${group} in the period: ${figure(part)}.` };
+        if (!(part > 0))
+          return {
+            value: null,
+            reason: `no worked hours of ${group} are recorded for the ${year} period, so the rate cannot be computed.`,
+          };
+        return {
+          value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / part),
+          detail: `Hours worked by ${group} in the period: ${figure(part)}.`,
+        };
       }
       const [total, app, api] = [sum("total"), sum("app"), sum("api")];
       const detail = `Hours worked in the period: ${figure(total)} (app ${figure(app)}, API ${figure(api)}).`;
       // Never a division by zero: no hours is "not computable", not 0 or infinity.
-      if (!(total > 0)) return { value: null, reason: `no worked hours are recorded for the ${year} period, so the rate cannot be computed.` };
-      return { value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / total), detail };
+      if (!(total > 0))
+        return {
+          value: null,
+          reason: `no worked hours are recorded for the ${year} period, so the rate cannot be computed.`,
+        };
+      return {
+        value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / total),
+        detail,
+      };
     }
     case "coverage": {
       if (!coverage) return noCoverage;
-      if (coverage.headcount === null || coverage.headcount <= 0) return { value: null, reason: `the own-workforce headcount for ${year} is missing or zero.` };
+      if (coverage.headcount === null || coverage.headcount <= 0)
+        return {
+          value: null,
+          reason: `the own-workforce headcount for ${year} is missing or zero.`,
+        };
       const part = coverage[d.field];
-      if (part === null) return { value: null, reason: `the ${HEADCOUNT_LABEL[d.field]} headcount for ${year} is not recorded.` };
+      if (part === null)
+        return {
+          value: null,
+          reason: `the ${HEADCOUNT_LABEL[d.field]} headcount for ${year} is not recorded.`,
+        };
       if (part < 0 || part > coverage.headcount) {
-        return { value: null, reason: `the ${HEADCOUNT_LABEL[d.field]} headcount (${figure(part)}) for ${year} is not between 0 and the own-workforce headcount (${figure(coverage.headcount)}); the coverage data needs correcting.` };
+        return {
+          value: null,
+          reason: `the ${HEADCOUNT_LABEL[d.field]} headcount (${figure(part)}) for ${year} is not between 0 and the own-workforce headcount (${figure(coverage.headcount)}); the coverage data needs correcting.`,
+        };
       }
       return { value: published(d.unit, (part * 100) / coverage.headcount) };
     }
     case "not_collected":
-      return { value: null, reason: "the app does not collect the data for this voluntary datapoint." };
+      return {
+        value: null,
+        reason: "the app does not collect the data for this voluntary datapoint.",
+      };
     case "standards": {
       if (!coverage) return noCoverage;
-      const standards = [...new Set(coverage.certificationStandards.map((s) => s.trim()).filter(Boolean))];
-      if (!standards.length) return { value: null, reason: `no certification standards are recorded for ${year}.` };
+      const standards = [
+        ...new Set(coverage.certificationStandards.map((s) => s.trim()).filter(Boolean)),
+      ];
+      if (!standards.length)
+        return { value: null, reason: `no certification standards are recorded for ${year}.` };
       return { value: standards.join(", ") };
     }
   }
@@ -162,13 +233,16 @@ function outcomeOf(d: Datapoint, year: number, { incidents, basis, hours, covera
 function incompleteNote(period: ReportingPeriod, status: PeriodStatus): string {
   const why = [
     ...(status.inProgress ? ["it has not ended yet (year to date)"] : []),
-    ...(status.monthsWithoutHours.length ? [`no worked hours are recorded for ${status.monthsWithoutHours.join(", ")}`] : []),
+    ...(status.monthsWithoutHours.length
+      ? [`no worked hours are recorded for ${status.monthsWithoutHours.join(", ")}`]
+      : []),
   ];
   return `Incomplete period ${describePeriod(period)}: ${why.join("; ")}.`;
 }
 
 const OMISSION_REASON: Record<Omission, string> = {
-  not_collected_legal_restrictions: "the undertaking does not collect this data where legal restrictions prevent it (marked by the company).",
+  not_collected_legal_restrictions:
+    "the undertaking does not collect this data where legal restrictions prevent it (marked by the company).",
   voluntary_not_disclosed: "a voluntary datapoint the company has chosen not to disclose.",
 };
 
@@ -177,22 +251,40 @@ function omissionOf(d: Datapoint, omissions: Readonly<Record<string, unknown>>):
   const of = d.breakdown ? DATAPOINTS.find((t) => t.id === d.breakdown?.of) : d;
   const mark = omissions[d.id] ?? (d.breakdown ? omissions[d.breakdown.of] : undefined);
   if (!(OMISSIONS as readonly unknown[]).includes(mark)) return null;
-  return mark === "voluntary_not_disclosed" && !(d.voluntary || of?.voluntary) ? null : (mark as Omission);
+  return mark === "voluntary_not_disclosed" && !(d.voluntary || of?.voluntary)
+    ? null
+    : (mark as Omission);
 }
 
 /** `value` as the taxonomy types it, and its decimals. */
-function xbrlOf(unit: Unit, value: number | string | null): Pick<EsrsRow, "xbrl_value" | "xbrl_unit" | "decimals"> {
-  if (typeof value !== "number") return { xbrl_value: value, xbrl_unit: unit === "text" ? null : "pure", decimals: null };
+function xbrlOf(
+  unit: Unit,
+  value: number | string | null,
+): Pick<EsrsRow, "xbrl_value" | "xbrl_unit" | "decimals"> {
+  if (typeof value !== "number")
+    return { xbrl_value: value, xbrl_unit: unit === "text" ? null : "pure", decimals: null };
   const decimals = decimalsOf(unit, value) ?? 0;
-  return unit === "percent" ? { xbrl_value: roundHalfUp(value / 100, decimals + 2), xbrl_unit: "pure", decimals: decimals + 2 } : { xbrl_value: value, xbrl_unit: "pure", decimals };
+  return unit === "percent"
+    ? {
+        xbrl_value: roundHalfUp(value / 100, decimals + 2),
+        xbrl_unit: "pure",
+        decimals: decimals + 2,
+      }
+    : { xbrl_value: value, xbrl_unit: "pure", decimals };
 }
 
 /** The rows, totals first then breakdowns: pure, from already-read inputs. */
-export function buildRows(period: ReportingPeriod, inputs: EsrsInputs, status: PeriodStatus): EsrsRow[] {
+export function buildRows(
+  period: ReportingPeriod,
+  inputs: EsrsInputs,
+  status: PeriodStatus,
+): EsrsRow[] {
   return DATAPOINTS.map((d) => {
     const omission = omissionOf(d, inputs.omissions ?? {});
     const computed = outcomeOf(d, period.year, inputs);
-    const { value, reason, detail } = omission ? { value: null, reason: OMISSION_REASON[omission], detail: undefined } : computed;
+    const { value, reason, detail } = omission
+      ? { value: null, reason: OMISSION_REASON[omission], detail: undefined }
+      : computed;
     const periodic = d.source === "incidents" || d.source === "rate";
     const note = [
       d.methodology,
@@ -215,7 +307,10 @@ export function buildRows(period: ReportingPeriod, inputs: EsrsInputs, status: P
       period_type: d.periodType ?? "duration",
       axis: breakdown?.by ?? null,
       member: breakdown?.member ?? null,
-      voluntary: d.voluntary === true || (breakdown !== null && DATAPOINTS.some((t) => t.id === breakdown.of && t.voluntary === true)),
+      voluntary:
+        d.voluntary === true ||
+        (breakdown !== null &&
+          DATAPOINTS.some((t) => t.id === breakdown.of && t.voluntary === true)),
       omission,
     };
   });

@@ -1,7 +1,7 @@
 import { firestore } from "../../config/firebase";
+import { refreshRollup } from "../../services/rollupJob";
 import { writeDemoKeys } from "./keys";
 import { DEMO_COMPANY, writeCompanies } from "./people";
-import { refreshRollup } from "../../services/rollupJob";
 import { DEMO_NOW, daysAgo } from "./random";
 import { writeSafetyData } from "./safety";
 import { VESSEL_A, writeVessels } from "./vessels";

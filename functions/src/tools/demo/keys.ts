@@ -15,19 +15,40 @@ export interface DemoKey {
   revoked: boolean;
 }
 
-function demo(label: string, api: KeyApi, random: string, scopes: string[], revoked = false): DemoKey {
+function demo(
+  label: string,
+  api: KeyApi,
+  random: string,
+  scopes: string[],
+  revoked = false,
+): DemoKey {
   return { label, api, key: composeKey(api, random), random, scopes, revoked };
 }
 
 export const DEMO_KEYS: DemoKey[] = [
-  demo("findings, vessel A (MV Nordic Star)", "findings", "DemoVesselAFindingsKey0000000001", ["read"]),
+  demo("findings, vessel A (MV Nordic Star)", "findings", "DemoVesselAFindingsKey0000000001", [
+    "read",
+  ]),
   demo("company, read", "company", "DemoCompanyReadKey00000000000001", ["read"]),
-  demo("company, read+provisioning", "company", "DemoCompanyProvisioningKey000001", ["read", "provisioning"]),
-  demo("findings, vessel A, REVOKED", "findings", "DemoRevokedFindingsKey0000000001", ["read"], true),
+  demo("company, read+provisioning", "company", "DemoCompanyProvisioningKey000001", [
+    "read",
+    "provisioning",
+  ]),
+  demo(
+    "findings, vessel A, REVOKED",
+    "findings",
+    "DemoRevokedFindingsKey0000000001",
+    ["read"],
+    true,
+  ),
 ];
 
 /** Stores the demo keys as the console would (hash as the id, display prefix), created by "seed". */
-export async function writeDemoKeys(companyId: string, projectId: string, createdAt: Timestamp): Promise<void> {
+export async function writeDemoKeys(
+  companyId: string,
+  projectId: string,
+  createdAt: Timestamp,
+): Promise<void> {
   for (const demo of DEMO_KEYS) {
     const data = newApiKeyData(
       {

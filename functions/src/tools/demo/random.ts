@@ -28,5 +28,6 @@ export class Rng {
 export const DEMO_NOW = Date.parse("2026-11-01T00:00:00Z");
 const DAY = 86_400_000;
 
-export const daysAgo = (days: number, minutes = 0) => Timestamp.fromMillis(DEMO_NOW - days * DAY + minutes * 60_000);
+export const daysAgo = (days: number, minutes = 0) =>
+  Timestamp.fromMillis(DEMO_NOW - days * DAY + minutes * 60_000);
 export const pad = (n: number, width = 4) => String(n).padStart(width, "0");

@@ -1,10 +1,17 @@
 import type { BulkWriter } from "firebase-admin/firestore";
 import { firestore } from "../../config/firebase";
 import { DEMO_COMPANY, DEMO_PEOPLE, OTHER_COMPANY } from "./people";
-import { DEMO_NOW, daysAgo, pad, Rng } from "./random";
+import { daysAgo, DEMO_NOW, pad, Rng } from "./random";
 
 const INCIDENT_STATUSES = ["reported", "under_investigation", "action_required", "closed"];
-const INCIDENT_TYPES = ["injury", "ill_health", "near_miss", "dangerous_occurrence", "property_damage", "environmental"];
+const INCIDENT_TYPES = [
+  "injury",
+  "ill_health",
+  "near_miss",
+  "dangerous_occurrence",
+  "property_damage",
+  "environmental",
+];
 const PERSON_TYPES = ["employee", "non_employee", "other_worker", "visitor", null];
 const MONTHS = 30;
 
@@ -16,7 +23,12 @@ function monthKey(back: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}`;
 }
 
-function writeIncidents(writer: BulkWriter, companyId: string, rng: Rng, perMonth: [number, number]): void {
+function writeIncidents(
+  writer: BulkWriter,
+  companyId: string,
+  rng: Rng,
+  perMonth: [number, number],
+): void {
   let seq = 0;
   for (let back = MONTHS; back >= 1; back--) {
     for (let i = 0; i < rng.int(...perMonth); i++) {
@@ -56,9 +68,26 @@ function writeWorkedHours(writer: BulkWriter, companyId: string, rng: Rng): void
   for (let back = MONTHS; back >= 1; back--) {
     const month = monthKey(back);
     const coll = `companies/${companyId}/workedHours`;
-    void writer.set(firestore().doc(`${coll}/app-${month}-a`), { month, hours: rng.int(8000, 9000), source: "app", updatedAt: daysAgo(back * 30 - 3) });
-    if (back % 3 === 0) void writer.set(firestore().doc(`${coll}/app-${month}-b`), { month, hours: rng.int(100, 500), source: "app", updatedAt: daysAgo(back * 30 - 4) });
-    if (back <= 12) void writer.set(firestore().doc(`${coll}/api_${month}`), { month, hours: rng.int(2000, 2500), source: "api", updatedAt: daysAgo(back * 30 - 5) });
+    void writer.set(firestore().doc(`${coll}/app-${month}-a`), {
+      month,
+      hours: rng.int(8000, 9000),
+      source: "app",
+      updatedAt: daysAgo(back * 30 - 3),
+    });
+    if (back % 3 === 0)
+      void writer.set(firestore().doc(`${coll}/app-${month}-b`), {
+        month,
+        hours: rng.int(100, 500),
+        source: "app",
+        updatedAt: daysAgo(back * 30 - 4),
+      });
+    if (back <= 12)
+      void writer.set(firestore().doc(`${coll}/api_${month}`), {
+        month,
+        hours: rng.int(2000, 2500),
+        source: "api",
+        updatedAt: daysAgo(back * 30 - 5),
+      });
   }
 }
 

@@ -8,8 +8,22 @@ export const VESSEL_B = "demo-vessel-b";
 export const OTHER_VESSEL = "demo-other-vessel";
 export const DEMO_BUCKET = "demo-safety-apis.firebasestorage.app";
 
-export const STATUSES = ["Open", "To be reviewed", "Closed", "Accepted as is", "Cancelled", "Shipyard confirmed rectification"] as const;
-const SYSTEMS = ["Main engine", "Ballast water", "Fire fighting", "Steering gear", "Hull", "Navigation"];
+export const STATUSES = [
+  "Open",
+  "To be reviewed",
+  "Closed",
+  "Accepted as is",
+  "Cancelled",
+  "Shipyard confirmed rectification",
+] as const;
+const SYSTEMS = [
+  "Main engine",
+  "Ballast water",
+  "Fire fighting",
+  "Steering gear",
+  "Hull",
+  "Navigation",
+];
 const PRIORITIES = ["Low", "Medium", "High", "Critical"];
 const LOCATIONS = ["Engine room", "Deck", "Bridge", "Cargo hold 2", "Accommodation"];
 
@@ -95,11 +109,23 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
     const author = person(rng);
     const systemTriggered = c > 0 && rng.chance(0.4);
     const next = rng.pick(STATUSES);
-    const media = !systemTriggered && rng.chance(0.4)
-      ? [{ kind: rng.pick(["image", "video", "audio", "file"] as const), storageRef: storageRef(rng, `${base}/comments/c${c}/media-${c}`, n * 10 + c), fileName: `media-${c}.bin`, blurHash: null, capturedAt: daysAgo(createdDaysAgo - c), uploadedAt: daysAgo(createdDaysAgo - c) }]
-      : undefined;
+    const media =
+      !systemTriggered && rng.chance(0.4)
+        ? [
+            {
+              kind: rng.pick(["image", "video", "audio", "file"] as const),
+              storageRef: storageRef(rng, `${base}/comments/c${c}/media-${c}`, n * 10 + c),
+              fileName: `media-${c}.bin`,
+              blurHash: null,
+              capturedAt: daysAgo(createdDaysAgo - c),
+              uploadedAt: daysAgo(createdDaysAgo - c),
+            },
+          ]
+        : undefined;
     comments.push({
-      text: systemTriggered ? `Status changed from ${previous} to ${next}` : `Comment ${c + 1} on finding ${n}`,
+      text: systemTriggered
+        ? `Status changed from ${previous} to ${next}`
+        : `Comment ${c + 1} on finding ${n}`,
       createdAt: daysAgo(createdDaysAgo - c, 60 * c),
       authorId: author.id,
       authorName: author.name,
@@ -151,15 +177,34 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
     assigneeIds: [person(rng).id],
     checklist,
     lastComment: last
-      ? { text: last.text, authorId: last.authorId, authorName: last.authorName, authorEmail: last.authorEmail, authorAvatarUrl: last.authorAvatarUrl, createdAt: last.createdAt, systemTriggered: last.systemTriggered }
+      ? {
+          text: last.text,
+          authorId: last.authorId,
+          authorName: last.authorName,
+          authorEmail: last.authorEmail,
+          authorAvatarUrl: last.authorAvatarUrl,
+          createdAt: last.createdAt,
+          systemTriggered: last.systemTriggered,
+        }
       : null,
     locationDetailsImage: hasImage
-      ? { storageRef: storageRef(rng, `${base}/location.jpg`, n), fileName: "location.jpg", blurHash: "LKO2?U%2Tw=w]~RBVZRi};RPxuwH", capturedAt: daysAgo(createdDaysAgo), uploadedAt: daysAgo(createdDaysAgo), uploadedBy: creator.id, uploadedByName: creator.name, uploadedByCompanyName: "Nordic Shipping AS" }
+      ? {
+          storageRef: storageRef(rng, `${base}/location.jpg`, n),
+          fileName: "location.jpg",
+          blurHash: "LKO2?U%2Tw=w]~RBVZRi};RPxuwH",
+          capturedAt: daysAgo(createdDaysAgo),
+          uploadedAt: daysAgo(createdDaysAgo),
+          uploadedBy: creator.id,
+          uploadedByName: creator.name,
+          uploadedByCompanyName: "Nordic Shipping AS",
+        }
       : null,
     markers: hasImage ? [{ x: 0.4, y: 0.6 }] : [],
     ...(n % 16 === 5 ? { hidden: true } : {}),
   });
-  comments.forEach((comment, c) => void writer.set(db.doc(`${base}/comments/c${pad(c, 2)}`), comment));
+  comments.forEach(
+    (comment, c) => void writer.set(db.doc(`${base}/comments/c${pad(c, 2)}`), comment),
+  );
   for (let f = 0; f < rng.int(0, 3); f++) {
     const uploader = person(rng);
     void writer.set(db.doc(`${base}/files/file${f}`), {
@@ -186,9 +231,36 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
 
 export function writeVessels(writer: BulkWriter): void {
   const plans: Array<[VesselPlan, string]> = [
-    [{ projectId: VESSEL_A, companyId: DEMO_COMPANY, name: "MV Nordic Star", findings: 320, seed: 11 }, "9400001"],
-    [{ projectId: VESSEL_B, companyId: DEMO_COMPANY, name: "MV Nordic Wind", findings: 40, seed: 12 }, "9400002"],
-    [{ projectId: OTHER_VESSEL, companyId: OTHER_COMPANY, name: "MT Other Secret", findings: 20, seed: 13 }, "9400003"],
+    [
+      {
+        projectId: VESSEL_A,
+        companyId: DEMO_COMPANY,
+        name: "MV Nordic Star",
+        findings: 320,
+        seed: 11,
+      },
+      "9400001",
+    ],
+    [
+      {
+        projectId: VESSEL_B,
+        companyId: DEMO_COMPANY,
+        name: "MV Nordic Wind",
+        findings: 40,
+        seed: 12,
+      },
+      "9400002",
+    ],
+    [
+      {
+        projectId: OTHER_VESSEL,
+        companyId: OTHER_COMPANY,
+        name: "MT Other Secret",
+        findings: 20,
+        seed: 13,
+      },
+      "9400003",
+    ],
   ];
   for (const [plan, imo] of plans) {
     writeProject(writer, plan, imo);

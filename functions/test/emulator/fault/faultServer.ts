@@ -1,5 +1,5 @@
-import type { AddressInfo } from "node:net";
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createCompanyApp } from "../../../src/company/app";
 import * as accountIntents from "../../../src/repos/accountIntents";
 import * as authAccounts from "../../../src/repos/authAccounts";
@@ -13,7 +13,13 @@ import { asInFunctionsRuntime } from "../../support/scim";
  * `after` the call resolved (the write done, nothing after it) or `before` it starts.
  */
 export interface KillPoint {
-  fn: "recordIntent" | "createAccount" | "setAccountEmail" | "setSignInAllowed" | "deleteAccount" | "runUserTransaction";
+  fn:
+    | "recordIntent"
+    | "createAccount"
+    | "setAccountEmail"
+    | "setSignInAllowed"
+    | "deleteAccount"
+    | "runUserTransaction";
   nth: number;
   when: "before" | "after";
 }
@@ -52,4 +58,6 @@ process.on("message", (message: { arm?: KillPoint }) => {
 process.on("disconnect", () => process.exit(0));
 
 const server = createServer(asInFunctionsRuntime(createCompanyApp()));
-server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
+server.listen(0, "127.0.0.1", () =>
+  process.send?.({ port: (server.address() as AddressInfo).port }),
+);

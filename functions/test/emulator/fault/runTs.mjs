@@ -15,15 +15,24 @@ mkdirSync(cache, { recursive: true });
 let ts;
 
 require.extensions[".ts"] = (module, filename) => {
-  const key = createHash("sha1").update(`${filename}:${statSync(filename).mtimeMs}`).digest("hex");
+  const key = createHash("sha1")
+    .update(`${filename}:${statSync(filename).mtimeMs}`)
+    .digest("hex");
   const cached = join(cache, `${key}.js`);
   let output;
   try {
     output = readFileSync(cached, "utf8");
   } catch {
     ts ??= require("typescript");
-    const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
-    output = ts.transpileModule(readFileSync(filename, "utf8"), { compilerOptions, fileName: filename }).outputText;
+    const compilerOptions = {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+    };
+    output = ts.transpileModule(readFileSync(filename, "utf8"), {
+      compilerOptions,
+      fileName: filename,
+    }).outputText;
     writeFileSync(cached, output);
   }
   module._compile(output, filename);
