@@ -1,4 +1,4 @@
-import type { GetEsrsS1Response } from "./getEsrsS1";
+import type { GetEsrsS1Response } from "./esrsWire";
 import type { GetKpisResponse } from "./getKpis";
 import type { ListAuditLogsResponse } from "./listAuditLogs";
 import type { ListIncidentsResponse } from "./listIncidents";

@@ -3,7 +3,7 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import { sweepAccountIntents } from "../../src/services/accountIntents";
 import { recordSignIn } from "../../src/services/userCommit";
-import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
+import { randomId, seedCompany, seedProvisioningKey, seedUser } from "../support/builders";
 import { client } from "../support/http";
 
 /**
@@ -28,14 +28,7 @@ const account = (uid: string) =>
 
 async function provisioning() {
   const companyId = await seedCompany({ seatCapacity: 5, seatsUsed: 1 });
-  const key = (
-    await seedKey({
-      api: "company",
-      companyId,
-      scopes: ["read", "provisioning"],
-      rateLimits: { perMinute: 10_000 },
-    })
-  ).key;
+  const key = await seedProvisioningKey(companyId);
   return { companyId, key };
 }
 

@@ -3,7 +3,14 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
 import * as userCommit from "../../src/services/userCommit";
-import { randomId, seatsUsed, seedCompany, seedKey, seedUser } from "../support/builders";
+import {
+  randomId,
+  seatsUsed,
+  seedCompany,
+  seedKey,
+  seedProvisioningKey,
+  seedUser,
+} from "../support/builders";
 import { allPages, auditEntriesFor, client } from "../support/http";
 
 /** /v1/users against the Firestore and Auth emulators: the lifecycle with exact seat accounting. */
@@ -14,14 +21,7 @@ async function provisioningCompany(seats: { seatCapacity: number; seatsUsed: num
   await firestore()
     .doc(`companies/${companyId}/departments/dep-hse`)
     .set({ name: "HSE", parentId: null });
-  const prov = (
-    await seedKey({
-      api: "company",
-      companyId,
-      scopes: ["read", "provisioning"],
-      rateLimits: { perMinute: 10_000 },
-    })
-  ).key;
+  const prov = await seedProvisioningKey(companyId);
   return { companyId, prov };
 }
 

@@ -141,3 +141,14 @@ export async function seedUser(uid: string, fields: DocumentData): Promise<void>
       ...fields,
     });
 }
+
+/** A company key with both scopes and room for a test's bursts. */
+export async function seedProvisioningKey(companyId: string): Promise<string> {
+  const { key } = await seedKey({
+    api: "company",
+    companyId,
+    scopes: ["read", "provisioning"],
+    rateLimits: { perMinute: 10_000 },
+  });
+  return key;
+}

@@ -2,7 +2,7 @@ import express, { type Express } from "express";
 import type { IncomingMessage } from "node:http";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { seedCompany, seedKey } from "./builders";
+import { seedCompany, seedProvisioningKey } from "./builders";
 import { client } from "./http";
 
 /**
@@ -56,14 +56,7 @@ export async function scimCompany(
       .doc(`companies/${companyId}/departments/dep-engine`)
       .set({ name: "Engine", parentId: null }),
   ]);
-  const key = (
-    await seedKey({
-      api: "company",
-      companyId,
-      scopes: ["read", "provisioning"],
-      rateLimits: { perMinute: 10_000 },
-    })
-  ).key;
+  const key = await seedProvisioningKey(companyId);
   return { companyId, key };
 }
 

@@ -1,0 +1,196 @@
+import { isoTimestamp, z } from "../http/zod";
+import { OMISSIONS, UNITS } from "../services/esrs/datapoints";
+
+export const BASES = ["frozen", "live"] as const;
+
+/** The wire shape of `GET /v1/esrs-s1` (JSON): one row per datapoint, and the report around them. */
+const datapointSchema = z
+  .object({
+    datapoint_id: z
+      .string()
+      .openapi({ example: "S1-14_05", description: "EFRAG IG 3 datapoint id." }),
+    esrs_paragraph: z.string().openapi({
+      example: "ESRS S1 88 (c)",
+      description:
+        "Paragraph of ESRS S1 (Delegated Regulation (EU) 2023/2772) the datapoint answers.",
+    }),
+    name: z.string().openapi({
+      example: "rate_of_recordable_work_related_accidents",
+      description: "Stable snake_case name.",
+    }),
+    value: z.union([z.number(), z.string()]).nullable().openapi({
+      description:
+        "A number (text for `S1-14_11`), or null when it cannot be computed; `note` then says why. Percentages and rates are rounded to two decimals.",
+    }),
+    unit: z
+      .enum(UNITS)
+      .openapi({ description: "`percent`, `count`, `per_million_hours`, `days` or `text`." }),
+    note: z.string().openapi({
+      description:
+        "How the value is computed, the period, whether it is incomplete, and the reason when the value is null.",
+    }),
+    breakdown: z
+      .object({
+        of: z
+          .string()
+          .openapi({ example: "S1-14_02", description: "The total row this row is part of." }),
+        by: z.enum(["person_type", "cause"]).openapi({
+          description:
+            "`person_type` (¶88: employees / non-employees) or `cause` (AR 82: injury / ill health).",
+        }),
+        member: z.enum(["employee", "non_employee", "other_worker", "injury", "ill_health"]),
+      })
+      .nullable()
+      .openapi({
+        description: "Null on the twelve total rows; on a breakdown row, what it breaks down.",
+      }),
+    concept: z.string().nullable().openapi({
+      description:
+        "The ESRS XBRL taxonomy element. Null on every row for now: the element names could not be verified against the taxonomy's published files, and a guessed name would mis-tag a report; map by `datapoint_id` (EFRAG IG 3).",
+    }),
+    xbrl_value: z.union([z.number(), z.string()]).nullable().openapi({
+      example: 0.8333,
+      description:
+        "`value` as the taxonomy types it: a percentage as a fraction (83.33 % → 0.8333), anything else as `value`.",
+    }),
+    xbrl_unit: z.enum(["pure"]).nullable().openapi({
+      description: "`pure` for every number (counts, days, rates, fractions); null for text.",
+    }),
+    decimals: z.number().int().nullable().openapi({
+      example: 2,
+      description:
+        "XBRL `decimals` of `xbrl_value`: 0 for counts and days, 4 for a fraction (two decimals of a percentage), 2 for rates or three significant digits below 1; null for text and null values.",
+    }),
+    period_type: z.enum(["duration", "instant"]).openapi({
+      description:
+        "`instant` for the coverage shares (headcounts at the period's end), `duration` otherwise.",
+    }),
+    axis: z
+      .enum(["person_type", "cause"])
+      .nullable()
+      .openapi({ description: "The breakdown's axis (`breakdown.by`); null on a total row." }),
+    member: z
+      .enum(["employee", "non_employee", "other_worker", "injury", "ill_health"])
+      .nullable()
+      .openapi({ description: "The breakdown's member; null on a total row." }),
+    voluntary: z.boolean().openapi({
+      description:
+        "A datapoint the undertaking may (not must) disclose: `S1-14_08`, `S1-14_09` (¶89), `S1-14_12` (AR 94).",
+    }),
+    omission: z.enum(OMISSIONS).nullable().openapi({
+      description:
+        "Why the company does not disclose it, as marked in the app: `not_collected_legal_restrictions` or `voluntary_not_disclosed`; the value is then null. Null: not marked.",
+    }),
+  })
+  .openapi("EsrsDatapoint");
+
+const reportSchema = z
+  .object({
+    company_id: z.string(),
+    year: z
+      .number()
+      .int()
+      .openapi({ description: "The reporting period, named by the calendar year it starts in." }),
+    period: z
+      .object({
+        start: isoTimestamp.openapi({
+          description: "Local midnight on the period's first day, as a UTC instant (inclusive).",
+        }),
+        end: isoTimestamp.openapi({
+          description: "Local midnight on the next period's first day (exclusive).",
+        }),
+        time_zone: z.string().openapi({
+          example: "Europe/Berlin",
+          description: "The company's reporting time zone (IANA); default `UTC`.",
+        }),
+        first_month: z.number().int().openapi({
+          example: 1,
+          description: "First month of the financial year, 1–12; default 1.",
+        }),
+        months: z.array(z.string()).openapi({
+          description: "The twelve `YYYY-MM` months whose worked hours belong to the period.",
+        }),
+        complete: z.boolean().openapi({
+          description:
+            "False while the period is in progress or any of its months has no worked hours: the figures are then not a full year's.",
+        }),
+        in_progress: z
+          .boolean()
+          .openapi({ description: "The period has not ended yet (year to date)." }),
+        months_without_hours: z
+          .array(z.string())
+          .openapi({ description: "Months of the period with no worked hours recorded." }),
+      })
+      .openapi("EsrsPeriod"),
+    worked_hours: z
+      .object({
+        total: z.number(),
+        app: z.number(),
+        api: z.number(),
+        employees: z
+          .number()
+          .openapi({ description: "Hours sent with `worker_category: employees`." }),
+        non_employees: z
+          .number()
+          .openapi({ description: "Hours sent with `worker_category: non_employees`." }),
+        unattributed: z.number().openapi({
+          description:
+            "Hours of no category (app records, API values without one): while above 0, the per-group rates are null.",
+        }),
+      })
+      .openapi({
+        description:
+          "Hours worked in the period's months by the whole own workforce (employees and non-employees, AR 89), by source and by worker category: the sum of " +
+          "`GET /v1/worked-hours` for the same year, and what the rate divides by.",
+      }),
+    basis: z.enum(BASES).openapi({
+      description:
+        "`frozen`: the rows as frozen (see `frozen`); `live`: computed from today's data.",
+    }),
+    frozen: z
+      .object({
+        version: z.number().int().openapi({
+          example: 2,
+          description: "1 for the first freeze; earlier versions are kept.",
+        }),
+        frozen_at: isoTimestamp,
+        frozen_by: z
+          .object({ type: z.string(), id: z.string(), name: z.string() })
+          .openapi({ description: "The console user (or operator) who froze it." }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "The year's current frozen version, whether served or not; null when the year was never frozen.",
+      }),
+    restatement: z
+      .object({
+        live_generated_at: isoTimestamp,
+        differences: z
+          .array(
+            z.object({
+              datapoint_id: z.string(),
+              frozen_value: z.union([z.number(), z.string()]).nullable(),
+              live_value: z.union([z.number(), z.string()]).nullable(),
+            }),
+          )
+          .openapi({
+            description:
+              "Every datapoint whose value from today's data differs from the frozen one (ESRS 1 §7.4: a restatement to disclose); empty when none does.",
+          }),
+      })
+      .nullable()
+      .openapi({ description: "Null when the year has no frozen version." }),
+    generated_at: isoTimestamp.openapi({
+      description:
+        "When the numbers were computed from the live data. A report is computed at most once every 5 minutes per company and year and then served as it was, with this time: data changed since shows at the latest 5 minutes later.",
+    }),
+    datapoints: z.array(datapointSchema).openapi({
+      description:
+        "One row per datapoint, `S1-14_01` to `S1-14_12` in that order (`S1-14_12` always present, null when not collected), then the breakdown rows (`S1-14_02.employee`, …; see `breakdown`).",
+    }),
+  })
+  .openapi("EsrsS1Report");
+
+export const responseSchema = z.object({ data: reportSchema });
+export type GetEsrsS1Response = z.infer<typeof responseSchema>;
