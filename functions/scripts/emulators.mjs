@@ -2,6 +2,8 @@
 //   node scripts/emulators.mjs exec -- CMD…   Firestore for CMD (reused if FIRESTORE_EMULATOR_HOST is set)
 //   node scripts/emulators.mjs seed           regenerate ../emulator-data from the deterministic seed
 //   node scripts/emulators.mjs start          the local stack on the demo data, until Ctrl-C
+//   node scripts/emulators.mjs stack -- CMD…  an empty stack (Firestore with rules and triggers,
+//                                             Functions, Auth) for CMD, stopped after it
 // Every process started here is stopped on exit, Ctrl-C or failure (no orphaned JVM).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
@@ -9,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { answers, exportFirestore, PROJECT_ID, startFirestore } from "./firestoreEmulator.mjs";
+import { registerFirestoreTriggers } from "./firestoreTriggers.mjs";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
@@ -20,6 +23,8 @@ const FIREBASE_BIN = join(FUNCTIONS_DIR, "node_modules", ".bin", "firebase");
 const REGION = "europe-west1";
 // The ports firebase.json gives the Functions and Auth emulators (override both together with it).
 const FUNCTIONS_PORT = Number(process.env.FUNCTIONS_EMULATOR_PORT ?? 5001);
+const FUNCTIONS_HOST = `127.0.0.1:${FUNCTIONS_PORT}`;
+const BASE = `http://${FUNCTIONS_HOST}/${PROJECT_ID}/${REGION}`;
 const AUTH_HOST = `127.0.0.1:${Number(process.env.AUTH_EMULATOR_PORT ?? 9099)}`;
 
 const cleanups = [];
@@ -114,11 +119,38 @@ async function waitFor(url, seconds, alive) {
   return false;
 }
 
+/** The Functions and Auth emulators on Firestore `host`, once both APIs answer; triggers registered. */
+async function functionsAndAuth(host, reused) {
+  const firebase = run(
+    FIREBASE_BIN,
+    ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"],
+    { cwd: ROOT, env: env(host) },
+  );
+  const ready = await waitFor(
+    `${BASE}/findingsApi/v1`,
+    180,
+    () => firebase.child.exitCode === null,
+  );
+  if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
+  const triggers = await registerFirestoreTriggers(host, FUNCTIONS_HOST, PROJECT_ID);
+  console.log(`Firestore triggers registered: ${triggers.join(", ") || "none"}`);
+  if (reused && triggers.length)
+    console.warn(
+      `The reused Firestore emulator delivers trigger events only if it was started with --functions_emulator=${FUNCTIONS_HOST}.`,
+    );
+  return firebase;
+}
+
 async function start() {
   if (!existsSync(join(FUNCTIONS_DIR, "lib", "index.js")))
     throw new Error("Build first: npm run build");
   const port = Number(process.env.FIRESTORE_PORT ?? 8080);
-  const { host, reused } = await firestore({ port, seed: SEED, quiet: true });
+  const { host, reused } = await firestore({
+    port,
+    seed: SEED,
+    quiet: true,
+    functionsEmulator: FUNCTIONS_HOST,
+  });
   if (reused) {
     console.log(`Reusing the Firestore emulator at ${host}; loading the demo data into it…`);
     const code = await run(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "seedDemo.js")], {
@@ -127,21 +159,8 @@ async function start() {
     }).done;
     if (code !== 0) throw new Error("seeding the running emulator failed");
   }
-  const firebase = run(
-    FIREBASE_BIN,
-    ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"],
-    {
-      cwd: ROOT,
-      env: env(host),
-    },
-  );
-  const base = `http://127.0.0.1:${FUNCTIONS_PORT}/${PROJECT_ID}/${REGION}`;
-  const ready = await waitFor(
-    `${base}/findingsApi/v1`,
-    180,
-    () => firebase.child.exitCode === null,
-  );
-  if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
+  const firebase = await functionsAndAuth(host, reused);
+  const base = BASE;
   const authSeed = await run(
     process.execPath,
     [join(FUNCTIONS_DIR, "lib", "tools", "seedDemoAuth.js")],
@@ -169,8 +188,34 @@ ${DEMO_KEYS.map((k) => `   ${k.label.padEnd(36)} ${k.key}`).join("\n")}
   return firebase.done;
 }
 
+/**
+ * An empty stack for CMD: Firestore (rules loaded, its trigger events sent to the Functions
+ * emulator), the Functions and Auth emulators, every Firestore trigger registered; CMD gets
+ * FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST, FINDINGS_API_URL and COMPANY_API_URL.
+ */
+async function stack(argv) {
+  const [cmd, ...args] = argv;
+  if (!cmd) throw new Error("usage: emulators.mjs stack -- COMMAND [ARGS…]");
+  if (!existsSync(join(FUNCTIONS_DIR, "lib", "index.js")))
+    throw new Error("Build first: npm run build");
+  const port = process.env.FIRESTORE_PORT ? Number(process.env.FIRESTORE_PORT) : undefined;
+  const emulator = await startFirestore({ rules: RULES, port, functionsEmulator: FUNCTIONS_HOST });
+  cleanups.push(emulator.stop);
+  await functionsAndAuth(emulator.host, false);
+  return run(cmd, args, {
+    env: {
+      ...env(emulator.host),
+      FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
+      FINDINGS_API_URL: `${BASE}/findingsApi`,
+      COMPANY_API_URL: `${BASE}/companyApi`,
+    },
+    detached: false,
+  }).done;
+}
+
 const [command, ...rest] = process.argv.slice(2);
-const commands = { exec: () => exec(rest[0] === "--" ? rest.slice(1) : rest), seed, start };
+const argv = rest[0] === "--" ? rest.slice(1) : rest;
+const commands = { exec: () => exec(argv), seed, start, stack: () => stack(argv) };
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, async () => {
@@ -181,7 +226,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   });
 }
 if (!commands[command]) {
-  console.error("usage: emulators.mjs exec -- COMMAND… | seed | start");
+  console.error("usage: emulators.mjs exec -- COMMAND… | seed | start | stack -- COMMAND…");
   process.exit(2);
 }
 commands[command]()

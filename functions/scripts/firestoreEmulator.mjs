@@ -53,10 +53,11 @@ export async function answers(host) {
 
 /**
  * Starts an emulator and resolves once it answers `Ok`. Options: port, rules (path),
- * seed (path of an `.overall_export_metadata` file), quiet.
+ * seed (path of an `.overall_export_metadata` file), functionsEmulator (`host:port` of the Functions
+ * emulator that receives the triggers' events), quiet.
  * Returns { host, stop() }. Rejects with a clear message if the process exits early.
  */
-export async function startFirestore({ port, rules, seed, quiet = true } = {}) {
+export async function startFirestore({ port, rules, seed, functionsEmulator, quiet = true } = {}) {
   const launcher = launcherPath();
   if (!launcher) throw new Error(INSTALL_HINT);
   if (seed && !existsSync(seed))
@@ -70,6 +71,7 @@ export async function startFirestore({ port, rules, seed, quiet = true } = {}) {
   const args = ["start", "--host=127.0.0.1", `--port=${chosen}`, `--project_id=${PROJECT_ID}`];
   if (rules) args.push(`--rules=${rules}`);
   if (seed) args.push(`--seed_from_export=${seed}`);
+  if (functionsEmulator) args.push(`--functions_emulator=${functionsEmulator}`);
   const child = spawn(launcher, args, {
     detached: true,
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "pipe" : "inherit"],
