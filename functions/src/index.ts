@@ -1,9 +1,16 @@
 import { logger } from "firebase-functions";
+import { onDocumentWritten } from "firebase-functions/v2/firestore";
 import { onCall, onRequest } from "firebase-functions/v2/https";
 import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { PAGE_TOKEN_SECRET } from "./config/params";
-import { apiOptions, callableOptions, jobOptions, reportCallableOptions } from "./config/runtime";
+import {
+  apiOptions,
+  callableOptions,
+  jobOptions,
+  reportCallableOptions,
+  triggerOptions,
+} from "./config/runtime";
 
 /*
  * Each function loads its own modules at its first call (`import()`, cached by Node), so an
@@ -102,4 +109,44 @@ export const rosterSignIn = beforeUserSignedIn(
       );
     }
   },
+);
+
+/**
+ * The change records behind the delta endpoints (docs/firestore-data.md, "Change records"): a
+ * write of a finding, of one of its comments or files, or of an incident records the server time
+ * and the state of its finding or incident. Each run reads the current state, never the event's.
+ */
+const changes = () => import("./services/changes");
+const findingDocument = "projects/{projectId}/findings/{findingId}";
+/** Whether the event's before-image was a visible document (absent, null and false `hidden` show). */
+const wasVisible = (before?: { exists: boolean; get(field: string): unknown }) =>
+  !!before?.exists && [undefined, null, false].includes(before.get("hidden") as never);
+
+export const onFindingWritten = onDocumentWritten(
+  { ...triggerOptions, document: findingDocument },
+  async (event) =>
+    (await changes()).recordFindingChange(
+      event.params.projectId,
+      event.params.findingId,
+      wasVisible(event.data?.before),
+    ),
+);
+export const onFindingCommentWritten = onDocumentWritten(
+  { ...triggerOptions, document: `${findingDocument}/comments/{commentId}` },
+  async (event) =>
+    (await changes()).recordFindingChange(event.params.projectId, event.params.findingId, false),
+);
+export const onFindingFileWritten = onDocumentWritten(
+  { ...triggerOptions, document: `${findingDocument}/files/{fileId}` },
+  async (event) =>
+    (await changes()).recordFindingChange(event.params.projectId, event.params.findingId, false),
+);
+export const onIncidentWritten = onDocumentWritten(
+  { ...triggerOptions, document: "companies/{companyId}/incidents/{incidentId}" },
+  async (event) =>
+    (await changes()).recordIncidentChange(
+      event.params.companyId,
+      event.params.incidentId,
+      wasVisible(event.data?.before),
+    ),
 );

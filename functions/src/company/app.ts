@@ -4,6 +4,7 @@ import { scimErrors } from "../scim/errors";
 import { USER_ROUTES } from "../scim/users";
 import { getEsrsS1 } from "./getEsrsS1";
 import { getKpis } from "./getKpis";
+import { incidentsDelta } from "./incidentsDelta";
 import { listAuditLogs } from "./listAuditLogs";
 import { listIncidents } from "./listIncidents";
 import { createUser } from "./users/createUser";
@@ -28,6 +29,7 @@ export const COMPANY_API = {
   routes: [
     ...[
       listIncidents,
+      incidentsDelta,
       getKpis,
       getEsrsS1,
       listAuditLogs,

@@ -1,5 +1,6 @@
 import type { GetEsrsS1Response } from "./esrsWire";
 import type { GetKpisResponse } from "./getKpis";
+import type { IncidentsDeltaResponse } from "./incidentsDelta";
 import type { ListAuditLogsResponse } from "./listAuditLogs";
 import type { ListIncidentsResponse } from "./listIncidents";
 import type { User } from "./users/wire";
@@ -34,6 +35,16 @@ export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
     },
   ],
   next_page_token: PAGE_TOKEN,
+};
+
+/** The last page of a delta: one changed incident, one hidden, and the token of the next delta. */
+export const INCIDENT_DELTA_EXAMPLE: IncidentsDeltaResponse = {
+  data: [
+    { ...INCIDENT_PAGE_EXAMPLE.data[0], status: "closed" },
+    { id: "inc-0040", removed: { reason: "hidden", at: "2026-03-15T07:02:41.508Z" } },
+  ],
+  next_page_token: null,
+  delta_token: "v3.Q2hhbmdlTWU.4hTz8mQ1cV6wB3nK0pS7xD2fG5jL9rU1yE4iO7aH0kN3qW6tZ9bC",
 };
 
 const MONTHS = Array.from(

@@ -7,6 +7,13 @@ export const DEFAULT_RATE_LIMITS = { perMinute: 60, perDay: 10_000 } as const;
 /** Audit retention of the contract (`expireAt` feeds the Firestore TTL policy). */
 export const AUDIT_RETENTION_DAYS = { operational: 90, privileged: 730 } as const;
 
+/**
+ * Change records (docs/firestore-data.md, "Change records"): a delta token is honoured this many
+ * days; a removal record is kept a few days longer (its TTL) so every honoured token sees it.
+ */
+export const DELTA_RETENTION_DAYS = 30;
+export const REMOVAL_RECORD_DAYS = 35;
+
 /** Largest request body either API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024;
 

@@ -51,6 +51,17 @@ export const callableOptions = { ...shared, memory: "256MiB" as const, timeoutSe
 /** Report callables run dozens of aggregation queries in parallel: more room and time than key management. */
 export const reportCallableOptions = { ...shared, memory: "512MiB" as const, timeoutSeconds: 120 };
 
+/**
+ * The change triggers (docs/firestore-data.md, "Change records"): one small transaction each;
+ * retried on failure, which is safe because each run rewrites the record from the current state.
+ */
+export const triggerOptions = {
+  ...shared,
+  memory: "256MiB" as const,
+  timeoutSeconds: 60,
+  retry: true,
+};
+
 /** The daily rollup of every company: a few companies at once, each a bounded set of queries. */
 export const jobOptions = {
   ...shared,

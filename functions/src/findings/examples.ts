@@ -103,6 +103,22 @@ export const FINDING_PAGE_EXAMPLE: { data: Finding[]; next_page_token: string | 
   next_page_token: PAGE_TOKEN,
 };
 
+const DELTA_TOKEN = "v3.Q2hhbmdlTWU.7dLq1nX4bRt9wC2mF5hJ8kP0sV3yA6eG1iK4oN7qT0uW3zB6dE9h";
+
+/** The last page of a delta: one changed finding, one removed, and the token of the next delta. */
+export const FINDING_DELTA_EXAMPLE: {
+  data: Array<Finding | { id: string; removed: { reason: "hidden" | "deleted"; at: string } }>;
+  next_page_token: string | null;
+  delta_token: string | null;
+} = {
+  data: [
+    FINDING,
+    { id: "vessel-a-f0007", removed: { reason: "deleted", at: "2026-03-02T10:15:03.221Z" } },
+  ],
+  next_page_token: null,
+  delta_token: DELTA_TOKEN,
+};
+
 const COMMENT: Comment = {
   id: "c-0001",
   finding_id: "vessel-a-f0001",

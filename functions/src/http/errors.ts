@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   "seat-capacity-exhausted": 409,
+  resync_required: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

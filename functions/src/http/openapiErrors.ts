@@ -38,6 +38,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The request conflicts with existing data, e.g. a user with this e-mail address exists (in any company).",
   "seat-capacity-exhausted":
     "Provisioning would exceed the company's seat capacity; the body also carries `seat_capacity` and `seats_used`. Nothing was created.",
+  resync_required:
+    "The `delta_token` is older than the change records' retention (30 days): start again with a full copy (the delta endpoint without `delta_token`).",
   payload_too_large:
     "The request body exceeds 64 KiB, whatever its media type (checked on the bytes received).",
   unsupported_media_type:
@@ -57,6 +59,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   method_not_allowed: "PUT is not supported on this path; use GET, HEAD.",
   conflict: "A user with this e-mail address already exists.",
   "seat-capacity-exhausted": "No free seat: the company uses 25 of its 25 seats.",
+  resync_required:
+    "This delta_token is older than 30 days; start a full copy again without delta_token.",
   payload_too_large: "The request body is larger than 64 KiB.",
   unsupported_media_type: "Send the request body as JSON with `Content-Type: application/json`.",
   rate_limited: "Rate limit exceeded: 60 requests per minute; retry after 42 s.",

@@ -1,4 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
+import { firestore } from "../config/firebase";
 import { compareInstants, type Instant } from "../lib/dates";
 import {
   commentShape,
@@ -144,4 +145,14 @@ export async function queryComments(
 export async function liveFiles(projectId: string, findingId: string): Promise<FileDoc[]> {
   const snap = await findingsOf(projectId).doc(findingId).collection("files").get();
   return snap.docs.map((doc) => parseSnapshot(fileShape, doc)).filter((file) => !file.deleted);
+}
+
+/** The findings with these ids, as stored now (hidden ones too); an absent id is a deleted finding. */
+export async function findingsByIds(
+  projectId: string,
+  ids: readonly string[],
+): Promise<Map<string, FindingDoc>> {
+  if (!ids.length) return new Map();
+  const snaps = await firestore().getAll(...ids.map((id) => findingsOf(projectId).doc(id)));
+  return new Map(snaps.filter((s) => s.exists).map((s) => [s.id, parseFinding(s)]));
 }

@@ -106,3 +106,13 @@ export async function incidentsMatchingAny(
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
+
+/** The incidents with these ids, as stored now (hidden ones too); an absent id is a deleted incident. */
+export async function incidentsByIds(
+  companyId: string,
+  ids: readonly string[],
+): Promise<Map<string, IncidentDoc>> {
+  if (!ids.length) return new Map();
+  const snaps = await firestore().getAll(...ids.map((id) => incidentsOf(companyId).doc(id)));
+  return new Map(snaps.filter((s) => s.exists).map((s) => [s.id, parseSnapshot(incidentShape, s)]));
+}

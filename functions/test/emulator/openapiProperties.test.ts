@@ -89,7 +89,8 @@ function fixtures(ids: { finding?: string; user?: string }): Fixtures {
     fc.oneof(fc.constant(known ?? "none"), fc.string({ minLength: 1, maxLength: 40 }));
   return {
     value: (operationId, name) => {
-      if (name === "page_token") return fc.constant(undefined); // only tokens the API issued are valid
+      // Only tokens the API issued are valid.
+      if (name === "page_token" || name === "delta_token") return fc.constant(undefined);
       if (name === "department")
         return operationId === "updateUser"
           ? fc.constantFrom("Deck", " engine ", null)

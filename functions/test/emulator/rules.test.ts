@@ -52,6 +52,8 @@ beforeAll(async () => {
       status: "deactivated",
     });
     await setDoc(doc(db, "users/nell"), { companyId: "acme", role: "owner", keyUser: true });
+    await setDoc(doc(db, "projects/p1/findingChanges/f1"), { state: "visible" });
+    await setDoc(doc(db, "companies/acme/incidentChanges/i1"), { state: "hidden" });
     await setDoc(doc(db, "apiKeys/h1"), {
       companyId: "acme",
       api: "findings",
@@ -100,6 +102,20 @@ describe("firestore.rules", () => {
     await assertFails(setDoc(doc(ctx(), "apiKeyUsage/h1"), { minuteCount: 0 }));
     await assertFails(getDoc(doc(ctx(), "apiKeyLocks/acme__findings")));
     await assertFails(setDoc(doc(ctx(), "apiKeyLocks/acme__findings"), { updatedAt: 0 }));
+  });
+
+  it.each([
+    ["a member", alice],
+    ["a platform admin", admin],
+    ["an anonymous client", anon],
+  ])("%s can neither read nor write the change records", async (_who, ctx) => {
+    await assertFails(getDoc(doc(ctx(), "projects/p1/findingChanges/f1")));
+    await assertFails(getDocs(collection(ctx(), "projects/p1/findingChanges")));
+    await assertFails(setDoc(doc(ctx(), "projects/p1/findingChanges/f1"), { state: "visible" }));
+    await assertFails(deleteDoc(doc(ctx(), "projects/p1/findingChanges/f1")));
+    await assertFails(getDoc(doc(ctx(), "companies/acme/incidentChanges/i1")));
+    await assertFails(getDocs(collection(ctx(), "companies/acme/incidentChanges")));
+    await assertFails(setDoc(doc(ctx(), "companies/acme/incidentChanges/i1"), { state: "hidden" }));
   });
 
   const as = (uid: string) => env.authenticatedContext(uid).firestore();

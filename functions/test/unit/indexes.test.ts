@@ -16,9 +16,13 @@ interface DeclaredIndex {
   queryScope: string;
   fields: Array<{ fieldPath: string; order?: string }>;
 }
-const declared: DeclaredIndex[] = JSON.parse(
+const indexFile = JSON.parse(
   readFileSync(join(__dirname, "../../../firestore.indexes.json"), "utf8"),
-).indexes;
+) as {
+  indexes: DeclaredIndex[];
+  fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }>;
+};
+const declared = indexFile.indexes;
 
 const listQueries: Array<IndexNeed | null> = [
   ...["dateCreated", "lastEditedDate"].flatMap((order) =>
@@ -90,4 +94,18 @@ describe("firestore.indexes.json", () => {
     );
     expect(match).toBeDefined();
   });
+
+  it("the delta endpoints' change queries (a range and order on changedAt alone) need no composite index", () => {
+    expect(indexNeed("findingChanges", "changedAt")).toBeNull();
+    expect(indexNeed("incidentChanges", "changedAt")).toBeNull();
+  });
+
+  it.each(["auditLogs", "findingChanges", "incidentChanges"])(
+    "has a TTL policy on %s.expireAt",
+    (collectionGroup) => {
+      expect(indexFile.fieldOverrides).toContainEqual(
+        expect.objectContaining({ collectionGroup, fieldPath: "expireAt", ttl: true }),
+      );
+    },
+  );
 });
