@@ -1,4 +1,7 @@
-/** Two projects: pure unit tests (no emulator) and emulator tests (real Firestore). */
+/**
+ * Three projects: pure unit tests (no emulator), emulator tests (real Firestore) and stack tests
+ * (the built functions in the Functions emulator, triggers firing; run under `emulators.mjs stack`).
+ */
 const common = {
   preset: "ts-jest",
   testEnvironment: "node",
@@ -18,6 +21,13 @@ module.exports = {
       testMatch: ["<rootDir>/test/emulator/**/*.test.ts"],
       setupFiles: ["<rootDir>/test/emulator/env.ts"],
       slowTestThreshold: 30,
+    },
+    {
+      ...common,
+      displayName: "stack",
+      testMatch: ["<rootDir>/test/stack/**/*.test.ts"],
+      setupFiles: ["<rootDir>/test/stack/env.ts"],
+      slowTestThreshold: 60,
     },
   ],
 };

@@ -6,7 +6,7 @@
 //                                             Functions, Auth) for CMD, stopped after it
 // Every process started here is stopped on exit, Ctrl-C or failure (no orphaned JVM).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,18 +120,22 @@ async function waitFor(url, seconds, alive) {
 }
 
 /** The Functions and Auth emulators on Firestore `host`, once both APIs answer; triggers registered. */
-async function functionsAndAuth(host, reused) {
+async function functionsAndAuth(host, reused, logFile) {
+  const output = logFile ? openSync(logFile, "w") : "inherit";
   const firebase = run(
     FIREBASE_BIN,
     ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"],
-    { cwd: ROOT, env: env(host) },
+    { cwd: ROOT, env: env(host), stdio: ["ignore", output, output] },
   );
   const ready = await waitFor(
     `${BASE}/findingsApi/v1`,
     180,
     () => firebase.child.exitCode === null,
   );
-  if (!ready) throw new Error("The Functions emulator did not come up; see its output above.");
+  if (!ready)
+    throw new Error(
+      `The Functions emulator did not come up; see its output ${logFile ? `in ${logFile}` : "above"}.`,
+    );
   const triggers = await registerFirestoreTriggers(host, FUNCTIONS_HOST, PROJECT_ID);
   console.log(`Firestore triggers registered: ${triggers.join(", ") || "none"}`);
   if (reused && triggers.length)
@@ -201,7 +205,10 @@ async function stack(argv) {
   const port = process.env.FIRESTORE_PORT ? Number(process.env.FIRESTORE_PORT) : undefined;
   const emulator = await startFirestore({ rules: RULES, port, functionsEmulator: FUNCTIONS_HOST });
   cleanups.push(emulator.stop);
-  await functionsAndAuth(emulator.host, false);
+  // The emulators' own output (a line per function run) goes to a file, CMD's to the terminal.
+  const logFile = join(mkdtempSync(join(tmpdir(), "stack-")), "emulators.log");
+  console.log(`Functions and Auth emulator output: ${logFile}`);
+  await functionsAndAuth(emulator.host, false, logFile);
   return run(cmd, args, {
     env: {
       ...env(emulator.host),

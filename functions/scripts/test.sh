@@ -28,6 +28,9 @@ echo "== emulator tests (Firestore emulator from the harness, Auth emulator thro
 # result was written, stalling the run; the results are complete by then, failures still fail.
 node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --only auth --project demo-safety-apis \
   "npx jest --selectProjects emulator --silent --forceExit --json --outputFile=$results/emulator.json"
+echo "== stack tests: the built functions in the Functions emulator, Firestore triggers firing (emulators.mjs stack)"
+node scripts/emulators.mjs stack -- \
+  npx jest --selectProjects stack --silent --forceExit --json --outputFile="$results/stack.json"
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
 FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
 node scripts/summarize.mjs "$results"/*.json
