@@ -14,8 +14,10 @@
 // are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
-// scripts/benchExport.mjs. Last, the module-load time of each exported function (scripts/benchModuleLoad.mjs).
+// scripts/benchExport.mjs. Then the module-load time of each exported function (scripts/benchModuleLoad.mjs),
+// and last the delta endpoint's first copy and one delta after 100 changes (scripts/benchDelta.mjs).
 import { createRequire } from "node:module";
+import { deltaFigures } from "./benchDelta.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { moduleLoadFigures } from "./benchModuleLoad.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
@@ -257,6 +259,7 @@ async function main() {
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20)
     throw new Error("export count mismatch");
   console.log(`\n${moduleLoadFigures().join("\n")}`);
+  console.log(`\n${(await deltaFigures()).join("\n")}`);
   process.exit(0);
 }
 
