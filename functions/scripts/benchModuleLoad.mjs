@@ -24,7 +24,12 @@ export const FUNCTION_MODULES = {
   refreshKpiRollup: ["console/refreshKpiRollup"],
   esrsS1Report: ["console/esrsS1Report"],
   kpiRollupDaily: ["services/rollupJob"],
-  rosterSignIn: ["repos/roster"],
+  accountIntentSweep: ["services/accountIntents"],
+  rosterSignIn: ["services/userCommit"],
+  onFindingWritten: ["services/changes"],
+  onFindingCommentWritten: ["services/changes"],
+  onFindingFileWritten: ["services/changes"],
+  onIncidentWritten: ["services/changes"],
 };
 
 const child = `
