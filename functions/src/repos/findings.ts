@@ -145,3 +145,25 @@ export async function liveFiles(projectId: string, findingId: string): Promise<F
   const snap = await findingsOf(projectId).doc(findingId).collection("files").get();
   return snap.docs.map((doc) => parseSnapshot(fileShape, doc)).filter((file) => !file.deleted);
 }
+
+/** One file record of the finding, deleted or not, or null (unknown, or not a valid id). */
+export async function findFile(
+  projectId: string,
+  findingId: string,
+  fileId: string,
+): Promise<FileDoc | null> {
+  if (!isDocumentId(fileId)) return null;
+  const snap = await findingsOf(projectId).doc(findingId).collection("files").doc(fileId).get();
+  return snap.exists ? parseSnapshot(fileShape, snap) : null;
+}
+
+/** One comment of the finding, or null (unknown, or not a valid id). */
+export async function findComment(
+  projectId: string,
+  findingId: string,
+  commentId: string,
+): Promise<CommentDoc | null> {
+  if (!isDocumentId(commentId)) return null;
+  const snap = await commentsOf(projectId, findingId).doc(commentId).get();
+  return snap.exists ? parseComment(snap) : null;
+}
