@@ -183,6 +183,29 @@ describe("GET /v1/attachments", () => {
   });
 });
 
+describe("GET /v1/attachments over a hidden finding", () => {
+  it("steps over a hidden finding's many comment files instead of paging through them", async () => {
+    const v = await seedVessel();
+    await seedFinding(v.projectId, v.companyId, { hidden: true }, "a-hidden");
+    await seedFinding(v.projectId, v.companyId, {}, "b-visible");
+    const batch = firestore().batch();
+    for (let i = 0; i < 60; i++)
+      batch.set(firestore().doc(`projects/${v.projectId}/findings/a-hidden/comments/h${i}`), {
+        media: [media(v.projectId, `secret-${i}.jpg`)],
+      });
+    await batch.commit();
+    await seedFile(v.projectId, "b-visible", { storageRef: `projects/${v.projectId}/f/ok` }, "ok");
+    const pages = await allPages<ListVesselAttachmentsResponse>(
+      (path) => get(path, v.key),
+      "/v1/attachments?limit=5",
+    );
+    // Page 1 scans 24 of the hidden comments, then resumes after the finding; page 2 the file.
+    expect(pages.length).toBe(2);
+    expect(rowsOf(pages).map((r) => `${r.finding_id}/${r.id}`)).toEqual(["b-visible/ok"]);
+    expect(JSON.stringify(pages)).not.toContain("secret");
+  });
+});
+
 describe("content_url", () => {
   it("answers 302 to a fresh link that verifies, counted and audited like any request", async () => {
     const rows = rowsOf(
