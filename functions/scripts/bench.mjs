@@ -14,13 +14,14 @@
 // are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
-// scripts/benchExport.mjs. Then the module-load time of each exported function (scripts/benchModuleLoad.mjs),
-// and last the delta endpoint's first copy and one delta after 100 changes (scripts/benchDelta.mjs).
+// scripts/benchExport.mjs. Then the first copy of a large vessel and one delta after 100 changes
+// (scripts/benchSync.mjs). Last, the module-load time of each exported function
+// (scripts/benchModuleLoad.mjs).
 import { createRequire } from "node:module";
-import { deltaFigures } from "./benchDelta.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { moduleLoadFigures } from "./benchModuleLoad.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
+import { firstCopyFigures } from "./benchSync.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
@@ -258,8 +259,8 @@ async function main() {
   console.log(`\n${lines.join("\n")}`);
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20)
     throw new Error("export count mismatch");
+  console.log(`\n${(await firstCopyFigures()).join("\n")}`);
   console.log(`\n${moduleLoadFigures().join("\n")}`);
-  console.log(`\n${(await deltaFigures()).join("\n")}`);
   process.exit(0);
 }
 

@@ -111,6 +111,24 @@ export async function findingsCalls(
     attachments.data?.finding_id === ids[0],
     attachments.error,
   );
+  const vesselComments = await api.GET("/v1/comments", {
+    params: { query: { limit: 500 } },
+    headers,
+  });
+  check(
+    "typed findings GET vessel-wide comments",
+    (vesselComments.data?.data ?? []).every((c) => typeof c.finding_id === "string"),
+    vesselComments.error,
+  );
+  const vesselAttachments = await api.GET("/v1/attachments", {
+    params: { query: { limit: 10 } },
+    headers,
+  });
+  check(
+    "typed findings GET vessel-wide attachments, each with its content_url",
+    (vesselAttachments.data?.data ?? []).every((a) => a.content_url.includes("/content")),
+    vesselAttachments.error,
+  );
   // A page_token at the documented maximum reaches the API (400, not the runtime's 431); one over it is refused by name.
   for (const length of [4_096, 4_097]) {
     const long = await api.GET("/v1/findings", {

@@ -1,9 +1,12 @@
 import { createApp } from "../http/createApp";
 import { findingsDelta } from "./findingsDelta";
+import { getAttachmentContent } from "./getAttachmentContent";
 import { getProject } from "./getProject";
 import { listAttachments } from "./listAttachments";
 import { listComments } from "./listComments";
 import { listFindings } from "./listFindings";
+import { listVesselAttachments } from "./listVesselAttachments";
+import { listVesselComments } from "./listVesselComments";
 
 export const FINDINGS_API = {
   api: "findings" as const,
@@ -15,7 +18,16 @@ export const FINDINGS_API = {
     "One key per vessel: `Authorization: Bearer vfe_…`. Limits: 60 requests per key per UTC minute and " +
     "10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/findingsApi",
-  routes: [getProject, listFindings, findingsDelta, listComments, listAttachments],
+  routes: [
+    getProject,
+    listFindings,
+    findingsDelta,
+    listComments,
+    listAttachments,
+    getAttachmentContent,
+    listVesselComments,
+    listVesselAttachments,
+  ],
 };
 
 export const createFindingsApp = () => createApp(FINDINGS_API);

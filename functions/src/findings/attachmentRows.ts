@@ -5,7 +5,7 @@ import type { Attachment } from "./schemas";
 /** An attachment row of the wire format, before its link is signed. */
 export type UnsignedRow = Omit<
   Attachment,
-  "download_url" | "download_url_expires_at" | "download_error"
+  "download_url" | "download_url_expires_at" | "download_error" | "content_url"
 >;
 
 const empty = {

@@ -1,18 +1,15 @@
 import { storageBuckets } from "../config/params";
+import { publicBaseUrl } from "../http/baseUrl";
 import { notFound } from "../http/errors";
 import { limitParam } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
-import { mapPool } from "../lib/pool";
 import { boundedThread, findVisibleFinding, liveFiles } from "../repos/findings";
-import { attachmentItems, type AttachmentItem } from "../services/attachments";
-import { noteSigningFailure, signReadUrl } from "../services/signing";
-import { attachmentRow } from "./attachmentRows";
+import { attachmentItems } from "../services/attachments";
 import { ATTACHMENT_LIST_EXAMPLE } from "./examples";
-import { attachmentSchema, FINDING_NOT_FOUND, findingIdParams, type Attachment } from "./schemas";
+import { attachmentSchema, FINDING_NOT_FOUND, findingIdParams } from "./schemas";
+import { signRows } from "./signRows";
 
-/** Signing calls in flight at once (IAM signBlob in production takes tens of milliseconds each). */
-const SIGNING_CONCURRENCY = 16;
 /**
  * Comments one request reads for comment files. With `limit` (at most 500 rows, so at most
  * 500 signBlob calls) this bounds what one request can cost.
@@ -31,34 +28,6 @@ const responseSchema = z
   .openapi("AttachmentList");
 export type ListAttachmentsResponse = z.infer<typeof responseSchema>;
 
-async function signed({ source, target }: AttachmentItem, now: number): Promise<Attachment> {
-  const row = attachmentRow(source);
-  if ("error" in target)
-    return {
-      ...row,
-      download_url: null,
-      download_url_expires_at: null,
-      download_error: target.error,
-    };
-  try {
-    const { url, expiresAt } = await signReadUrl(target.bucket, target.path, now);
-    return {
-      ...row,
-      download_url: url,
-      download_url_expires_at: expiresAt.toISOString(),
-      download_error: null,
-    };
-  } catch (err) {
-    noteSigningFailure(target.bucket, err);
-    return {
-      ...row,
-      download_url: null,
-      download_url_expires_at: null,
-      download_error: "signing_failed",
-    };
-  }
-}
-
 export const listAttachments = defineProjectRoute({
   method: "get",
   path: "/v1/findings/{id}/attachments",
@@ -70,7 +39,7 @@ export const listAttachments = defineProjectRoute({
     "total; `truncated` says whether rows were left out (also when the thread has more than 1,000 comments: only the first 1,000 " +
     "by comment id are read, a bound on what one request costs, as `limit` bounds the links signed). Links are signed only for " +
     "objects in the vessel's own folder of the deployment's buckets (`projects/{project id}/…`). A row whose link cannot be created has `download_url: null` " +
-    "and a `download_error`; the request still succeeds.",
+    "and a `download_error`; the request still succeeds. Every row's `content_url` renews its link without listing again.",
   tags: ["Findings"],
   params: findingIdParams,
   query: z
@@ -86,7 +55,7 @@ export const listAttachments = defineProjectRoute({
     example: ATTACHMENT_LIST_EXAMPLE,
   },
   errors: ["invalid_request", "not_found"],
-  handler: async ({ params, query, principal }) => {
+  handler: async ({ params, query, principal, req }) => {
     const { projectId } = principal;
     const finding = await findVisibleFinding(projectId, params.id);
     if (!finding) throw notFound(FINDING_NOT_FOUND);
@@ -102,9 +71,10 @@ export const listAttachments = defineProjectRoute({
       storageBuckets(),
     );
     const kept = candidates.slice(0, query.limit);
-    // One clock reading for the whole response: every link expires at the same instant.
-    const now = Date.now();
-    const data = await mapPool(kept, SIGNING_CONCURRENCY, (candidate) => signed(candidate, now));
+    const data = await signRows(
+      kept.map((item) => ({ findingId: finding.id, item })),
+      publicBaseUrl(req),
+    );
     return {
       data,
       finding_id: finding.id,

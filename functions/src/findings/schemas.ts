@@ -169,6 +169,12 @@ export const attachmentSchema = z
     download_error: z
       .enum(["unrecognized_storage_reference", "foreign_bucket", "signing_failed"])
       .nullable(),
+    content_url: z.string().openapi({
+      description:
+        "Absolute URL of this API (`…/v1/findings/{id}/attachments/{attachment_id}/content`) that answers " +
+        "`302` to a freshly signed 15-minute link for this one object. Send your key as for any request; " +
+        "it counts like any request. Use it when `download_url` has expired instead of listing again.",
+    }),
   })
   .openapi("Attachment");
 export type Attachment = z.infer<typeof attachmentSchema>;

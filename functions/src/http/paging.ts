@@ -124,7 +124,26 @@ export async function paged<R>(
   return { data: presentRows(page), next_page_token };
 }
 
-const NOT_OURS =
+/**
+ * One page of a listing that decides for itself where the next page resumes (a scan that may
+ * end a page early, or step over what it need not read): `resume` null ends the listing.
+ */
+export async function pagedScan<R>(
+  q: { page_token?: string; limit: number },
+  scope: string,
+  fetch: (
+    after: Cursor | undefined,
+    limit: number,
+  ) => Promise<{ rows: Array<R | null>; resume: Cursor | null }>,
+): Promise<{ data: R[]; next_page_token: string | null }> {
+  const { rows, resume } = await fetch(readPageToken(q.page_token, scope), q.limit);
+  return {
+    data: rows.flatMap((row) => (row === null ? [] : [row])),
+    next_page_token: resume && encodeToken(pageTokenSecrets(), scope, encodeCursor(resume)),
+  };
+}
+
+export const NOT_OURS =
   'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.';
 const MESSAGES = {
   malformed: NOT_OURS,

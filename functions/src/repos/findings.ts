@@ -156,3 +156,25 @@ export async function findingsByIds(
   const snaps = await firestore().getAll(...ids.map((id) => findingsOf(projectId).doc(id)));
   return new Map(snaps.filter((s) => s.exists).map((s) => [s.id, parseFinding(s)]));
 }
+
+/** One file record of the finding, deleted or not, or null (unknown, or not a valid id). */
+export async function findFile(
+  projectId: string,
+  findingId: string,
+  fileId: string,
+): Promise<FileDoc | null> {
+  if (!isDocumentId(fileId)) return null;
+  const snap = await findingsOf(projectId).doc(findingId).collection("files").doc(fileId).get();
+  return snap.exists ? parseSnapshot(fileShape, snap) : null;
+}
+
+/** One comment of the finding, or null (unknown, or not a valid id). */
+export async function findComment(
+  projectId: string,
+  findingId: string,
+  commentId: string,
+): Promise<CommentDoc | null> {
+  if (!isDocumentId(commentId)) return null;
+  const snap = await commentsOf(projectId, findingId).doc(commentId).get();
+  return snap.exists ? parseComment(snap) : null;
+}

@@ -16,7 +16,7 @@ export type Signable =
 export type AttachmentSource =
   | { kind: "location_details_image"; image: NonNullable<FindingDoc["locationDetailsImage"]> }
   | { kind: "findings_file"; file: FileDoc }
-  | { kind: "comment"; comment: CommentDoc; media: CommentDoc["media"][number] };
+  | { kind: "comment"; comment: CommentDoc; media: CommentDoc["media"][number]; index: number };
 
 export interface AttachmentItem {
   source: AttachmentSource;
@@ -61,7 +61,7 @@ function noteOutsideProject(projectId: string): void {
   if (firstOutsideProject(projectId)) storageRefOutsideProject({ projectId });
 }
 
-type Buckets = { defaultBucket: string; own: Set<string> };
+export type Buckets = { defaultBucket: string; own: Set<string> };
 
 export function attachmentItems(
   projectId: string,
@@ -80,9 +80,41 @@ export function attachmentItems(
     });
   for (const file of [...files].sort(appOrder))
     out.push({ source: { kind: "findings_file", file }, target: target(file.storageRef) });
-  for (const comment of comments) {
-    for (const media of comment.media)
-      out.push({ source: { kind: "comment", comment, media }, target: target(media.storageRef) });
-  }
+  for (const comment of comments)
+    comment.media.forEach((media, index) =>
+      out.push({
+        source: { kind: "comment", comment, media, index },
+        target: target(media.storageRef),
+      }),
+    );
   return out;
+}
+
+/**
+ * An attachment's id within its finding, for its content route: `location_details_image`,
+ * `file.{file id}`, or `comment.{comment id}.{n}` (the comment's n-th file, from 0).
+ */
+export function attachmentIdOf(source: AttachmentSource): string {
+  switch (source.kind) {
+    case "location_details_image":
+      return "location_details_image";
+    case "findings_file":
+      return `file.${source.file.id}`;
+    case "comment":
+      return `comment.${source.comment.id}.${source.index}`;
+  }
+}
+
+export type AttachmentRef =
+  | { kind: "location_details_image" }
+  | { kind: "findings_file"; fileId: string }
+  | { kind: "comment"; commentId: string; index: number };
+
+/** The reference an attachment id names, or null when it is no id of ours. */
+export function parseAttachmentId(id: string): AttachmentRef | null {
+  if (id === "location_details_image") return { kind: "location_details_image" };
+  if (id.startsWith("file.") && id.length > 5)
+    return { kind: "findings_file", fileId: id.slice(5) };
+  const comment = /^comment\.(.+)\.(\d{1,4})$/.exec(id);
+  return comment ? { kind: "comment", commentId: comment[1], index: Number(comment[2]) } : null;
 }
