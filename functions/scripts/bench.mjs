@@ -14,8 +14,11 @@
 // are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
-// scripts/benchExport.mjs. Last, the module-load time of each exported function (scripts/benchModuleLoad.mjs).
+// scripts/benchExport.mjs. Then the module-load time of each exported function (scripts/benchModuleLoad.mjs).
+// Last, the rate-limit counter at an identity provider's speed (scripts/benchCounter.mjs; alone:
+// bash scripts/bench.sh benchCounter.mjs).
 import { createRequire } from "node:module";
+import { counterFigures } from "./benchCounter.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { moduleLoadFigures } from "./benchModuleLoad.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
@@ -257,7 +260,9 @@ async function main() {
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20)
     throw new Error("export count mismatch");
   console.log(`\n${moduleLoadFigures().join("\n")}`);
-  process.exit(0);
+  const counter = await counterFigures();
+  console.log(`\n${counter.lines.join("\n")}`);
+  process.exit(counter.ok ? 0 : 1);
 }
 
 await main();
