@@ -15,9 +15,11 @@
 //   node scripts/bench.mjs --memory   only the memory figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
 // scripts/benchExport.mjs. Then the first copy of a large vessel and one delta after 100 changes
-// (scripts/benchSync.mjs). Last, the module-load time of each exported function
-// (scripts/benchModuleLoad.mjs).
+// (scripts/benchSync.mjs), the module-load time of each exported function
+// (scripts/benchModuleLoad.mjs), and last the rate-limit counter at an identity provider's speed
+// (scripts/benchCounter.mjs; alone: npm run bench:counter).
 import { createRequire } from "node:module";
+import { counterFigures } from "./benchCounter.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { moduleLoadFigures } from "./benchModuleLoad.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
@@ -261,7 +263,9 @@ async function main() {
     throw new Error("export count mismatch");
   console.log(`\n${(await firstCopyFigures()).join("\n")}`);
   console.log(`\n${moduleLoadFigures().join("\n")}`);
-  process.exit(0);
+  const counter = await counterFigures();
+  console.log(`\n${counter.lines.join("\n")}`);
+  process.exit(counter.ok ? 0 : 1);
 }
 
 await main();

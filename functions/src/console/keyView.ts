@@ -1,8 +1,12 @@
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import { toIso } from "../repos/storedFields";
+import type { LimitsWithSource } from "../services/rateLimit";
 
-/** A key as the console shows it: never the hash, never the key. */
-export function keyView(doc: ApiKeyDoc) {
+/**
+ * A key as the console shows it: never the hash, never the key. With `rateLimits` (the
+ * listing), its effective limits and where each comes from.
+ */
+export function keyView(doc: ApiKeyDoc, rateLimits?: LimitsWithSource) {
   return {
     name: doc.name,
     prefix: doc.prefix,
@@ -14,6 +18,7 @@ export function keyView(doc: ApiKeyDoc) {
     revokedBy: doc.revokedBy,
     revokedAt: toIso(doc.revokedAt),
     lastUsedAt: toIso(doc.lastUsedAt ?? null),
+    ...(rateLimits ? { rateLimits } : {}),
   };
 }
 export type KeyView = ReturnType<typeof keyView>;

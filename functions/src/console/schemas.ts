@@ -111,6 +111,9 @@ export const setRateLimitsInput = z
       .string()
       .regex(DISPLAY_PREFIX_PATTERN, "prefix is the key's first 12 characters, e.g. csa_AbC123xy")
       .optional(),
+    scope: z
+      .enum(["read", "provisioning"], { message: "--scope is read or provisioning" })
+      .optional(),
     perMinute: positiveLimit("--per-minute"),
     perDay: positiveLimit("--per-day"),
     clear: z.boolean(),
@@ -120,10 +123,16 @@ export const setRateLimitsInput = z
     const setting = input.perMinute !== undefined || input.perDay !== undefined;
     if (setting === input.clear)
       ctx.addIssue({ code: "custom", message: "give --per-minute and/or --per-day, or --clear" });
+    if (input.scope && input.prefix)
+      ctx.addIssue({
+        code: "custom",
+        message: "give --scope (every key of the scope) or --prefix (one key), not both",
+      });
   })
-  .transform(({ companyId: id, prefix, perMinute, perDay, clear }) => ({
+  .transform(({ companyId: id, prefix, scope, perMinute, perDay, clear }) => ({
     companyId: id,
     prefix,
+    scope,
     rateLimits: clear
       ? null
       : {

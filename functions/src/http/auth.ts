@@ -12,7 +12,7 @@ import {
   assertFindingsAccess,
   assertKeyUsable,
 } from "../services/access";
-import { effectiveLimits } from "../services/rateLimit";
+import { effectiveLimits, limitScopeOf } from "../services/rateLimit";
 import { blockedFor, clientAddress, noteFailure, noteSuccess } from "./addressGuard";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";
@@ -93,7 +93,13 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
     if (api === "findings") assertFindingsAccess(key, company, project);
     else assertCompanyAccess(company);
     noteSuccess(keyHash);
-    const limits = effectiveLimits(DEFAULT_RATE_LIMITS, company?.rateLimits, key.rateLimits);
+    const { perMinute, perDay } = effectiveLimits(
+      DEFAULT_RATE_LIMITS,
+      company?.rateLimits,
+      key.rateLimits,
+      limitScopeOf(key.scopes),
+    );
+    const limits = { perMinute, perDay };
     return {
       ok: true,
       principal: { ...subjectOf(key), keyHash, scopes: key.scopes, limits, project },

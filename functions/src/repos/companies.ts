@@ -3,12 +3,12 @@ import { firestore } from "../config/firebase";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
 import { misfit, parseStored, storedMap, type Reader, type Stored } from "./stored";
 import {
+  companyRateLimits,
   freeForm,
   nullableFlag,
   nullableNumber,
   nullableString,
   oneOf,
-  rateLimitOverride,
   valueWhere,
 } from "./storedFields";
 
@@ -34,7 +34,7 @@ export const companyShape = {
   apiAccess: storedMap({ findingsExport: nullableFlag, companyApi: nullableFlag }),
   seatCapacity: nullableNumber,
   seatsUsed: nullableNumber,
-  rateLimits: rateLimitOverride,
+  rateLimits: companyRateLimits,
   /** IdP role value → app role, set by the operator (see services/roles.ts). */
   provisioningRoleMap: freeForm,
   /** The company's e-mail domains for provisioning; null: any domain. */

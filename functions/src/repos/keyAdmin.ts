@@ -7,7 +7,8 @@ import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from ".
 import { auditEntry, auditLogsCollection, type AuditActor, type AuditTarget } from "./auditLogs";
 import { companyRef } from "./companies";
 import { isLiveProjectOf, projectRef, projectShape } from "./projects";
-import { parseStored, parseStoredOrNull } from "./stored";
+import { isMap, parseStored, parseStoredOrNull } from "./stored";
+import type { LimitScope } from "./storedFields";
 
 /**
  * The writes of key management. Each one and its privileged audit entry commit together
@@ -192,19 +193,25 @@ export async function setAccess(
 }
 
 /**
- * Sets the operator's rate-limit override of a company, or of one of its keys when `prefix`
- * is given: the fields given replace theirs, the others stay; null clears the override. A
- * privileged audit entry commits with the change.
+ * Sets the operator's rate-limit override of a company (company-wide, or for the keys of one
+ * `scope`), or of one of its keys when `prefix` is given: the fields given replace theirs, the
+ * others stay; null clears that override (a company-wide clear keeps the scopes'). A stored
+ * value that is not a map is replaced whole. A privileged audit entry commits with the change.
  */
 export async function setRateLimits(
   companyId: string,
   prefix: string | undefined,
   limits: Partial<Limits> | null,
   actor: AuditActor,
+  scope?: LimitScope,
 ): Promise<void> {
   await firestore().runTransaction(async (tx) => {
-    await assertCompany(tx, companyId);
+    const companySnap = await tx.get(companyRef(companyId));
+    if (!companySnap.exists) throw new KeyStoreError("company_not_found", "No such company.");
     let ref = companyRef(companyId);
+    let stored: unknown = companySnap.get("rateLimits");
+    let path = scope ? `rateLimits.${scope}` : "rateLimits";
+    if (scope) stored = isMap(stored) ? stored[scope] : undefined;
     let target: AuditTarget = { type: "company", id: companyId };
     let api: KeyApi | null = null;
     if (prefix) {
@@ -225,13 +232,27 @@ export async function setRateLimits(
       ref = keys[0].ref;
       target = { type: "api_key", id: prefix };
       api = keys[0].doc.api;
+      stored = keys[0].doc.rateLimits;
+      path = "rateLimits";
     }
-    const fields = limits
-      ? Object.fromEntries(Object.entries(limits).map(([k, v]) => [`rateLimits.${k}`, v]))
-      : { rateLimits: FieldValue.delete() };
-    tx.update(ref, fields);
+    tx.update(ref, limitFields(path, limits, isMap(stored), !scope && !prefix));
     audit(tx, companyId, actor, { action: "rate_limits.changed", api, projectId: null, target });
   });
+}
+
+/** The update of one override map at `path`: fields into a map, or the whole map when it is not one. */
+function limitFields(
+  path: string,
+  limits: Partial<Limits> | null,
+  storedIsMap: boolean,
+  keepScopes: boolean,
+): Record<string, unknown> {
+  if (!storedIsMap) return { [path]: limits ?? FieldValue.delete() };
+  const fields = limits ?? (keepScopes ? { perMinute: undefined, perDay: undefined } : null);
+  if (!fields) return { [path]: FieldValue.delete() };
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [`${path}.${k}`, v ?? FieldValue.delete()]),
+  );
 }
 
 /** The operator's provisioning settings of a company (docs/firestore-data.md); a field given as null is removed. */

@@ -1,5 +1,5 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { compactList, isMap, misfit, unusable, type Reader } from "./stored";
+import { compactList, isMap, misfit, unusable, type FieldPath, type Reader } from "./stored";
 
 /** The readers of the stored field kinds (see stored.ts for how a document is read with them). */
 const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
@@ -75,6 +75,32 @@ export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, path
   if (v === undefined) return undefined;
   if (!isMap(v) || !isLimit(v.perMinute) || !isLimit(v.perDay)) return misfit(path, undefined);
   return { perMinute: v.perMinute as number | undefined, perDay: v.perDay as number | undefined };
+};
+
+/** The scopes a company's limits may be arranged for (docs/firestore-data.md, `rateLimits`). */
+export const LIMIT_SCOPES = ["read", "provisioning"] as const;
+export type LimitScope = (typeof LIMIT_SCOPES)[number];
+
+/** `companies.rateLimits`: company-wide fields plus one override per scope. */
+export interface CompanyRateLimits extends RateLimitOverride {
+  read?: RateLimitOverride;
+  provisioning?: RateLimitOverride;
+}
+const sub = (path: FieldPath, key: string): FieldPath => ({
+  ...path,
+  field: `${path.field}.${key}`,
+});
+/** Each part read on its own: an invalid one is ignored with a warning, the rest still apply. */
+export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, path) => {
+  if (v === undefined) return undefined;
+  if (!isMap(v)) return misfit(path, undefined);
+  const read: CompanyRateLimits = {};
+  for (const field of ["perMinute", "perDay"] as const) {
+    if (isLimit(v[field])) read[field] = v[field] as number | undefined;
+    else misfit(sub(path, field), undefined);
+  }
+  for (const scope of LIMIT_SCOPES) read[scope] = rateLimitOverride(v[scope], sub(path, scope));
+  return read;
 };
 
 /** Required fields: a document without them is unusable (StoredDataError). */

@@ -1,9 +1,12 @@
+import { DEFAULT_RATE_LIMITS } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import type { Limits } from "../repos/apiKeyUsage";
 import { ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
 import * as store from "../repos/keyAdmin";
+import type { LimitScope } from "../repos/storedFields";
 import type { StoredUser } from "../repos/users";
+import { effectiveLimits, limitScopeOf, type LimitsWithSource } from "./rateLimit";
 
 /**
  * Who may manage API access and keys (docs/findings-export-api.md, "Authentication"):
@@ -139,15 +142,40 @@ export function setAccess(
   return mapped(store.setAccess(companyId, api, enabled, actorOf(caller)));
 }
 
-/** The operator's rate-limit override of a company or of one key (operator CLI: an Admin caller). */
+/**
+ * The operator's rate-limit override of a company (company-wide or for one scope's keys, which
+ * survives key rotation) or of one key (operator CLI: an Admin caller).
+ */
 export function setRateLimits(
   companyId: string,
   prefix: string | undefined,
   limits: Partial<Limits> | null,
   caller: Caller,
+  scope?: LimitScope,
 ): Promise<void> {
   assertMaySwitchAccess(caller);
-  return mapped(store.setRateLimits(companyId, prefix, limits, actorOf(caller)));
+  return mapped(store.setRateLimits(companyId, prefix, limits, actorOf(caller), scope));
+}
+
+/** The company's keys as `listKeys` gives them, each with its effective limits and their source. */
+export async function listKeysWithLimits(
+  companyId: string,
+  api: KeyApi | undefined,
+  caller: Caller,
+): Promise<Array<{ doc: ApiKeyDoc; rateLimits: LimitsWithSource }>> {
+  const [docs, company] = await Promise.all([
+    listKeys(companyId, api, caller),
+    findCompany(companyId),
+  ]);
+  return docs.map((doc) => ({
+    doc,
+    rateLimits: effectiveLimits(
+      DEFAULT_RATE_LIMITS,
+      company?.rateLimits,
+      doc.rateLimits,
+      limitScopeOf(doc.scopes),
+    ),
+  }));
 }
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

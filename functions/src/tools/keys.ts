@@ -10,7 +10,7 @@ import {
 } from "../console/schemas";
 import {
   createKey,
-  listKeys,
+  listKeysWithLimits,
   revokeKey,
   setAccess,
   setProvisioning,
@@ -33,7 +33,10 @@ const USAGE = `usage: npm --prefix functions run --silent keys -- <command> [opt
   list   --company ID [--api findings|company]
   revoke --company ID --prefix PREFIX
   access --company ID --api findings|company --on|--off
-  limits --company ID [--prefix PREFIX] (--per-minute N [--per-day N] | --per-day N | --clear)
+  limits --company ID [--scope read|provisioning | --prefix PREFIX]
+         (--per-minute N [--per-day N] | --per-day N | --clear)
+         company-wide, for the company's keys of one scope (kept when keys are rotated:
+         the way to raise limits by arrangement), or for one key; --clear removes that level
   provisioning --company ID [--domains a.example,b.example | --any-domain]
                [--roles-source app|identityProvider] [--department-source app|identityProvider]
   repair-removed --company ID   moves removed users' createdAt aside (users removed by older
@@ -105,6 +108,7 @@ export async function run(
         prefix: { type: "string" },
         on: { type: "boolean" },
         off: { type: "boolean" },
+        scope: { type: "string" },
         "per-minute": { type: "string" },
         "per-day": { type: "string" },
         clear: { type: "boolean" },
@@ -156,7 +160,8 @@ export async function run(
     }
     case "list": {
       const input = parse(listApiKeysInput, { companyId: values.company, api: values.api });
-      return (await listKeys(input.companyId, input.api, caller)).map(keyView);
+      const keys = await listKeysWithLimits(input.companyId, input.api, caller);
+      return keys.map(({ doc, rateLimits }) => keyView(doc, rateLimits));
     }
     case "revoke": {
       const input = parse(revokeApiKeyInput, { companyId: values.company, prefix: values.prefix });
@@ -212,14 +217,16 @@ export async function run(
       const input = parse(setRateLimitsInput, {
         companyId: values.company,
         prefix: values.prefix,
+        scope: values.scope,
         perMinute: values["per-minute"],
         perDay: values["per-day"],
         clear: values.clear ?? false,
       });
-      await setRateLimits(input.companyId, input.prefix, input.rateLimits, caller);
+      await setRateLimits(input.companyId, input.prefix, input.rateLimits, caller, input.scope);
       return {
         companyId: input.companyId,
         prefix: input.prefix ?? null,
+        ...(input.scope ? { scope: input.scope } : {}),
         rateLimits: input.rateLimits,
       };
     }

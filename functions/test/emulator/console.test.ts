@@ -229,7 +229,7 @@ describe("keys", () => {
     expect(made.key as string).toMatch(/^csa_/);
   });
 
-  it("are listed without hash or key, with last use", async () => {
+  it("are listed without hash or key, with last use and effective limits", async () => {
     const made = await create(findingsKeyInput("listed"), people.ownerKeyUser);
     await findings.get("/v1/project", made.key as string);
     const { keys } = (await list(
@@ -245,11 +245,18 @@ describe("keys", () => {
       "name",
       "prefix",
       "projectId",
+      "rateLimits",
       "revokedAt",
       "revokedBy",
       "scopes",
     ]);
     expect(entry.lastUsedAt).toEqual(expect.any(String));
+    // The effective limits and where each comes from (companyA has no arrangement).
+    expect(entry.rateLimits).toEqual({
+      perMinute: 60,
+      perDay: 10_000,
+      source: { perMinute: "default", perDay: "default" },
+    });
     expect(JSON.stringify(keys)).not.toContain(made.key as string);
     expect(JSON.stringify(keys)).not.toContain(hashKey(made.key as string));
     expect(keys.every((k) => k.api === "findings")).toBe(true);

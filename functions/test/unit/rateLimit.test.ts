@@ -1,6 +1,7 @@
 import {
   decide,
   effectiveLimits,
+  limitScopeOf,
   policyHeader,
   remainingHeader,
 } from "../../src/services/rateLimit";
@@ -97,15 +98,50 @@ describe("headers", () => {
 });
 
 describe("effectiveLimits", () => {
+  const src = (perMinute: string, perDay: string) => ({ source: { perMinute, perDay } });
   it("takes the key's value over the company's over the default, per field", () => {
-    expect(effectiveLimits(LIMITS, undefined, undefined)).toEqual(LIMITS);
-    expect(effectiveLimits(LIMITS, { perMinute: 120 }, undefined)).toEqual({
+    expect(effectiveLimits(LIMITS, undefined, undefined, "read")).toEqual({
+      ...LIMITS,
+      ...src("default", "default"),
+    });
+    expect(effectiveLimits(LIMITS, { perMinute: 120 }, undefined, "read")).toEqual({
       perMinute: 120,
       perDay: 10_000,
+      ...src("company", "default"),
     });
-    expect(effectiveLimits(LIMITS, { perMinute: 120, perDay: 50_000 }, { perMinute: 5 })).toEqual({
-      perMinute: 5,
-      perDay: 50_000,
+    expect(
+      effectiveLimits(LIMITS, { perMinute: 120, perDay: 50_000 }, { perMinute: 5 }, "read"),
+    ).toEqual({ perMinute: 5, perDay: 50_000, ...src("key", "company") });
+  });
+
+  it("applies the company's arrangement for the key's scope over the company-wide one", () => {
+    const company = {
+      perMinute: 120,
+      perDay: 20_000,
+      provisioning: { perMinute: 3_000 },
+      read: { perDay: 30_000 },
+    };
+    expect(effectiveLimits(LIMITS, company, undefined, "provisioning")).toEqual({
+      perMinute: 3_000,
+      perDay: 20_000,
+      ...src("company.provisioning", "company"),
     });
+    expect(effectiveLimits(LIMITS, company, undefined, "read")).toEqual({
+      perMinute: 120,
+      perDay: 30_000,
+      ...src("company", "company.read"),
+    });
+    expect(effectiveLimits(LIMITS, company, { perDay: 7 }, "provisioning")).toEqual({
+      perMinute: 3_000,
+      perDay: 7,
+      ...src("company.provisioning", "key"),
+    });
+  });
+
+  it("counts a key that may provision as provisioning, any other as read", () => {
+    expect(limitScopeOf(["read", "provisioning"])).toBe("provisioning");
+    expect(limitScopeOf(["provisioning"])).toBe("provisioning");
+    expect(limitScopeOf(["read"])).toBe("read");
+    expect(limitScopeOf([])).toBe("read");
   });
 });

@@ -11,6 +11,7 @@ import {
 } from "../../src/repos/stored";
 import {
   anyValue,
+  companyRateLimits,
   flag,
   freeForm,
   geoPoint,
@@ -277,6 +278,24 @@ describe("one reader per field kind: fits, absent, wrong type (logged), fallback
     expect(read(stringList, ["a", 1, null, "b"])).toEqual({
       value: ["a", "b"],
       logged: ["f.1", "f.2"],
+    });
+  });
+
+  it("companyRateLimits reads each part on its own: an invalid one is ignored and logged", () => {
+    const arranged = { perMinute: 120, provisioning: { perMinute: 3000, perDay: 200_000 } };
+    expect(read(companyRateLimits, arranged)).toEqual({ value: arranged, logged: [] });
+    expect(read(companyRateLimits, undefined)).toEqual({ value: undefined, logged: [] });
+    expect(read(companyRateLimits, "lots")).toEqual({ value: undefined, logged: ["f"] });
+    expect(
+      read(companyRateLimits, {
+        perMinute: 0,
+        perDay: 50_000,
+        provisioning: { perMinute: "3000" },
+        read: { perDay: 40_000 },
+      }),
+    ).toEqual({
+      value: { perDay: 50_000, read: { perDay: 40_000 } },
+      logged: ["f.perMinute", "f.provisioning"],
     });
   });
 });
