@@ -22,8 +22,15 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
+/** A refused change of a protected user, audited with the request (http/record.ts). */
+export interface RefusedChangeNote {
+  action: string;
+  uid: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
+  refusedChange?: RefusedChangeNote;
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -110,7 +110,13 @@ async function serveKeyed(
   } catch (err) {
     const error = answerableError(err, req, ctx);
     if (!recorded)
-      await record(req, ctx, { subject, admitted, status: error.status, reason: error.message });
+      await record(req, ctx, {
+        subject,
+        admitted,
+        status: error.status,
+        reason: error.message,
+        refusedChange: error.refusedChange,
+      });
     renderError(req, res, error, dialects, err);
   }
 }

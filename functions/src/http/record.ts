@@ -1,13 +1,17 @@
 import type { Request } from "express";
+import { Timestamp } from "firebase-admin/firestore";
+import { MINUTE_MS } from "../lib/dates";
 import { auditWriteFailed, unattributedRequest } from "../logs";
 import {
   appendAuditEntry,
   auditEntry,
+  settleRefusedChange,
   settleRequestEntry,
   type AuditOrigin,
 } from "../repos/auditLogs";
 import type { CountedEntry } from "../services/rateLimit";
 import { pathOf, type AuditSubject, type RequestContext } from "./context";
+import type { RefusedChangeNote } from "./errors";
 import { noteRefusal, REFUSED_STATUSES } from "./refusals";
 
 /** Who changes something through this request (a change's own entry commits with the change). */
@@ -53,6 +57,30 @@ export interface Outcome {
   status: number;
   /** Why a request of no known key failed, for the function log. */
   reason?: string;
+  /** A protected user's change the request was refused (audited as privileged). */
+  refusedChange?: RefusedChangeNote;
+}
+
+/** The refused change's privileged entry, with the request's status and the key's minute count. */
+function recordRefusedChange(
+  req: Request,
+  ctx: RequestContext,
+  subject: AuditSubject,
+  status: number,
+  refused: RefusedChangeNote,
+): Promise<void> {
+  const entry = auditEntry({
+    ...originOf(req, ctx, subject),
+    class: "privileged",
+    action: refused.action,
+    status,
+    target: { type: "user", id: refused.uid },
+  });
+  const minute = Math.floor(entry.at.toMillis() / MINUTE_MS);
+  return settleRefusedChange(subject.companyId, ctx.requestId, entry, {
+    id: `changes_refused_${subject.actor.id}_${minute}`,
+    at: Timestamp.fromMillis(minute * MINUTE_MS),
+  });
 }
 
 /**
@@ -71,7 +99,9 @@ export async function record(req: Request, ctx: RequestContext, outcome: Outcome
   }
   const failed = (err: unknown) =>
     auditWriteFailed({ ...where, companyId: subject.companyId }, err);
-  if (outcome.admitted) {
+  if (outcome.admitted && outcome.refusedChange) {
+    await recordRefusedChange(req, ctx, subject, status, outcome.refusedChange).catch(failed);
+  } else if (outcome.admitted) {
     await settleRequestEntry(subject.companyId, ctx.requestId, status).catch(failed);
   } else if (REFUSED_STATUSES.has(status)) {
     await noteRefusal(ctx, subject, { method: req.method, path: pathOf(req), status }).catch(

@@ -108,6 +108,33 @@ export async function addRefusals(
     .set({ ...entry, count: FieldValue.increment(count) }, { merge: true });
 }
 
+/** Refused changes of protected users a key leaves as entries of their own per UTC minute; the rest are only counted. */
+export const REFUSED_CHANGES_PER_MINUTE = 10;
+
+/**
+ * Settles a request refused a change of a protected user, in one transaction: its `api.request`
+ * status, the refusal's own entry (the first REFUSED_CHANGES_PER_MINUTE of the key's minute), and
+ * the minute's count `counterId`, an entry standing for every refusal of that minute.
+ */
+export async function settleRefusedChange(
+  companyId: string,
+  requestId: string,
+  entry: AuditEntry,
+  counter: { id: string; at: Timestamp },
+): Promise<void> {
+  const logs = auditLogsCollection(companyId);
+  await firestore().runTransaction(async (tx) => {
+    const counted = await tx.get(logs.doc(counter.id));
+    const count = Number(counted.get("count")) || 0;
+    tx.update(logs.doc(requestId), { status: entry.status });
+    if (count < REFUSED_CHANGES_PER_MINUTE) tx.create(logs.doc(`${requestId}_refused`), entry);
+    tx.set(logs.doc(counter.id), {
+      ...auditEntry({ ...entry, action: "user.changes_refused" }, counter.at),
+      count: count + 1,
+    });
+  });
+}
+
 const auditShape = {
   at: timestamp,
   class: nullableString,

@@ -16,13 +16,16 @@ export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
 const attributeSource = oneOf(ATTRIBUTE_SOURCES, "app");
 
-/** A list that cannot be read refuses every address rather than opening all domains. */
+/** The company's domains; null only for the operator's explicit `["*"]` (any domain). Absent: none. A list that cannot be read refuses every address. */
 const domains: Reader<string[] | null> = (v, path) => {
-  if (v === undefined || v === null) return null;
+  if (v === undefined || v === null) return [];
   if (Array.isArray(v) && v.every((d) => typeof d === "string"))
-    return v.map((d: string) => d.toLowerCase());
+    return v.includes(ANY_DOMAIN) ? null : v.map((d: string) => d.toLowerCase());
   return misfit(path, []);
 };
+
+/** The stored list that opts a company into provisioning any domain (`keys -- provisioning --any-domain`). */
+export const ANY_DOMAIN = "*";
 
 const isMonth = (v: unknown): v is number =>
   Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 12;
@@ -37,7 +40,7 @@ export const companyShape = {
   rateLimits: companyRateLimits,
   /** IdP role value → app role, set by the operator (see services/roles.ts). */
   provisioningRoleMap: freeForm,
-  /** The company's e-mail domains for provisioning; null: any domain. */
+  /** The company's e-mail domains for provisioning; empty (also absent): none, so no provisioning; null: any domain. */
   provisioningDomains: domains,
   /** Who owns the role and the department of provisioned users (docs/firestore-data.md); anything else reads as `app`. */
   provisioningRolesSource: attributeSource,

@@ -85,6 +85,8 @@ export interface UserTransaction {
   intent(uid: string): Promise<AccountIntent | null>;
   seats(companyId: string): Promise<StoredSeats>;
   countWithStatus(companyId: string, statuses: readonly string[]): Promise<number>;
+  /** The company's deactivated users on the roster (removed ones have no `createdAt`). */
+  countDeactivatedOnRoster(companyId: string): Promise<number>;
   /** Users (of any company, removed ones included) with this address. */
   withEmail(email: string): Promise<StoredUser[]>;
   /** The company's users (removed ones included) with this userName key. */
@@ -156,6 +158,17 @@ function userTransaction(tx: Transaction): UserTransaction {
           usersCollection()
             .where("companyId", "==", companyId)
             .where("status", "in", [...statuses])
+            .count(),
+        )
+      ).data().count;
+    },
+    async countDeactivatedOnRoster(companyId) {
+      return (
+        await tx.get(
+          usersCollection()
+            .where("companyId", "==", companyId)
+            .where("status", "==", "deactivated")
+            .orderBy("createdAt")
             .count(),
         )
       ).data().count;

@@ -1,6 +1,6 @@
 import type { ErrorDialect } from "../http/errorHandler";
 import { ApiError, type ErrorCode } from "../http/errors";
-import { usersAnswer } from "../http/usersErrors";
+import { usersAnswer, withRefusedChange } from "../http/usersErrors";
 import { z } from "../http/zod";
 import { UsersError } from "../services/users";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";
@@ -89,7 +89,7 @@ export const scimErrors: ErrorDialect = {
 function fromUsersError(err: unknown): unknown {
   if (!(err instanceof UsersError)) return err;
   const { code, scimType } = usersAnswer(err);
-  return new ScimError(code, err.message, scimType);
+  return withRefusedChange(new ScimError(code, err.message, scimType), err);
 }
 
 /** Runs a users service call, answering its refusals as SCIM errors. */

@@ -2,7 +2,7 @@ import { DEFAULT_RATE_LIMITS } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import type { Limits } from "../repos/apiKeyUsage";
-import { ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
+import { ANY_DOMAIN, ATTRIBUTE_SOURCES, findCompany } from "../repos/companies";
 import * as store from "../repos/keyAdmin";
 import type { LimitScope } from "../repos/storedFields";
 import type { StoredUser } from "../repos/users";
@@ -181,7 +181,8 @@ export async function listKeysWithLimits(
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /**
- * The operator's provisioning settings of a company: its e-mail domains (null: any domain again)
+ * The operator's provisioning settings of a company: its e-mail domains (null: none, so no
+ * provisioning; `["*"]`: any domain)
  * and who owns roles and departments (`app` or `identityProvider`). Operator only.
  */
 export function setProvisioning(
@@ -191,7 +192,7 @@ export function setProvisioning(
 ): Promise<void> {
   assertMaySwitchAccess(caller);
   const domains = change.provisioningDomains?.map((d) => d.trim().toLowerCase());
-  const bad = domains?.find((d) => !DOMAIN.test(d));
+  const bad = domains?.find((d) => !DOMAIN.test(d) && !(d === ANY_DOMAIN && domains.length === 1));
   if (bad !== undefined)
     throw new KeyAdminError(
       "invalid-argument",

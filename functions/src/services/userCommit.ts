@@ -19,7 +19,7 @@ import {
   seatsFrom,
   type PlannedChange,
 } from "./userDecisions";
-import { addressTaken, notFound, type Seats } from "./userErrors";
+import { addressTaken, deactivatedLimit, notFound, type Seats } from "./userErrors";
 
 /**
  * The lifecycle's transactions: each reads what its decisions need (userDecisions.ts), then
@@ -85,6 +85,11 @@ export async function commitInvite(
     await assertFreeIn(tx, companyId, uid, record);
     const seated = isSeated(record.status);
     if (seated) assertSeatFree(seats);
+    // A deactivated user holds an address without a seat: at most as many as the company has seats.
+    else {
+      const held = await tx.countDeactivatedOnRoster(companyId);
+      if (held >= seats.capacity) throw deactivatedLimit(held);
+    }
     const user = tx.create(companyId, uid, record);
     if (seated) tx.setSeatsUsed(companyId, seats.used + 1);
     tx.audit(companyId, uid, "user.invited", origin);

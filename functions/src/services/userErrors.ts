@@ -3,14 +3,28 @@
  * one table (http/usersErrors.ts). Knows nothing of HTTP.
  */
 export type UsersErrorCode =
-  "conflict" | "username" | "seats" | "not_found" | "unknown_department" | "protected" | "domain";
+  | "conflict"
+  | "username"
+  | "seats"
+  | "deactivated_limit"
+  | "not_found"
+  | "unknown_department"
+  | "protected"
+  | "domain"
+  | "provisioning_off";
 
 export interface Seats {
   capacity: number;
   used: number;
 }
 
+/** A protected user's change that was refused: audited as a privileged entry of its own. */
+export type RefusedChange = "deactivation" | "removal" | "address_change";
+
 export class UsersError extends Error {
+  /** Set for the refusals that protect the owner and Key Users; `uid`: whose (filled by users.ts). */
+  refused?: { kind: RefusedChange; uid?: string };
+
   constructor(
     readonly code: UsersErrorCode,
     message: string,
@@ -34,17 +48,48 @@ export const seatsExhausted = (seats: Seats) =>
     seats,
   );
 
-export const lastOwner = () =>
+/** The operator command that sets a company's e-mail domains (src/tools/keys.ts). */
+const SET_DOMAINS = "npm run keys -- provisioning --company <companyId> --domains contoso.example";
+
+export const provisioningOff = () =>
   new UsersError(
-    "protected",
-    "This user is the company's only active owner: deactivating or removing them would leave the company without one. Make another user owner in the app first.",
+    "provisioning_off",
+    `Provisioning creates no users and moves no sign-in addresses for this company until the operator of the service sets its e-mail domains (${SET_DOMAINS}).`,
+  );
+
+export const deactivatedLimit = (held: number) =>
+  new UsersError(
+    "deactivated_limit",
+    `The company already holds ${held} deactivated users, as many as it has seats: remove some (DELETE) before creating more users deactivated.`,
+  );
+
+const refusing = (kind: RefusedChange, err: UsersError) =>
+  Object.assign(err, { refused: { kind } });
+
+export const lastOwner = () =>
+  refusing(
+    "deactivation",
+    new UsersError(
+      "protected",
+      "This user is the company's only active owner: deactivating or removing them would leave the company without one. Make another user owner in the app first.",
+    ),
   );
 
 export const protectedAddress = () =>
-  new UsersError(
-    "protected",
-    "This user is the company's owner or holds the Key User role: their sign-in address is changed in the app, not through provisioning.",
+  refusing(
+    "address_change",
+    new UsersError(
+      "protected",
+      "This user is the company's owner or holds the Key User role: their sign-in address is changed in the app, not through provisioning.",
+    ),
   );
+
+/** Names the user a protecting refusal concerns (a removal's last-owner refusal is the removal's). */
+export function refusalOf(err: unknown, uid: string, removal = false): unknown {
+  if (err instanceof UsersError && err.refused)
+    err.refused = { kind: removal ? "removal" : err.refused.kind, uid };
+  return err;
+}
 
 export function outsideDomains(domain: string, domains: readonly string[]): UsersError {
   const allowed = domains.length

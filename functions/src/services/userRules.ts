@@ -2,7 +2,7 @@ import { findCompany, type AttributeSource } from "../repos/companies";
 import { departmentsOf, type Department } from "../repos/departments";
 import type { StoredUser } from "../repos/users";
 import { DEFAULT_ROLE, mapRole } from "./roles";
-import { outsideDomains, protectedAddress, unknownDepartment } from "./userErrors";
+import { outsideDomains, protectedAddress, provisioningOff, unknownDepartment } from "./userErrors";
 
 export { protectedAddress };
 
@@ -13,7 +13,7 @@ export { protectedAddress };
  */
 export interface ProvisioningSettings {
   roleMap: Record<string, unknown>;
-  /** Lower-case e-mail domains; null: any. */
+  /** Lower-case e-mail domains; empty: provisioning off; null: any (the operator's explicit opt-in). */
   domains: string[] | null;
   rolesSource: AttributeSource;
   departmentSource: AttributeSource;
@@ -29,9 +29,13 @@ export async function provisioningSettings(companyId: string): Promise<Provision
   };
 }
 
-/** Addresses outside the company's domains are refused before anything is looked up, so a key learns nothing about them. */
+/**
+ * Addresses outside the company's domains are refused before anything is looked up, so a key
+ * learns nothing about them; without domains, every address is (provisioning is off by default).
+ */
 export function assertInDomains(settings: ProvisioningSettings, email: string): void {
   if (settings.domains === null) return;
+  if (!settings.domains.length) throw provisioningOff();
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (settings.domains.includes(domain)) return;
   throw outsideDomains(domain, settings.domains);

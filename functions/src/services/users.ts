@@ -26,7 +26,14 @@ import {
   planUpdate,
   type PersonName,
 } from "./userDecisions";
-import { addressTaken, notFound, protectedAddress, seatsExhausted, UsersError } from "./userErrors";
+import {
+  addressTaken,
+  notFound,
+  protectedAddress,
+  refusalOf,
+  seatsExhausted,
+  UsersError,
+} from "./userErrors";
 import {
   assertInDomains,
   chooseDepartment,
@@ -220,7 +227,8 @@ export async function updateUser(
 ): Promise<StoredUser> {
   try {
     return await applyUpdate(companyId, uid, patch, origin, unmatched);
-  } catch (err) {
+  } catch (caught) {
+    const err = refusalOf(caught, uid);
     const deactivates = patch.active === false && Object.keys(patch).length > 1;
     if (
       !deactivates ||
@@ -228,7 +236,9 @@ export async function updateUser(
       !["conflict", "username", "protected", "domain", "unknown_department"].includes(err.code)
     )
       throw err;
-    await applyUpdate(companyId, uid, { active: false }, origin, unmatched);
+    await applyUpdate(companyId, uid, { active: false }, origin, unmatched).catch(
+      (alone: unknown) => Promise.reject(refusalOf(alone, uid)),
+    );
     throw err;
   }
 }
@@ -248,7 +258,9 @@ export async function removeUser(
   // Only the company's own user gets an intent (anyone else is 404 below).
   const own =
     user?.companyId === companyId ? await intendAccountChange(uid, companyId, "removal") : null;
-  const outcome = await commitRemoval(companyId, uid, planRemoval, origin);
+  const outcome = await commitRemoval(companyId, uid, planRemoval, origin).catch((err: unknown) =>
+    Promise.reject(refusalOf(err, uid, true)),
+  );
   if (own) await settleAccount(uid, { own });
   return outcome;
 }

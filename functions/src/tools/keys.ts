@@ -8,6 +8,7 @@ import {
   setApiAccessInput,
   setRateLimitsInput,
 } from "../console/schemas";
+import { ANY_DOMAIN } from "../repos/companies";
 import {
   createKey,
   listKeysWithLimits,
@@ -37,8 +38,11 @@ const USAGE = `usage: npm --prefix functions run --silent keys -- <command> [opt
          (--per-minute N [--per-day N] | --per-day N | --clear)
          company-wide, for the company's keys of one scope (kept when keys are rotated:
          the way to raise limits by arrangement), or for one key; --clear removes that level
-  provisioning --company ID [--domains a.example,b.example | --any-domain]
+  provisioning --company ID [--domains a.example,b.example | --clear | --any-domain]
                [--roles-source app|identityProvider] [--department-source app|identityProvider]
+               without domains (the default, or --clear) provisioning creates no users;
+               --any-domain accepts every domain (development only: it answers whether an
+               address is used by any company)
   repair-removed --company ID   moves removed users' createdAt aside (users removed by older
                                 versions; docs/firestore-data.md, "People"); safe to repeat
 options:
@@ -181,8 +185,11 @@ export async function run(
     }
     case "provisioning": {
       if (!values.company) throw new UsageError("provisioning needs --company");
-      if (values.domains !== undefined && values["any-domain"])
-        throw new UsageError("give --domains or --any-domain, not both");
+      if (
+        [values.domains !== undefined, values["any-domain"], values.clear].filter(Boolean).length >
+        1
+      )
+        throw new UsageError("give one of --domains, --clear or --any-domain");
       const change = {
         ...(values.domains !== undefined
           ? {
@@ -192,7 +199,8 @@ export async function run(
                 .filter(Boolean),
             }
           : {}),
-        ...(values["any-domain"] ? { provisioningDomains: null } : {}),
+        ...(values["any-domain"] ? { provisioningDomains: [ANY_DOMAIN] } : {}),
+        ...(values.clear ? { provisioningDomains: null } : {}),
         ...(values["roles-source"] !== undefined
           ? { provisioningRolesSource: values["roles-source"] }
           : {}),

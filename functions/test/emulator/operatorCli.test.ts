@@ -118,7 +118,7 @@ describe("npm run keys -- limits", () => {
 });
 
 describe("npm run keys -- provisioning", () => {
-  it("sets the company's e-mail domains and attribute sources, audited; --any-domain removes the list", async () => {
+  it("sets the company's e-mail domains and attribute sources, audited; --any-domain opts into any domain; --clear removes the list (provisioning off)", async () => {
     const companyId = await seedCompany();
     expect(
       await run(
@@ -144,8 +144,12 @@ describe("npm run keys -- provisioning", () => {
       target: { type: "company", id: companyId },
       actor: { type: "system" },
     });
+    await run(["provisioning", "--company", companyId, "--any-domain"], quiet);
+    expect(
+      (await firestore().doc(`companies/${companyId}`).get()).get("provisioningDomains"),
+    ).toEqual(["*"]);
     await run(
-      ["provisioning", "--company", companyId, "--any-domain", "--department-source", "app"],
+      ["provisioning", "--company", companyId, "--clear", "--department-source", "app"],
       quiet,
     );
     const after = (await firestore().doc(`companies/${companyId}`).get()).data();

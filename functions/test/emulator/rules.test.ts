@@ -4,7 +4,17 @@ import {
   initializeTestEnvironment,
   type RulesTestEnvironment,
 } from "@firebase/rules-unit-testing";
-import { collection, deleteDoc, doc, getDoc, getDocs, setDoc, updateDoc } from "firebase/firestore";
+import {
+  collection,
+  deleteDoc,
+  deleteField,
+  doc,
+  getDoc,
+  getDocs,
+  setDoc,
+  Timestamp,
+  updateDoc,
+} from "firebase/firestore";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -24,11 +34,14 @@ beforeAll(async () => {
   });
   await env.withSecurityRulesDisabled(async (ctx) => {
     const db = ctx.firestore();
+    const createdAt = Timestamp.fromMillis(Date.UTC(2024, 0, 1));
     await setDoc(doc(db, "users/alice"), {
       companyId: "acme",
       role: "owner",
       keyUser: true,
       status: "active",
+      createdAt,
+      deactivatedAt: null,
     });
     await setDoc(doc(db, "users/bob"), { companyId: "other", role: "owner", status: "active" });
     await setDoc(doc(db, "users/olga"), { companyId: "acme", role: "owner", status: "active" });
@@ -38,7 +51,25 @@ beforeAll(async () => {
       keyUser: true,
       status: "invited",
     });
-    await setDoc(doc(db, "users/sam"), { companyId: "acme", role: "standard", status: "active" });
+    await setDoc(doc(db, "users/sam"), {
+      companyId: "acme",
+      role: "standard",
+      status: "active",
+      email: "sam@acme.example",
+      createdAt,
+      deactivatedAt: null,
+    });
+    await setDoc(doc(db, "projects/p1"), { companyId: "acme", name: "MV Acme" });
+    await setDoc(doc(db, "companies/acme/workedHours/api_2025-01"), {
+      month: "2025-01",
+      hours: 1000,
+      source: "api",
+    });
+    await setDoc(doc(db, "companies/acme/workedHours/app1"), {
+      month: "2025-01",
+      hours: 10,
+      source: "app",
+    });
     await setDoc(doc(db, "users/dora"), {
       companyId: "acme",
       role: "owner",
@@ -204,6 +235,15 @@ describe("firestore.rules", () => {
       ["removedAt", null, null],
       ["userNameKey", "ceo@acme.example", "ceo@acme.example"],
       ["unmatchedDepartment", "Board", "Board"],
+      // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
+      ["createdAt", deleteField(), deleteField()],
+      ["createdAt", Timestamp.now(), Timestamp.now()],
+      ["deactivatedAt", Timestamp.now(), Timestamp.now()],
+      ["email", "ceo@acme.example", "ceo@acme.example"],
+      ["removedCreatedAt", Timestamp.now(), Timestamp.now()],
+      ["userName", "ceo", "ceo"],
+      ["externalId", "x1", "x1"],
+      ["provisionedBy", "scim", "scim"],
     ];
 
     it("the owner edits the company's own fields, an Admin too", async () => {
@@ -253,6 +293,35 @@ describe("firestore.rules", () => {
         await assertFails(updateDoc(doc(admin(), "users/sam"), { [field]: forSam }));
       },
     );
+
+    it("a project's companyId (which company's keys read it) is changed by nobody from a client", async () => {
+      await assertSucceeds(getDoc(doc(alice(), "projects/p1")));
+      await assertFails(getDoc(doc(bob(), "projects/p1")));
+      await assertSucceeds(updateDoc(doc(admin(), "projects/p1"), { name: "MV Acme II" }));
+      await assertFails(updateDoc(doc(admin(), "projects/p1"), { companyId: "other" }));
+      await assertFails(updateDoc(doc(admin(), "projects/p1"), { companyId: deleteField() }));
+      await assertFails(updateDoc(doc(alice(), "projects/p1"), { name: "Mine" }));
+    });
+
+    it("the API's worked hours are written by nobody from a client; the owner records the app's", async () => {
+      const hours = { month: "2025-02", hours: 5 };
+      await assertSucceeds(setDoc(doc(alice(), "companies/acme/workedHours/app2"), hours));
+      await assertSucceeds(
+        updateDoc(doc(alice(), "companies/acme/workedHours/app1"), { hours: 11 }),
+      );
+      for (const ctx of [alice, admin]) {
+        await assertFails(updateDoc(doc(ctx(), "companies/acme/workedHours/api_2025-01"), hours));
+        await assertFails(deleteDoc(doc(ctx(), "companies/acme/workedHours/api_2025-01")));
+        await assertFails(setDoc(doc(ctx(), "companies/acme/workedHours/api_2025-03"), hours));
+        await assertFails(
+          setDoc(doc(ctx(), "companies/acme/workedHours/forged"), { ...hours, source: "api" }),
+        );
+        await assertFails(
+          updateDoc(doc(ctx(), "companies/acme/workedHours/app1"), { source: "api" }),
+        );
+      }
+      await assertFails(setDoc(doc(as("sam"), "companies/acme/workedHours/app3"), hours));
+    });
 
     it("a deactivated user cannot edit even their own profile", async () => {
       await assertFails(updateDoc(doc(as("dora"), "users/dora"), { displayName: "Still here" }));

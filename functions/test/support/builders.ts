@@ -9,6 +9,7 @@ import {
   type KeyApi,
 } from "../../src/lib/apiKeyFormat";
 import { apiKeysCollection, newApiKeyData } from "../../src/repos/apiKeys";
+import { ANY_DOMAIN } from "../../src/repos/companies";
 
 /**
  * Seed builders writing documents exactly as docs/firestore-data.md describes them. Emulator tests
@@ -108,7 +109,22 @@ export async function seedKey(seed: KeySeed): Promise<SeededKey> {
   if (seed.revoked) Object.assign(data, { revokedAt: now, revokedBy: "seed" });
   if (seed.rateLimits) data.rateLimits = seed.rateLimits;
   await apiKeysCollection().doc(hash).set(data);
+  if (data.scopes.includes("provisioning")) await allowAnyDomain(seed.companyId);
   return { key, hash, prefix: displayPrefix(key) };
+}
+
+/**
+ * Without e-mail domains a company provisions nobody (docs/firestore-data.md): a provisioning
+ * key's company that has no list gets the operator's explicit "any domain", so tests may use
+ * random domains. Tests of the domains seed their own list first.
+ */
+async function allowAnyDomain(companyId: string): Promise<void> {
+  const ref = firestore().doc(`companies/${companyId}`);
+  await firestore().runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    if (snap.exists && snap.get("provisioningDomains") === undefined)
+      tx.update(ref, { provisioningDomains: [ANY_DOMAIN] });
+  });
 }
 
 /** A company with one project and a findings key that no test's burst of requests exhausts. */

@@ -44,6 +44,7 @@ export function writeCompanies(writer: BulkWriter): void {
     seatCapacity: 25,
     seatsUsed,
     provisioningRoleMap: { Inspector: "inspector", "Fleet Manager": "manager" },
+    provisioningDomains: ["demo.example"],
   });
   for (const [id, name, parentId] of DEPARTMENTS) {
     void writer.set(db.doc(`companies/${DEMO_COMPANY}/departments/${id}`), { name, parentId });
