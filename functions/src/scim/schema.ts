@@ -138,7 +138,7 @@ export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
   attr(
     "department",
     "string",
-    "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: the user then has no department, and the name is kept beside them (not returned) until the provider sends a department again.",
+    "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: the user then has no department, and the name is kept beside them (not returned), and they get the department once one of that name is created or renamed.",
   ),
 ];
 
