@@ -21,6 +21,7 @@ const EXPECTED = [
   "accountIntentSweep",
   "companyApi",
   "createApiKey",
+  "departmentRematch",
   "esrsS1Report",
   "findingsApi",
   "freezeEsrsS1Report",

@@ -73,6 +73,22 @@ export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) 
 );
 
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
+/**
+ * A department created or renamed gives itself to the users whose provider sent its name before it
+ * existed (`unmatchedDepartment`): docs/api-behaviour.md, "Departments and roles re-match".
+ */
+export const departmentRematch = onDocumentWritten(
+  { ...jobOptions, document: "companies/{companyId}/departments/{departmentId}" },
+  async (event) => {
+    const { nameToRematch, rematchDepartment } = await import("./services/departmentRematch");
+    const name = nameToRematch(event.data?.before.data(), event.data?.after.data());
+    if (name === null) return;
+    const { companyId, departmentId } = event.params;
+    const users = await rematchDepartment(companyId, { id: departmentId, name });
+    logger.info("department.rematch", { companyId, departmentId, users });
+  },
+);
+
 export const kpiRollupDaily = onSchedule(
   { ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" },
   async () => {

@@ -1,6 +1,7 @@
 import { createApp } from "../http/createApp";
 import { DISCOVERY_ROUTES, GROUP_ROUTES } from "../scim/discovery";
 import { scimErrors } from "../scim/errors";
+import { SEARCH_ROUTES } from "../scim/search";
 import { USER_ROUTES } from "../scim/users";
 import { getEsrsS1 } from "./getEsrsS1";
 import { getKpis } from "./getKpis";
@@ -41,7 +42,7 @@ export const COMPANY_API = {
       getWorkedHours,
       postWorkedHours,
     ],
-    ...[...USER_ROUTES, ...DISCOVERY_ROUTES, ...GROUP_ROUTES],
+    ...[...USER_ROUTES, ...SEARCH_ROUTES, ...DISCOVERY_ROUTES, ...GROUP_ROUTES],
   ],
   errorDialects: [scimErrors],
 };

@@ -158,3 +158,12 @@ export async function rosterWindow(
   stats.billedReads += Math.max(1, offset + page.size);
   return { total, users: live(companyId, page.docs) };
 }
+
+/** The company's users holding a department name no department had (`unmatchedDepartment` set). */
+export async function rosterWithUnmatchedDepartment(companyId: string): Promise<StoredUser[]> {
+  const snap = await usersCollection()
+    .where("companyId", "==", companyId)
+    .where("unmatchedDepartment", "!=", null)
+    .get();
+  return live(companyId, snap.docs);
+}

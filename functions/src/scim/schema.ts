@@ -75,7 +75,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "userName",
     "string",
-    "The user's e-mail address, which is also their sign-in address: stored lower-cased, unique across the whole service.",
+    "The identity provider's unique name of the user, returned as sent. Unique within the company, compared case-insensitively; a user removed from the roster frees it. When it is an e-mail address and no `emails` are sent, it is also the sign-in address.",
     { required: true, uniqueness: "server" },
   ),
   attr("name", "complex", "The components of the user's name.", {
@@ -93,7 +93,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "emails",
     "complex",
-    "E-mail addresses: one work address, equal to userName. Writes are accepted and do not change the sign-in address (change userName for that); on POST without userName, the primary (or work) address is the userName.",
+    "E-mail addresses, returned as sent. The primary (else work, else first) value is the user's sign-in address: changing it changes the address they sign in with (refused for the company's last owner). One address belongs to one user of the service; on POST without userName, that address is the userName.",
     {
       multiValued: true,
       subAttributes: multiValueSubs("The e-mail address.", ["work"]),
@@ -113,17 +113,32 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
       subAttributes: multiValueSubs("The role value.", []),
     },
   ),
-  attr("groups", "complex", "Not supported: this service has no Groups.", {
-    multiValued: true,
-    mutability: "readOnly",
-  }),
+  attr(
+    "groups",
+    "complex",
+    "The groups the user belongs to. This service provisions no groups, so it is never returned; read-only.",
+    {
+      multiValued: true,
+      mutability: "readOnly",
+      returned: "never",
+      subAttributes: [
+        attr("value", "string", "The group's id.", { mutability: "readOnly", caseExact: true }),
+        attr("$ref", "reference", "The group's address.", { mutability: "readOnly" }),
+        attr("display", "string", "The group's display name.", { mutability: "readOnly" }),
+        attr("type", "string", "How the user belongs to the group.", {
+          mutability: "readOnly",
+          canonicalValues: ["direct", "indirect"],
+        }),
+      ],
+    },
+  ),
 ];
 
 export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
   attr(
     "department",
     "string",
-    "The name of one of the company's departments (matched case-insensitively after trimming); an unknown name is refused.",
+    "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: the user then has no department, and the name is kept beside them (not returned), and they get the department once one of that name is created or renamed.",
   ),
 ];
 

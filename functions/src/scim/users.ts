@@ -1,43 +1,21 @@
-import type { Request } from "express";
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
-import { departmentsOf, type Department } from "../repos/departments";
-import {
-  findOnRoster,
-  rosterByEmail,
-  rosterByExternalId,
-  rosterByUserName,
-  rosterWindow,
-} from "../repos/users";
+import { departmentsOf } from "../repos/departments";
+import { findOnRoster } from "../repos/users";
 import {
   departmentNameOf,
   inviteUser,
   removeUser,
   updateUser,
-  type StoredUser,
   type UserPatch,
 } from "../services/users";
-import { MAX_RESULTS } from "./discovery";
 import { asScim, ScimError } from "./errors";
-import {
-  SCIM_PATCH_EXAMPLE,
-  SCIM_USER_EXAMPLE,
-  SCIM_USER_INPUT_EXAMPLE,
-  SCIM_USER_LIST_EXAMPLE,
-} from "./examples";
+import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
 import { applyPatch, type State } from "./patch";
 import { project } from "./projection";
-import { newUserOf, patchBetween, stateFromBody, stateOf, toScimUser } from "./resource";
-import {
-  listResponse,
-  listResponseSchema,
-  SCIM_ERRORS,
-  SCIM_ROUTE,
-  SCIM_WRITE_ERRORS,
-  scimSuccess,
-  scimUrl,
-} from "./routeKit";
-import { userTerms, type UserTerm } from "./userFilter";
+import { newUserOf, patchBetween, stateFromBody, stateOf } from "./resource";
+import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
+import { LIST_SUCCESS, listUsersPage, userResource } from "./search";
 import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
 /**
@@ -45,12 +23,7 @@ import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from
  * mapping, audit and sign-in account handling as /v1/users) and the pure SCIM core (filter,
  * PATCH, resource mapping).
  */
-const resourceOf = (req: Request, user: StoredUser, departments: readonly Department[]) =>
-  toScimUser(
-    user,
-    departmentNameOf(user, departments),
-    scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
-  );
+const resourceOf = userResource;
 
 const userIdParams = z.object({
   id: z.string().min(1).max(128).openapi({ description: "The SCIM resource id (the user's id)." }),
@@ -58,27 +31,6 @@ const userIdParams = z.object({
 
 const userNotFound = (id: string) =>
   new ScimError("not_found", `User ${JSON.stringify(id.slice(0, 128))} not found.`);
-
-const byCreation = (a: StoredUser, b: StoredUser) =>
-  (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0) || (a.id < b.id ? -1 : 1);
-
-const LOOKUPS = {
-  email: rosterByEmail,
-  userName: rosterByUserName,
-  externalId: rosterByExternalId,
-};
-const valueOf = (user: StoredUser, key: UserTerm["key"]) =>
-  key === "userName" ? (user.userNameKey ?? user.email) : user[key];
-
-/** The users every term matches: the first term is looked up, the others checked on its results. */
-async function usersMatching(companyId: string, terms: UserTerm[]): Promise<StoredUser[]> {
-  const [first, ...rest] = terms;
-  const found =
-    first.key === "id"
-      ? [await findOnRoster(companyId, first.value)].filter((u): u is StoredUser => u !== null)
-      : await LOOKUPS[first.key](companyId, first.value);
-  return found.filter((u) => rest.every((t) => valueOf(u, t.key) === t.value)).sort(byCreation);
-}
 
 const scimUserResponse = (description: string, extra: Parameters<typeof scimSuccess>[2] = {}) =>
   scimSuccess(description, scimUserSchema, { example: SCIM_USER_EXAMPLE, ...extra });
@@ -92,34 +44,9 @@ const listUsers = defineRoute({
   description:
     "Removed users never appear. An unmatched filter answers 200 with an empty ListResponse.",
   query: listQuery,
-  success: scimSuccess(
-    "A ListResponse of users, ordered by creation.",
-    listResponseSchema(scimUserSchema, "ScimUserList"),
-    { example: SCIM_USER_LIST_EXAMPLE },
-  ),
+  success: LIST_SUCCESS,
   errors: SCIM_ERRORS,
-  handler: async ({ query: q, principal, req }) => {
-    const { companyId } = principal;
-    const startIndex = Math.max(1, q.startIndex ?? 1);
-    const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
-    const terms = q.filter === undefined ? null : userTerms(q.filter);
-    const [page, departments] = await Promise.all([
-      terms
-        ? usersMatching(companyId, terms).then((all) => ({
-            total: all.length,
-            users: all.slice(startIndex - 1, startIndex - 1 + count),
-          }))
-        : rosterWindow(companyId, startIndex - 1, count),
-      departmentsOf(companyId),
-    ]);
-    return listResponse(
-      page.users.map((u) =>
-        project(resourceOf(req, u, departments), q.attributes, q.excludedAttributes),
-      ),
-      page.total,
-      startIndex,
-    );
-  },
+  handler: ({ query, principal, req }) => listUsersPage(principal.companyId, req, query),
 });
 
 const getUser = defineRoute({

@@ -1,0 +1,137 @@
+import type { Request } from "express";
+import { defineRoute, type AnyRoute } from "../http/route";
+import { z } from "../http/zod";
+import { departmentsOf } from "../repos/departments";
+import { rosterWindow } from "../repos/users";
+import { departmentNameOf, type StoredUser } from "../services/users";
+import { MAX_RESULTS } from "./discovery";
+import { invalidValue } from "./errors";
+import { SCIM_USER_LIST_EXAMPLE } from "./examples";
+import { MAX_FILTER_LENGTH } from "./filter";
+import { project } from "./projection";
+import { toScimUser } from "./resource";
+import {
+  listResponse,
+  listResponseSchema,
+  SCIM_ERRORS,
+  SCIM_ROUTE,
+  scimSuccess,
+  scimUrl,
+} from "./routeKit";
+import { userTerms } from "./userFilter";
+import { usersMatching } from "./userLookup";
+import { scimUserSchema } from "./userWire";
+
+/** What a listing asks for, from a GET's query or a POST /.search body (RFC 7644 §3.4.2, §3.4.3). */
+export interface ListRequest {
+  filter?: string;
+  startIndex?: number;
+  count?: number;
+  attributes?: string;
+  excludedAttributes?: string;
+}
+
+export const userResource = (
+  req: Request,
+  user: StoredUser,
+  departments: Parameters<typeof departmentNameOf>[1],
+) =>
+  toScimUser(
+    user,
+    departmentNameOf(user, departments),
+    scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
+  );
+
+/** One page of the company's users as a ListResponse: the GET listing and POST /.search share it. */
+export async function listUsersPage(companyId: string, req: Request, q: ListRequest) {
+  const startIndex = Math.max(1, q.startIndex ?? 1);
+  const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
+  const terms = q.filter === undefined ? null : userTerms(q.filter);
+  const [page, departments] = await Promise.all([
+    terms
+      ? usersMatching(companyId, terms).then((all) => ({
+          total: all.length,
+          users: all.slice(startIndex - 1, startIndex - 1 + count),
+        }))
+      : rosterWindow(companyId, startIndex - 1, count),
+    departmentsOf(companyId),
+  ]);
+  return listResponse(
+    page.users.map((u) =>
+      project(userResource(req, u, departments), q.attributes, q.excludedAttributes),
+    ),
+    page.total,
+    startIndex,
+  );
+}
+
+export const LIST_SUCCESS = scimSuccess(
+  "A ListResponse of users, ordered by creation.",
+  listResponseSchema(scimUserSchema, "ScimUserList"),
+  { example: SCIM_USER_LIST_EXAMPLE },
+);
+
+const SEARCH_REQUEST = "urn:ietf:params:scim:api:messages:2.0:SearchRequest";
+const nineDigits = z.number().int().min(-999_999_999).max(999_999_999).optional();
+const names = (description: string) =>
+  z
+    .union([z.array(z.string().max(200)).max(100), z.string().max(2000)])
+    .optional()
+    .openapi({ description });
+
+const searchRequest = z
+  .looseObject({
+    schemas: z
+      .array(z.string().max(200))
+      .max(10)
+      .optional()
+      .openapi({
+        description: `\`["${SEARCH_REQUEST}"]\` (optional here).`,
+      }),
+    filter: z.string().optional().openapi({
+      maxLength: MAX_FILTER_LENGTH,
+      description: "As the `filter` of `GET /scim/v2/Users`.",
+    }),
+    startIndex: nineDigits.openapi({ description: "1-based; values below 1 count as 1." }),
+    count: nineDigits.openapi({
+      description: `Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`,
+    }),
+    attributes: names("Attribute names (an array, or comma-separated) to return."),
+    excludedAttributes: names("Attribute names (an array, or comma-separated) to leave out."),
+    sortBy: z.unknown().optional().openapi({
+      description: "Not supported (`sort.supported` is false): a request naming it is a 400.",
+    }),
+    sortOrder: z.unknown().optional().openapi({ description: "Not supported, as `sortBy`." }),
+  })
+  .openapi("ScimSearchRequest", {
+    description: "RFC 7644 §3.4.3 SearchRequest: a listing whose parameters travel in the body.",
+  });
+
+const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
+
+const searchUsers = defineRoute({
+  ...SCIM_ROUTE,
+  method: "post",
+  path: "/scim/v2/Users/.search",
+  operationId: "scimSearchUsers",
+  summary: "SCIM: search the company's users with a SearchRequest body (RFC 7644 §3.4.3)",
+  description:
+    "Answers exactly as `GET /scim/v2/Users` with the same parameters; sorting is not supported.",
+  body: searchRequest,
+  bodyExample: { schemas: [SEARCH_REQUEST], filter: 'userName eq "nina.holm@example.com"' },
+  success: LIST_SUCCESS,
+  errors: [...SCIM_ERRORS, "payload_too_large", "unsupported_media_type"],
+  handler: async ({ body, principal, req }) => {
+    if (body.sortBy !== undefined || body.sortOrder !== undefined)
+      throw invalidValue("Sorting is not supported: leave out sortBy and sortOrder.");
+    return listUsersPage(principal.companyId, req, {
+      filter: body.filter,
+      startIndex: body.startIndex,
+      count: body.count,
+      attributes: joined(body.attributes),
+      excludedAttributes: joined(body.excludedAttributes),
+    });
+  },
+});
+
+export const SEARCH_ROUTES: AnyRoute[] = [searchUsers];

@@ -1,0 +1,107 @@
+import { URN } from "../../src/scim/schema";
+import { randomId } from "../support/builders";
+import { scim, scimCompany } from "../support/scim";
+
+/**
+ * Issue 26, "What the independent checkers still find": the discovery and `.search` checks of
+ * python-scim's scim2-tester (checkers/schemas.py, resource_query_attributes.py), replayed.
+ */
+const SEARCH = "urn:ietf:params:scim:api:messages:2.0:SearchRequest";
+type Attr = { name: string; description: string; subAttributes?: Attr[]; returned: string };
+
+describe("/Schemas says what the server does", () => {
+  it("userName unique in the company case-insensitively, emails as sent, departments kept, groups typed", async () => {
+    const { key } = await scimCompany();
+    const user = await scim("get", `/Schemas/${URN.user}`, key);
+    expect(user.status).toBe(200);
+    const byName = (n: string) => (user.body.attributes as Attr[]).find((a) => a.name === n)!;
+    expect(byName("userName")).toMatchObject({ required: true, uniqueness: "server" });
+    expect(byName("userName").description).toMatch(/unique within the company/i);
+    expect(byName("userName").description).not.toMatch(/lower-cased|whole service/);
+    expect(byName("emails").description).toMatch(/returned as sent/);
+    expect(byName("emails").description).not.toMatch(/do not change the sign-in/);
+    expect(byName("groups")).toMatchObject({ mutability: "readOnly", returned: "never" });
+    expect(byName("groups").subAttributes!.map((a) => a.name)).toEqual([
+      "value",
+      "$ref",
+      "display",
+      "type",
+    ]);
+    const enterprise = await scim("get", `/Schemas/${URN.enterprise}`, key);
+    expect(enterprise.body.attributes[0].description).not.toMatch(/refused/);
+    expect(enterprise.body.attributes[0].description).toMatch(/accepted/);
+  });
+});
+
+describe("POST /Users/.search (RFC 7644 §3.4.3)", () => {
+  async function twoUsers() {
+    const { key } = await scimCompany();
+    const domain = `${randomId("d")}.example`;
+    const ids: string[] = [];
+    for (const name of ["ada", "bo"]) {
+      const created = await scim("post", "/Users", key, {
+        schemas: [URN.user],
+        userName: `${name}@${domain}`,
+        name: { givenName: name, familyName: "Checker" },
+      });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    return { key, domain, ids };
+  }
+
+  it("answers as the GET listing: filter, attributes, paging", async () => {
+    const { key, domain, ids } = await twoUsers();
+    const filter = `userName eq "ADA@${domain}"`;
+    const found = await scim("post", "/Users/.search", key, {
+      schemas: [SEARCH],
+      filter,
+      attributes: ["userName"],
+    });
+    expect(found.status).toBe(200);
+    expect(found.headers["content-type"]).toMatch(/application\/scim\+json/);
+    expect(found.body).toEqual({
+      schemas: [URN.listResponse],
+      totalResults: 1,
+      startIndex: 1,
+      itemsPerPage: 1,
+      Resources: [{ schemas: [URN.user, URN.enterprise], id: ids[0], userName: `ada@${domain}` }],
+    });
+    const viaGet = await scim(
+      "get",
+      `/Users?filter=${encodeURIComponent(filter)}&attributes=userName`,
+      key,
+    );
+    expect(viaGet.body).toEqual(found.body);
+
+    const page = await scim("post", "/Users/.search", key, {
+      schemas: [SEARCH],
+      startIndex: 2,
+      count: 1,
+      excludedAttributes: "name,emails",
+    });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ totalResults: 2, startIndex: 2, itemsPerPage: 1 });
+    expect(page.body.Resources[0]).toMatchObject({ id: ids[1], userName: `bo@${domain}` });
+    expect(page.body.Resources[0]).not.toHaveProperty("name");
+    expect(page.body.Resources[0]).not.toHaveProperty("emails");
+
+    const none = await scim("post", "/Users/.search", key, {
+      filter: `userName eq "nobody@${domain}"`,
+    });
+    expect(none.body).toMatchObject({ totalResults: 0, Resources: [] });
+  });
+
+  it("refuses sorting, a bad filter and a malformed body with SCIM 400s", async () => {
+    const { key } = await twoUsers();
+    const sorted = await scim("post", "/Users/.search", key, { sortBy: "userName" });
+    expect(sorted.status).toBe(400);
+    expect(sorted.body).toMatchObject({ schemas: [URN.error], scimType: "invalidValue" });
+    const bad = await scim("post", "/Users/.search", key, { filter: 'userName eq "x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ schemas: [URN.error], scimType: "invalidFilter" });
+    const wrongType = await scim("post", "/Users/.search", key, { count: "ten" });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.schemas).toEqual([URN.error]);
+  });
+});
