@@ -1,15 +1,5 @@
-import { Timestamp } from "firebase-admin/firestore";
-import { firestore } from "../config/firebase";
-import { auditEntry, auditLogsCollection } from "../repos/auditLogs";
-import { parseUser, rosterWithUnmatchedDepartment, usersCollection } from "../repos/users";
-
-/** Users re-matched per transaction (each also writes its audit entry). */
-const CHUNK = 200;
-const SYSTEM_ACTOR = {
-  type: "system",
-  id: "department-rematch",
-  name: "Department re-match",
-} as const;
+import { assignDepartment } from "../repos/departmentMatch";
+import { rosterWithUnmatchedDepartment } from "../repos/users";
 
 const key = (name: string | null | undefined) => name?.trim().toLowerCase() ?? null;
 
@@ -29,43 +19,12 @@ export async function rematchDepartment(
   const ids = (await rosterWithUnmatchedDepartment(companyId))
     .filter((u) => key(u.unmatchedDepartment) === wanted)
     .map((u) => u.id);
-  let changed = 0;
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const refs = ids.slice(i, i + CHUNK).map((id) => usersCollection().doc(id));
-    changed += await firestore().runTransaction(async (t) => {
-      const snaps = await t.getAll(...refs);
-      let n = 0;
-      for (const snap of snaps) {
-        if (!snap.exists) continue;
-        const user = parseUser(snap);
-        if (user.companyId !== companyId || user.removedAt) continue;
-        if (key(user.unmatchedDepartment) !== wanted) continue;
-        t.update(snap.ref, {
-          departmentId: department.id,
-          unmatchedDepartment: null,
-          updatedAt: Timestamp.now(),
-        });
-        t.create(
-          auditLogsCollection(companyId).doc(),
-          auditEntry({
-            class: "privileged",
-            action: "user.updated",
-            actor: SYSTEM_ACTOR,
-            api: null,
-            method: null,
-            path: null,
-            status: null,
-            requestId: null,
-            projectId: null,
-            target: { type: "user", id: user.id },
-          }),
-        );
-        n += 1;
-      }
-      return n;
-    });
-  }
-  return changed;
+  return assignDepartment(
+    companyId,
+    ids,
+    department.id,
+    (user) => key(user.unmatchedDepartment) === wanted,
+  );
 }
 
 /** The name to re-match after a write of a department document: its new name when it appeared or changed, else null. */
