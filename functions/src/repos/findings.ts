@@ -91,6 +91,7 @@ export async function boundedThread(
 
 /** Firestore's smallest timestamp: `>=` it matches every timestamp and nothing else. */
 const MIN_TIMESTAMP = new Timestamp(-62135596800, 0);
+const MIN_INSTANT: Instant = { seconds: MIN_TIMESTAMP.seconds, nanos: 0 };
 
 /**
  * Whether the ordered query sees the whole thread: every comment's `createdAt` is a timestamp
@@ -107,18 +108,24 @@ async function threadIsOrdered(projectId: string, findingId: string): Promise<bo
 }
 
 /**
- * One page of the thread, in comment order. The ordered query when it sees every comment;
- * otherwise the thread read whole and paged in memory by exactly the same rules, so page
- * tokens work across both.
+ * One page of the thread, in comment order. The ordered query when it sees every comment, or
+ * when the page can only hold timestamps; otherwise (a page among the comments without a
+ * timestamp, usually the first) the thread read whole and paged in memory by exactly the same
+ * rules, so page tokens work across both.
  */
 export async function queryComments(
   projectId: string,
   findingId: string,
   q: RangeQuery,
 ): Promise<Array<{ comment: CommentDoc; cursor: Cursor }>> {
-  if (await threadIsOrdered(projectId, findingId)) {
+  // Comments without a timestamp sort first, and `from` leaves them out: with `from`, or past a
+  // timestamp cursor, only timestamps remain, and the ordered query restricted to timestamps is
+  // exact whatever else the thread holds (no counts, no whole-thread read).
+  const timestampsOnly = q.from !== undefined || q.after?.value instanceof Timestamp;
+  if (timestampsOnly || (await threadIsOrdered(projectId, findingId))) {
+    const bounded = timestampsOnly ? { ...q, from: q.from ?? MIN_INSTANT } : q;
     const rows = await streamRows(
-      await rangeQuery(commentsOf(projectId, findingId), "createdAt", q),
+      await rangeQuery(commentsOf(projectId, findingId), "createdAt", bounded),
       "createdAt",
       parseComment,
     );

@@ -1,5 +1,6 @@
 import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import { setBounded } from "../lib/bounded";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
 import { flag, nullableString, timestamp } from "./storedFields";
@@ -137,25 +138,49 @@ const ordered = (companyId: string): Query =>
     .orderBy(FieldPath.documentId());
 
 /**
+ * Where recent windows ended, per instance: `companyId NUL offset` → the last document of the
+ * window that ended just before `offset`. An identity provider pages through the roster in order
+ * (startIndex 1, 1 + count, …), so the next window starts after that document and reads only its
+ * own users instead of every skipped one (Firestore bills an offset's skipped documents).
+ */
+const WINDOW_END_MS = 10 * 60_000;
+const MAX_WINDOW_ENDS = 1000;
+const windowEnds = new Map<string, { at: number; createdAt: unknown; id: string }>();
+
+/**
  * The live users at positions `offset … offset + limit - 1` of the roster ordered by creation,
  * then id, and how many live users there are. Removal moves `createdAt` aside (see the data
- * contract), so the ordered query holds only live users: a count and one read with an offset
- * (Firestore bills the skipped documents), whatever the number of removed users.
+ * contract), so the ordered query holds only live users: a count and one read, which starts
+ * after the previous window's last user when this instance served it in the last 10 minutes,
+ * else at an offset (billed for every skipped document).
  */
 export async function rosterWindow(
   companyId: string,
   offset: number,
   limit: number,
   stats: ReadStats = { queries: 0, billedReads: 0 },
+  now = Date.now(),
 ): Promise<{ total: number; users: StoredUser[] }> {
   const base = ordered(companyId);
   const total = (await base.count().get()).data().count;
   stats.queries++;
   stats.billedReads += Math.max(1, Math.ceil(total / 1000));
   if (limit === 0 || offset >= total) return { total, users: [] };
-  const page = await base.offset(offset).limit(limit).get();
+  const resume = offset > 0 ? windowEnds.get(`${companyId}\u0000${offset}`) : undefined;
+  const fresh = resume && now - resume.at < WINDOW_END_MS ? resume : undefined;
+  const page = await (fresh ? base.startAfter(fresh.createdAt, fresh.id) : base.offset(offset))
+    .limit(limit)
+    .get();
   stats.queries++;
-  stats.billedReads += Math.max(1, offset + page.size);
+  stats.billedReads += Math.max(1, (fresh ? 0 : offset) + page.size);
+  const last = page.docs.at(-1);
+  if (last)
+    setBounded(
+      windowEnds,
+      `${companyId}\u0000${offset + page.size}`,
+      { at: now, createdAt: last.get("createdAt") as unknown, id: last.id },
+      MAX_WINDOW_ENDS,
+    );
   return { total, users: live(companyId, page.docs) };
 }
 

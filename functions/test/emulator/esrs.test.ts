@@ -385,6 +385,23 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.body.data.period).toMatchObject({ in_progress: true, complete: false });
     expect(res.body.data.datapoints).toHaveLength(20);
   });
+
+  it("the default year is served from the cache like an explicit one (no recomputation per call)", async () => {
+    const cachedCompany = await seedCompany({
+      reportingTimeZone: BERLIN.timeZone,
+      financialYearStartMonth: BERLIN.firstMonth,
+    });
+    const cachedKey = (await seedKey({ api: "company", companyId: cachedCompany })).key;
+    const first = await company.get("/v1/esrs-s1?basis=live", cachedKey);
+    const second = await company.get("/v1/esrs-s1?basis=live", cachedKey);
+    const explicit = await company.get(
+      `/v1/esrs-s1?basis=live&year=${first.body.data.year}`,
+      cachedKey,
+    );
+    expect([first.status, second.status, explicit.status]).toEqual([200, 200, 200]);
+    expect(second.body.data.generated_at).toBe(first.body.data.generated_at);
+    expect(explicit.body.data.generated_at).toBe(first.body.data.generated_at);
+  });
 });
 
 describe("the esrsS1Report callable", () => {

@@ -43,6 +43,7 @@ describe("failures that are not the caller's", () => {
     expect(res.text).not.toMatch(/projects\/|UNAVAILABLE|stack|at /);
     expect(error).toHaveBeenCalledWith(
       "api.request_failed",
+      expect.any(Error),
       expect.objectContaining({ requestId: res.headers["x-request-id"], clientRequestId: rid }),
     );
     expect(await auditEntriesFor(companyId, rid)).toEqual([

@@ -194,6 +194,7 @@ describe("the daily job and the refreshKpiRollup callable", () => {
     expect(result).toEqual({ refreshed: 2, failed: 1 });
     expect(error).toHaveBeenCalledWith(
       "kpi_rollup.failed",
+      expect.any(Error),
       expect.objectContaining({ companyId: "bad/id" }),
     );
     error.mockRestore();

@@ -206,7 +206,11 @@ describe("GET /v1/findings/{id}/attachments", () => {
       const logged = error.mock.calls
         .filter(([event]) => event === "signing.failed")
         .map(([, fields]) => fields);
-      expect(logged).toContainEqual({ bucket: BUCKET, error: expect.any(String) });
+      expect(logged).toContainEqual({
+        event: "signing.failed",
+        bucket: BUCKET,
+        error: expect.any(String),
+      });
       const causes = logged.map((f) => `${f.bucket} ${f.error}`);
       expect(new Set(causes).size).toBe(causes.length);
       expect(JSON.stringify(logged)).not.toMatch(/loc\/|files\/|https:/);
@@ -280,7 +284,9 @@ describe("objects outside the vessel's folder (cross-tenant links)", () => {
         ).toEqual(Array.from({ length: 4 }, () => [null, "unrecognized_storage_reference"]));
       }
       const logged = warn.mock.calls.filter(([event]) => event === "signing.outside_project");
-      expect(logged).toEqual([["signing.outside_project", { projectId }]]);
+      expect(logged).toEqual([
+        ["signing.outside_project", { event: "signing.outside_project", projectId }],
+      ]);
     } finally {
       warn.mockRestore();
     }

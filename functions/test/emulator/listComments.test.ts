@@ -1,3 +1,5 @@
+import { Query } from "firebase-admin/firestore";
+import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { seedProject, seedVessel } from "../support/builders";
 import { at, seedComment, seedFinding } from "../support/findingBuilders";
@@ -164,4 +166,71 @@ describe("GET /v1/findings/{id}/comments", () => {
       expect(res.body.error.code).toBe("invalid_request");
     },
   );
+
+  it("a comment without created_at costs a whole-thread read on the first page only; later pages read a page", async () => {
+    const thread = await seedFinding(projectId, companyId);
+    const comments = `projects/${projectId}/findings/${thread}/comments`;
+    await firestore().doc(`${comments}/undated`).set({ text: "No date at all", authorId: "u2" });
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        seedComment(
+          projectId,
+          thread,
+          { createdAt: at(`2026-02-01T00:00:${String(i).padStart(2, "0")}Z`) },
+          `d${String(i).padStart(2, "0")}`,
+        ),
+      ),
+    );
+    const seen: string[] = [];
+    let token: string | null = null;
+    const readsPerPage: number[] = [];
+    do {
+      const reads = await documentsReadBy(() =>
+        findings.get(
+          `/v1/findings/${thread}/comments?limit=5${token ? `&page_token=${encodeURIComponent(token)}` : ""}`,
+          key,
+        ),
+      );
+      expect(reads.result.status).toBe(200);
+      seen.push(...ids(reads.result.body));
+      readsPerPage.push(reads.documents);
+      token = reads.result.body.next_page_token;
+    } while (token);
+    expect(seen).toEqual([
+      "undated",
+      ...Array.from({ length: 40 }, (_, i) => `d${String(i).padStart(2, "0")}`),
+    ]);
+    expect(readsPerPage[0]).toBeGreaterThanOrEqual(41);
+    // At most a page and its look-ahead.
+    for (const reads of readsPerPage.slice(1)) expect(reads).toBeLessThanOrEqual(6);
+  });
 });
+
+/** Documents returned by every query while `run` runs (the billed reads, besides single-document gets). */
+async function documentsReadBy<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; documents: number }> {
+  let documents = 0;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below, called with its own query
+  const originalGet = Query.prototype.get;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below, called with its own query
+  const originalStream = Query.prototype.stream;
+  Query.prototype.get = async function (this: Query) {
+    const snap = await originalGet.call(this);
+    documents += snap.size;
+    return snap;
+  };
+  Query.prototype.stream = function (this: Query) {
+    const stream = originalStream.call(this);
+    stream.on("data", () => {
+      documents += 1;
+    });
+    return stream;
+  };
+  try {
+    return { result: await run(), documents };
+  } finally {
+    Query.prototype.get = originalGet;
+    Query.prototype.stream = originalStream;
+  }
+}

@@ -176,7 +176,11 @@ describe("findings of every bad shape", () => {
     expect(calls).toEqual([
       [
         "stored.invalid_field",
-        { document: `projects/${vessel.projectId}/findings/b-markers-map`, field: "markers" },
+        {
+          event: "stored.invalid_field",
+          document: `projects/${vessel.projectId}/findings/b-markers-map`,
+          field: "markers",
+        },
       ],
     ]);
     const fields = warn.mock.calls

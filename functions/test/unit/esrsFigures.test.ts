@@ -116,8 +116,18 @@ describe("days lost: whole days only (IG 3: an integer)", () => {
       7,
     );
     expect(warn.mock.calls).toEqual([
-      ["stored.invalid_field", { document: "companies/c/incidents/neg", field: "daysLost" }],
-      ["stored.invalid_field", { document: "companies/c/incidents/frac", field: "daysLost" }],
+      [
+        "stored.invalid_field",
+        { event: "stored.invalid_field", document: "companies/c/incidents/neg", field: "daysLost" },
+      ],
+      [
+        "stored.invalid_field",
+        {
+          event: "stored.invalid_field",
+          document: "companies/c/incidents/frac",
+          field: "daysLost",
+        },
+      ],
     ]);
   });
 });

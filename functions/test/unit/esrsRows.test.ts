@@ -118,10 +118,12 @@ describe("the rows", () => {
   it("a malformed month or non-numeric hours is no record, and is logged", () => {
     expect(RECORDS).toHaveLength(HOURS_DOCS.length - 2);
     expect(warn).toHaveBeenCalledWith("stored.invalid_field", {
+      event: "stored.invalid_field",
       document: "companies/c/workedHours/bad-2025-05-15",
       field: "month",
     });
     expect(warn).toHaveBeenCalledWith("stored.invalid_field", {
+      event: "stored.invalid_field",
       document: "companies/c/workedHours/bad-hours",
       field: "hours",
     });

@@ -130,7 +130,8 @@ describe("a page that fails after its first bytes", () => {
     expect(outcome).toBe("broken");
     expect(error).toHaveBeenCalledWith(
       "api.request_failed",
-      expect.objectContaining({ requestId: "req_0" }),
+      expect.any(Error),
+      expect.objectContaining({ event: "api.request_failed", requestId: "req_0" }),
     );
     error.mockRestore();
   });

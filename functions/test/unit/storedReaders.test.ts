@@ -330,8 +330,14 @@ describe("nested maps and lists", () => {
     expect(first.last).toEqual({ title: "", answer: null, when: null });
     parseStored(shape, doc, data);
     expect(warn.mock.calls).toEqual([
-      ["stored.invalid_field", { document: doc, field: "checklist.3.answer" }],
-      ["stored.invalid_field", { document: doc, field: "last.when" }],
+      [
+        "stored.invalid_field",
+        { event: "stored.invalid_field", document: doc, field: "checklist.3.answer" },
+      ],
+      [
+        "stored.invalid_field",
+        { event: "stored.invalid_field", document: doc, field: "last.when" },
+      ],
     ]);
     warn.mockClear();
     parseStored(shape, newDoc(), data);
@@ -358,7 +364,10 @@ describe("an unusable document", () => {
       new StoredDataError(doc, "companyId"),
     );
     expect(error.mock.calls).toEqual([
-      ["stored.unusable_document", { document: doc, field: "companyId" }],
+      [
+        "stored.unusable_document",
+        { event: "stored.unusable_document", document: doc, field: "companyId" },
+      ],
     ]);
     expect(logged()).toEqual(["companyId"]);
     expect(parseStoredOrNull(shape, newDoc(), { api: "other", companyId: "c" })).toBeNull();

@@ -1,5 +1,7 @@
 import { setBounded } from "../../lib/bounded";
 import { MINUTE_MS } from "../../lib/dates";
+import { periodYearAt } from "../../lib/period";
+import { findEsrsSettings } from "../../repos/companies";
 import { computeEsrsReport, figuresOf, type EsrsFigures } from "./report";
 
 /**
@@ -14,27 +16,27 @@ const MAX_ENTRIES = 1000;
 
 const cache = new Map<string, { at: number; report: Promise<EsrsFigures> }>();
 
-/** The figures only: what each was made of is read again by a freeze (freeze.ts), never kept here. */
-export function esrsReport(
+/**
+ * The figures only: what each was made of is read again by a freeze (freeze.ts), never kept here.
+ * No year: the period in progress at `now`, resolved first from the company's settings (one read)
+ * so the default is cached under its year like an explicit one.
+ */
+export async function esrsReport(
   companyId: string,
-  year: number | undefined,
+  requestedYear: number | undefined,
   now = Date.now(),
 ): Promise<EsrsFigures> {
-  // No year: the period in progress, whose year may change; computed, then cached under its year.
-  const key = year === undefined ? null : `${companyId}\u0000${year}`;
-  const hit = key ? cache.get(key) : undefined;
+  const year =
+    requestedYear ?? periodYearAt(new Date(now), (await findEsrsSettings(companyId)).reporting);
+  const key = `${companyId}\u0000${year}`;
+  const hit = cache.get(key);
   if (hit && now - hit.at < CACHE_MS) return hit.report;
   const report = computeEsrsReport(companyId, year, undefined, new Date(now)).then(figuresOf);
   const stored = { at: now, report };
-  report.then(
-    (done) => {
-      setBounded(cache, `${companyId}\u0000${done.year}`, stored, MAX_ENTRIES);
-    },
-    () => {
-      // A failure is not cached: the next request computes again.
-      if (key && cache.get(key) === stored) cache.delete(key);
-    },
-  );
-  if (key) setBounded(cache, key, stored, MAX_ENTRIES);
+  report.catch(() => {
+    // A failure is not cached: the next request computes again.
+    if (cache.get(key) === stored) cache.delete(key);
+  });
+  setBounded(cache, key, stored, MAX_ENTRIES);
   return report;
 }
