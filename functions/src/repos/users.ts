@@ -43,12 +43,18 @@ export const parseUser = (snap: StoredSnapshot): StoredUser => parseSnapshot(use
 /** Whether the id can name a document at all (anything else is no user, never a Firestore error). */
 export const isUserId = isDocumentId;
 
-/** Users of any company with this sign-in address, removed ones included (the limit leaves room for them). */
-export const withEmailQuery = (email: string) =>
-  usersCollection().where("email", "==", email).limit(20);
-/** The company's users with this lower-cased userName, removed ones included. */
+/**
+ * Users of any company with this sign-in address (the uniqueness check). Removal moves `email`
+ * aside (userTransaction.ts), so only users removed by older versions and not yet repaired are
+ * read besides the holder. No limit: a lookup that stops early can miss the holder behind them.
+ */
+export const withEmailQuery = (email: string) => usersCollection().where("email", "==", email);
+/** The company's users with this address (as for `withEmailQuery`, removed ones are moved aside). */
+export const rosterEmailQuery = (companyId: string, email: string) =>
+  usersCollection().where("companyId", "==", companyId).where("email", "==", email);
+/** The company's users with this lower-cased userName (removal moves `userNameKey` aside). */
 export const withUserNameKeyQuery = (companyId: string, key: string) =>
-  usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20);
+  usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key);
 
 const onRoster = (user: StoredUser | null, companyId: string): user is StoredUser =>
   Boolean(user && user.companyId === companyId && !user.removedAt);
@@ -93,14 +99,14 @@ export async function queryRoster(
 
 /** The company's users with this (lower-cased) e-mail address. */
 export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
-  return live(companyId, (await withEmailQuery(email).get()).docs);
+  return live(companyId, (await rosterEmailQuery(companyId, email).get()).docs);
 }
 
 /** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address. */
 export async function rosterByUserName(companyId: string, key: string): Promise<StoredUser[]> {
   const [named, legacy] = await Promise.all([
     withUserNameKeyQuery(companyId, key).get(),
-    withEmailQuery(key).get(),
+    rosterEmailQuery(companyId, key).get(),
   ]);
   return [
     ...live(companyId, named.docs),
@@ -118,7 +124,6 @@ export async function rosterByExternalId(
       await usersCollection()
         .where("companyId", "==", companyId)
         .where("externalId", "==", externalId)
-        .limit(50)
         .get()
     ).docs,
   );
