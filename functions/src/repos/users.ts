@@ -1,5 +1,6 @@
 import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import { accountWithEmail } from "./authAccounts";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
 import { flag, nullableString, timestamp } from "./storedFields";
@@ -97,21 +98,36 @@ export async function queryRoster(
   });
 }
 
-/** The company's users with this (lower-cased) e-mail address. */
-export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
-  return live(companyId, (await rosterEmailQuery(companyId, email).get()).docs);
+/**
+ * The company's user whose sign-in account has this (lower-cased) address though its stored
+ * `email` differs in case (a user created in the app as typed, e.g. `Kari.N@Contoso.no`): Auth
+ * finds addresses case-insensitively. `named`: only a user named by its address (no userNameKey).
+ */
+async function bySignInAccount(companyId: string, key: string, named: boolean) {
+  const uid = await accountWithEmail(key);
+  const user = uid ? await findOnRoster(companyId, uid) : null;
+  const matches =
+    user?.email?.toLowerCase() === key && (!named || user.userNameKey === null) ? [user] : [];
+  return matches;
 }
 
-/** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address. */
+/** The company's users with this (lower-cased) e-mail address, however the app stored its case. */
+export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
+  const found = live(companyId, (await rosterEmailQuery(companyId, email).get()).docs);
+  return found.length ? found : bySignInAccount(companyId, email, false);
+}
+
+/** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address (in any case). */
 export async function rosterByUserName(companyId: string, key: string): Promise<StoredUser[]> {
   const [named, legacy] = await Promise.all([
     withUserNameKeyQuery(companyId, key).get(),
     rosterEmailQuery(companyId, key).get(),
   ]);
-  return [
+  const found = [
     ...live(companyId, named.docs),
     ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null),
   ];
+  return found.length ? found : bySignInAccount(companyId, key, true);
 }
 
 export async function rosterByExternalId(

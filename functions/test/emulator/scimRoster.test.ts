@@ -147,3 +147,35 @@ describe("reused addresses on PATCH (issue 26)", () => {
     expect(await stored(old.uid)).toMatchObject({ removedEmail: next });
   });
 });
+
+describe("existing app users are found case-insensitively (issue 26)", () => {
+  it("Entra ID: an app user stored as typed (Kari.N@…) is found by userName eq in lower case; its POST answers 409 once, then PATCH applies", async () => {
+    const { companyId, key } = await scimCompany();
+    const typed = `Kari.N.${randomId("k")}@Contoso.no`;
+    const lowered = typed.toLowerCase();
+    const account = await auth().createUser({ email: typed });
+    await seedUser(account.uid, { companyId, email: typed, status: "active" });
+    for (const f of [`userName eq "${lowered}"`, `emails[type eq "work"].value eq "${lowered}"`])
+      expect((await scim("get", filter(f), key)).body).toMatchObject({
+        totalResults: 1,
+        Resources: [{ id: account.uid }],
+      });
+    // Another company does not see it.
+    const other = await scimCompany();
+    expect(
+      (await scim("get", filter(`userName eq "${lowered}"`), other.key)).body.totalResults,
+    ).toBe(0);
+    // A POST anyway (a provider that skipped the lookup) is 409 uniqueness; the filter finds the user to PATCH.
+    const post = await scim("post", "/Users", key, { schemas: [URN.user], userName: lowered });
+    expect(post.status).toBe(409);
+    expect(post.body.scimType).toBe("uniqueness");
+    const patched = await scim(
+      "patch",
+      `/Users/${account.uid}`,
+      key,
+      patchOp({ op: "replace", path: "displayName", value: "Kari Nordmann" }),
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body.displayName).toBe("Kari Nordmann");
+  });
+});
