@@ -117,11 +117,31 @@ function fieldsOf(
     if (value !== undefined && SIMPLE_FIELDS.includes(key)) fields[key] = value;
   if (change.removal) {
     if (!data.removedAt) fields.removedAt = now;
-    if (data.createdAt !== undefined)
-      Object.assign(fields, { createdAt: FieldValue.delete(), removedCreatedAt: data.createdAt });
+    Object.assign(fields, movedAside(data));
   }
   return fields;
 }
+
+/** What removal moves aside: `createdAt` (the ordered roster), `email`, `userNameKey` and `externalId` (the lookups). */
+const ASIDE = {
+  createdAt: "removedCreatedAt",
+  email: "removedEmail",
+  userNameKey: "removedUserNameKey",
+  externalId: "removedExternalId",
+} as const;
+
+/** The writes that move a removed user's lookup fields aside (none when they already are). */
+export function movedAside(data: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [from, to] of Object.entries(ASIDE))
+    if (data[from] !== undefined)
+      Object.assign(fields, { [from]: FieldValue.delete(), [to]: data[from] });
+  return fields;
+}
+
+/** Whether a removed user still holds a field removal moves aside (an older version removed it). */
+export const needsMoveAside = (data: Record<string, unknown>): boolean =>
+  Object.keys(ASIDE).some((f) => data[f] !== undefined);
 
 /** The document after an update (a deleted field is absent). */
 function merged(
@@ -224,27 +244,26 @@ export function readUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>
 }
 
 /**
- * Repairs users removed before removal moved `createdAt` aside (they still sit in the ordered
- * roster): moved aside a hundred at a time; idempotent. Returns how many were moved.
+ * Repairs users removed before removal moved `createdAt`, `email`, `userNameKey` and `externalId` aside (they
+ * still sit in the ordered roster and in the lookups): a hundred at a time, one pass per field
+ * (ordering by a field reads only documents that have it); idempotent. Returns how many were moved.
  */
 export async function moveRemovedAside(companyId: string): Promise<number> {
   let moved = 0;
-  for (;;) {
-    const stale = await usersCollection()
-      .where("companyId", "==", companyId)
-      .where("removedAt", "!=", null)
-      .orderBy("removedAt")
-      .orderBy("createdAt")
-      .limit(100)
-      .get();
-    if (stale.empty) return moved;
-    const batch = firestore().batch();
-    for (const doc of stale.docs)
-      batch.update(doc.ref, {
-        createdAt: FieldValue.delete(),
-        removedCreatedAt: doc.get("createdAt"),
-      });
-    await batch.commit();
-    moved += stale.size;
-  }
+  for (const field of Object.keys(ASIDE))
+    for (;;) {
+      const stale = await usersCollection()
+        .where("companyId", "==", companyId)
+        .where("removedAt", "!=", null)
+        .orderBy("removedAt")
+        .orderBy(field)
+        .limit(100)
+        .get();
+      if (stale.empty) break;
+      const batch = firestore().batch();
+      for (const doc of stale.docs) batch.update(doc.ref, movedAside(doc.data()));
+      await batch.commit();
+      moved += stale.size;
+    }
+  return moved;
 }

@@ -1,6 +1,7 @@
 import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { setBounded } from "../lib/bounded";
+import { accountWithEmail } from "./authAccounts";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
 import { flag, nullableString, timestamp } from "./storedFields";
@@ -44,12 +45,18 @@ export const parseUser = (snap: StoredSnapshot): StoredUser => parseSnapshot(use
 /** Whether the id can name a document at all (anything else is no user, never a Firestore error). */
 export const isUserId = isDocumentId;
 
-/** Users of any company with this sign-in address, removed ones included (the limit leaves room for them). */
-export const withEmailQuery = (email: string) =>
-  usersCollection().where("email", "==", email).limit(20);
-/** The company's users with this lower-cased userName, removed ones included. */
+/**
+ * Users of any company with this sign-in address (the uniqueness check). Removal moves `email`
+ * aside (userTransaction.ts), so only users removed by older versions and not yet repaired are
+ * read besides the holder. No limit: a lookup that stops early can miss the holder behind them.
+ */
+export const withEmailQuery = (email: string) => usersCollection().where("email", "==", email);
+/** The company's users with this address (as for `withEmailQuery`, removed ones are moved aside). */
+export const rosterEmailQuery = (companyId: string, email: string) =>
+  usersCollection().where("companyId", "==", companyId).where("email", "==", email);
+/** The company's users with this lower-cased userName (removal moves `userNameKey` aside). */
 export const withUserNameKeyQuery = (companyId: string, key: string) =>
-  usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key).limit(20);
+  usersCollection().where("companyId", "==", companyId).where("userNameKey", "==", key);
 
 const onRoster = (user: StoredUser | null, companyId: string): user is StoredUser =>
   Boolean(user && user.companyId === companyId && !user.removedAt);
@@ -92,21 +99,36 @@ export async function queryRoster(
   });
 }
 
-/** The company's users with this (lower-cased) e-mail address. */
-export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
-  return live(companyId, (await withEmailQuery(email).get()).docs);
+/**
+ * The company's user whose sign-in account has this (lower-cased) address though its stored
+ * `email` differs in case (a user created in the app as typed, e.g. `Kari.N@Contoso.no`): Auth
+ * finds addresses case-insensitively. `named`: only a user named by its address (no userNameKey).
+ */
+async function bySignInAccount(companyId: string, key: string, named: boolean) {
+  const uid = await accountWithEmail(key);
+  const user = uid ? await findOnRoster(companyId, uid) : null;
+  const matches =
+    user?.email?.toLowerCase() === key && (!named || user.userNameKey === null) ? [user] : [];
+  return matches;
 }
 
-/** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address. */
+/** The company's users with this (lower-cased) e-mail address, however the app stored its case. */
+export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
+  const found = live(companyId, (await rosterEmailQuery(companyId, email).get()).docs);
+  return found.length ? found : bySignInAccount(companyId, email, false);
+}
+
+/** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address (in any case). */
 export async function rosterByUserName(companyId: string, key: string): Promise<StoredUser[]> {
   const [named, legacy] = await Promise.all([
     withUserNameKeyQuery(companyId, key).get(),
-    withEmailQuery(key).get(),
+    rosterEmailQuery(companyId, key).get(),
   ]);
-  return [
+  const found = [
     ...live(companyId, named.docs),
     ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null),
   ];
+  return found.length ? found : bySignInAccount(companyId, key, true);
 }
 
 export async function rosterByExternalId(
@@ -119,7 +141,6 @@ export async function rosterByExternalId(
       await usersCollection()
         .where("companyId", "==", companyId)
         .where("externalId", "==", externalId)
-        .limit(50)
         .get()
     ).docs,
   );

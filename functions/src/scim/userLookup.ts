@@ -11,7 +11,11 @@ const LOOKUPS = {
   externalId: rosterByExternalId,
 };
 const valueOf = (user: StoredUser, key: UserTerm["key"]) =>
-  key === "userName" ? (user.userNameKey ?? user.email) : user[key];
+  key === "userName"
+    ? (user.userNameKey ?? user.email?.toLowerCase())
+    : key === "email"
+      ? user.email?.toLowerCase()
+      : user[key];
 
 /** The users every term matches: the first term is looked up, the others checked on its results. */
 export async function usersMatching(companyId: string, terms: UserTerm[]): Promise<StoredUser[]> {

@@ -139,10 +139,14 @@ const replaceUser = changeRoute(
     operationId: "scimReplaceUser",
     summary: "SCIM: replace a user",
     description:
-      "A full replace: attributes left out are cleared, except read-only ones, `active` (kept), and `roles` and the department, which are kept unless " +
+      "A full replace: attributes left out are cleared, except read-only ones, `active` and `externalId` (kept), and `roles` and the department, which are kept unless " +
       "the company made the identity provider their source.",
   },
-  (_before, body) => stateFromBody(body),
+  // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null clears it).
+  (before, body) => {
+    const after = stateFromBody(body);
+    return after.externalId === undefined ? { ...after, externalId: before.externalId } : after;
+  },
 );
 
 const patchUser = changeRoute(

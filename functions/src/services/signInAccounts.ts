@@ -1,7 +1,9 @@
 import { accountSyncFailed } from "../logs";
 import {
+  accountWithEmail,
   createAccount,
   deleteAccount,
+  EmailTakenError,
   readAccount,
   revokeSessions,
   setAccountEmail,
@@ -27,6 +29,22 @@ export async function releaseRemovedAddress(holder: string, email: string): Prom
   await repairRemoved(holder);
   await deleteAccount(holder);
   return true;
+}
+
+/**
+ * Moves the account of `uid` to `email`; an address still held by a removed user's account is
+ * freed first, as an invitation frees it (`EmailTakenError` when someone else holds it).
+ */
+export async function moveAccountEmail(uid: string, email: string): Promise<void> {
+  try {
+    await setAccountEmail(uid, email);
+  } catch (err) {
+    if (!(err instanceof EmailTakenError)) throw err;
+    const holder = await accountWithEmail(email);
+    if (holder !== null && (holder === uid || !(await releaseRemovedAddress(holder, email))))
+      throw err;
+    await setAccountEmail(uid, email);
+  }
 }
 
 /**

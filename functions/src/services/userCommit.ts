@@ -144,7 +144,8 @@ export async function commitChange(
 
 /**
  * Removes the user with the change `plan` makes, or answers `already` for a user removed before
- * (whose `createdAt` is moved aside then if an older version left it: an idempotent repair).
+ * (whose `createdAt`, `email`, `userNameKey` and `externalId` are moved aside then if an older version left
+ * them: an idempotent repair).
  */
 export async function commitRemoval(
   companyId: string,
@@ -159,16 +160,21 @@ export async function commitRemoval(
       await apply(tx, companyId, at.user, plan(at.user, tx.now), origin);
       return "removed";
     }
-    if (at.user.createdAt) tx.update(uid, { removal: true }, { touch: false });
+    if (heldAside(at.user)) tx.update(uid, { removal: true }, { touch: false });
     return "already";
   });
 }
 
-/** Moves a removed user's `createdAt` aside if an older version left it (idempotent; nothing for a user on a roster). */
+/** A removed user an older version left holding `createdAt`, `email`, `userNameKey` or `externalId`. */
+const heldAside = (user: StoredUser) =>
+  Boolean(user.createdAt) ||
+  [user.email, user.userNameKey, user.externalId].some((v) => v !== null);
+
+/** Moves a removed user's lookup fields aside if an older version left them (idempotent; nothing for a user on a roster). */
 export async function repairRemoved(uid: string): Promise<void> {
   await runUserTransaction(async (tx) => {
     const user = await tx.user(uid);
-    if (user?.removedAt && user.createdAt) tx.update(uid, { removal: true }, { touch: false });
+    if (user?.removedAt && heldAside(user)) tx.update(uid, { removal: true }, { touch: false });
   });
 }
 

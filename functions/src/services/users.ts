@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { EmailTakenError, setAccountEmail } from "../repos/authAccounts";
+import { EmailTakenError } from "../repos/authAccounts";
 import { moveRemovedAside, type NewUserRecord } from "../repos/userTransaction";
 import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
 import {
@@ -12,6 +12,7 @@ import {
   settleLeftover,
 } from "./accountIntents";
 import { DEFAULT_ROLE } from "./roles";
+import { moveAccountEmail } from "./signInAccounts";
 import {
   commitChange,
   commitInvite,
@@ -177,7 +178,7 @@ async function applyUpdate(
       assertInDomains(settings, email);
       if (isProtected(current)) throw protectedAddress();
       assertAddressFree(await usersWithEmail(email));
-      await setAccountEmail(uid, email).catch((err: unknown) => Promise.reject(asUsersError(err)));
+      await moveAccountEmail(uid, email).catch((err: unknown) => Promise.reject(asUsersError(err)));
     }
     const department = await chooseDepartment(companyId, patch.department, unmatched, {
       creating: false,

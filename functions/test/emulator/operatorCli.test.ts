@@ -1,3 +1,4 @@
+import { FieldValue } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { rosterWindow } from "../../src/repos/users";
@@ -173,6 +174,18 @@ describe("npm run keys -- repair-removed", () => {
     await seedUser(randomId("u"), { companyId, status: "active", createdAt });
     const legacy = randomId("u");
     await seedUser(legacy, { companyId, status: "deactivated", removedAt: new Date(), createdAt });
+    // Removed by a version that moved createdAt aside but left the address and userName key.
+    const keyed = randomId("u");
+    await seedUser(keyed, {
+      companyId,
+      status: "deactivated",
+      removedAt: new Date(),
+      email: "keyed@legacy.example",
+      userNameKey: "keyed@legacy.example",
+    });
+    await firestore()
+      .doc(`users/${keyed}`)
+      .update({ createdAt: FieldValue.delete(), removedCreatedAt: createdAt });
     // A read leaves the legacy user as it is: it still sits in the ordered roster (counted, never returned).
     expect(await rosterWindow(companyId, 0, 10)).toMatchObject({
       total: 2,
@@ -181,11 +194,21 @@ describe("npm run keys -- repair-removed", () => {
     expect((await firestore().doc(`users/${legacy}`).get()).get("createdAt")).toBeDefined();
     expect(await run(["repair-removed", "--company", companyId], quiet)).toEqual({
       companyId,
-      moved: 1,
+      moved: 2,
     });
     const repaired = (await firestore().doc(`users/${legacy}`).get()).data();
     expect(repaired?.createdAt).toBeUndefined();
     expect(repaired?.removedCreatedAt?.toMillis()).toBe(createdAt.getTime());
+    expect(repaired?.email).toBeUndefined();
+    expect(repaired?.removedEmail).toBe(`${legacy}@private-canary.example`);
+    const keyedNow = (await firestore().doc(`users/${keyed}`).get()).data();
+    expect(keyedNow).toMatchObject({
+      removedEmail: "keyed@legacy.example",
+      removedUserNameKey: "keyed@legacy.example",
+    });
+    expect(keyedNow?.email).toBeUndefined();
+    expect(keyedNow?.userNameKey).toBeUndefined();
+    expect(keyedNow?.removedCreatedAt?.toMillis()).toBe(createdAt.getTime());
     expect(await rosterWindow(companyId, 0, 10)).toMatchObject({
       total: 1,
       users: [{ status: "active" }],

@@ -47,8 +47,10 @@ describe("1. rehire after DELETE", () => {
       expect(await user(companyId, first.body.id)).toMatchObject({
         removedAt: expect.anything(),
         status: "deactivated",
-        email,
+        removedEmail: email,
       });
+      // The address moved aside with the removal: no lookup of it reads the removed user again.
+      expect(await user(companyId, first.body.id)).not.toHaveProperty("email");
       expect(await seatsUsed(companyId)).toBe(1);
       // A removed user answers 404 to everything, a repeated DELETE included (RFC 7644 §3.6), as does an unknown id.
       expect((await scim("delete", `/Users/${first.body.id}`, key)).status).toBe(404);

@@ -48,7 +48,8 @@ describe("SCIM with Okta", () => {
       detail: expect.any(String),
     });
 
-    // PUT is a full replace: the name's family part, the department and the external id left out are cleared.
+    // PUT is a full replace: the name's family part and the department left out are cleared; the
+    // external id its POST sent and its PUT leaves out is kept (Okta's PUT never resends it).
     await scim("patch", `/Users/${id}`, key, {
       schemas: [URN.patchOp],
       Operations: [{ op: "add", path: `${URN.enterprise}:department`, value: "Deck" }],
@@ -70,7 +71,8 @@ describe("SCIM with Okta", () => {
       [URN.enterprise]: {},
     });
     expect(replaced.body.name.familyName).toBeUndefined();
-    expect(replaced.body.externalId).toBeUndefined();
+    expect(replaced.body.externalId).toBe(created.body.externalId);
+    expect(created.body.externalId).toEqual(expect.any(String));
 
     // Deactivate with a path-less replace; reactivate takes a seat again.
     const off = await scim("patch", `/Users/${id}`, key, {
