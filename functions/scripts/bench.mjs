@@ -27,7 +27,7 @@ import { firstCopyFigures } from "./benchSync.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedProject } = require("../generated/support/builders.js");
+const { seedCompany, seedKey, seedVessel, UNLIMITED } = require("../generated/support/builders.js");
 const { findingData } = require("../generated/support/findingBuilders.js");
 const { auditEntry } = require("../lib/repos/auditLogs.js");
 const { Timestamp } = require("firebase-admin/firestore");
@@ -37,15 +37,8 @@ const ROUNDS = 5;
 /** Simultaneous heavy pages measured; 16 is the `concurrency` set in src/config/runtime.ts. */
 const CONCURRENT = [1, 8, 16, 24];
 
-async function seedVessel(count, checklistItems, hiddenEvery) {
-  const companyId = await seedCompany();
-  const projectId = await seedProject(companyId);
-  const key = await seedKey({
-    api: "findings",
-    companyId,
-    projectId,
-    rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
-  });
+async function seedFindings(count, checklistItems, hiddenEvery) {
+  const { companyId, projectId, key, hash } = await seedVessel(UNLIMITED);
   const writer = firestore().bulkWriter();
   const base = Date.parse("2025-01-01T00:00:00Z");
   for (let i = 0; i < count; i++) {
@@ -69,7 +62,7 @@ async function seedVessel(count, checklistItems, hiddenEvery) {
     );
   }
   await writer.close();
-  return { companyId, projectId, key: key.key, hash: key.hash };
+  return { companyId, projectId, key, hash };
 }
 
 async function latency(base, key, projectId, worker, n = 200) {
@@ -101,7 +94,7 @@ async function seedCompanyPages() {
   const key = await seedKey({
     api: "company",
     companyId,
-    rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
+    rateLimits: UNLIMITED,
   });
   const writer = firestore().bulkWriter();
   const at = Timestamp.fromMillis(Date.parse("2025-06-01T00:00:00Z"));
@@ -194,7 +187,7 @@ async function peakRss(
 
 async function memoryFigures() {
   console.log("Seeding 500 findings with 50 checklist items each…");
-  const heavy = await seedVessel(500, 50, 0);
+  const heavy = await seedFindings(500, 50, 0);
   const lines = [];
   for (const n of CONCURRENT) lines.push(await peakRss(heavy, n));
   console.log("Seeding 500 incidents and 500 audit entries…");
@@ -214,7 +207,7 @@ async function main() {
     process.exit(0);
   }
   console.log(`Seeding ${TOTAL} findings (5 checklist items each, 1 in 20 hidden)…`);
-  const big = await seedVessel(TOTAL, 5, 20);
+  const big = await seedFindings(TOTAL, 5, 20);
   // The API runs in a process of its own, as in production: the client's JSON parsing must not
   // compete with the server on one thread.
   const apiServer = await startServer();

@@ -16,7 +16,7 @@ import { startServer } from "./benchServer.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedProject } = require("../generated/support/builders.js");
+const { seedVessel, UNLIMITED } = require("../generated/support/builders.js");
 const { findingData } = require("../generated/support/findingBuilders.js");
 const { recordFindingChange } = require("../lib/services/changes.js");
 const { FieldValue, Timestamp } = require("firebase-admin/firestore");
@@ -30,14 +30,7 @@ const CHANGES = { edited: 70, hidden: 20, deleted: 10 };
 const findingId = (i) => `s${String(i).padStart(6, "0")}`;
 
 async function seedLargeVessel() {
-  const companyId = await seedCompany();
-  const projectId = await seedProject(companyId);
-  const key = await seedKey({
-    api: "findings",
-    companyId,
-    projectId,
-    rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
-  });
+  const { companyId, projectId, key } = await seedVessel(UNLIMITED);
   const writer = firestore().bulkWriter();
   const base = Date.parse("2025-01-01T00:00:00Z");
   for (let i = 0; i < FINDINGS; i++) {
@@ -75,7 +68,7 @@ async function seedLargeVessel() {
     });
   }
   await writer.close();
-  return { projectId, key: key.key };
+  return { projectId, key };
 }
 
 /** Every page of one listing: its requests, rows, removals, time and last delta_token. */

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedProject } = require("../generated/support/builders.js");
+const { seedVessel, UNLIMITED } = require("../generated/support/builders.js");
 const { findingData } = require("../generated/support/findingBuilders.js");
 const { createFindingsApp } = require("../lib/findings/app.js");
 const { Timestamp } = require("firebase-admin/firestore");
@@ -17,14 +17,7 @@ const { Timestamp } = require("firebase-admin/firestore");
 const COUNT = 3000;
 const out = process.argv[2] ?? "export.cpuprofile";
 
-const companyId = await seedCompany();
-const projectId = await seedProject(companyId);
-const { key } = await seedKey({
-  api: "findings",
-  companyId,
-  projectId,
-  rateLimits: { perMinute: 1_000_000, perDay: 1_000_000 },
-});
+const { companyId, projectId, key } = await seedVessel(UNLIMITED);
 const writer = firestore().bulkWriter();
 const base = Date.parse("2025-01-01T00:00:00Z");
 for (let i = 0; i < COUNT; i++) {

@@ -1,6 +1,7 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { randomId, seedCompany, seedKey } from "../support/builders";
+import { incidentData } from "../support/delta";
 import { at, CANARY } from "../support/findingBuilders";
 import { allPages, auditEntriesFor, client } from "../support/http";
 
@@ -8,31 +9,8 @@ const company = client(createCompanyApp());
 let companyId: string;
 let key: string;
 
-function incident(fields: Record<string, unknown> = {}) {
-  return {
-    reference: "INC-2026-0001",
-    title: "Slip on deck",
-    description: "Wet deck near the gangway.",
-    eventDate: at("2026-03-01T10:00:00Z"),
-    reportedAt: at("2026-03-01T11:00:00Z"),
-    status: "reported",
-    type: "injury",
-    workRelated: true,
-    recordable: true,
-    fatality: false,
-    personType: "employee",
-    daysLost: 3,
-    locationId: "loc1",
-    departmentId: "dep-hse",
-    reportedBy: "u1",
-    reportedByName: "Reporter",
-    reportedByEmail: `reporter@${CANARY}.example`,
-    ...fields,
-  };
-}
-
 async function seedIncident(companyOf: string, id: string, fields: Record<string, unknown> = {}) {
-  await firestore().doc(`companies/${companyOf}/incidents/${id}`).set(incident(fields));
+  await firestore().doc(`companies/${companyOf}/incidents/${id}`).set(incidentData(fields));
 }
 
 async function all(query: string, limit: number, withKey = key) {

@@ -128,16 +128,16 @@ async function allowAnyDomain(companyId: string): Promise<void> {
 }
 
 /** A company with one project and a findings key that no test's burst of requests exhausts. */
-export async function seedVessel(): Promise<{ companyId: string; projectId: string; key: string }> {
+/** Limits a bench never runs into. */
+export const UNLIMITED = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+export async function seedVessel(
+  rateLimits: KeySeed["rateLimits"] = { perMinute: 10_000 },
+): Promise<{ companyId: string; projectId: string; key: string; hash: string }> {
   const companyId = await seedCompany();
   const projectId = await seedProject(companyId);
-  const { key } = await seedKey({
-    api: "findings",
-    companyId,
-    projectId,
-    rateLimits: { perMinute: 10_000 },
-  });
-  return { companyId, projectId, key };
+  const { key, hash } = await seedKey({ api: "findings", companyId, projectId, rateLimits });
+  return { companyId, projectId, key, hash };
 }
 
 /** `users/{uid}` as the app writes it, with canary private fields. */
