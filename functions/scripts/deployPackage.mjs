@@ -33,6 +33,7 @@ const EXPECTED = [
   "onIncidentWritten",
   "refreshKpiRollup",
   "revokeApiKey",
+  "roleRematch",
   "rosterSignIn",
   "setApiAccess",
 ];

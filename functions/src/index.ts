@@ -89,6 +89,23 @@ export const departmentRematch = onDocumentWritten(
   },
 );
 
+/**
+ * A change of the company's role map (or of who owns roles) reaches its provisioned users: their
+ * stored provider value is mapped again (docs/api-behaviour.md, SCIM: "A role map changed later
+ * reaches existing users").
+ * Every other write of the company (`seatsUsed` moves with each invitation) returns at once.
+ */
+export const roleRematch = onDocumentWritten(
+  { ...jobOptions, document: "companies/{companyId}" },
+  async (event) => {
+    const { rematchRoles, roleSettingsChanged } = await import("./services/roleRematch");
+    if (!roleSettingsChanged(event.data?.before.data(), event.data?.after.data())) return;
+    const { companyId } = event.params;
+    const users = await rematchRoles(companyId);
+    logger.info("role.rematch", { companyId, users });
+  },
+);
+
 export const kpiRollupDaily = onSchedule(
   { ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" },
   async () => {

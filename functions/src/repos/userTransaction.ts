@@ -40,6 +40,8 @@ export interface NewUserRecord {
   deactivatedAt: Timestamp | null;
   departmentId: string | null;
   unmatchedDepartment?: string;
+  idpRole?: string | null;
+  idpRoleMappedTo?: string;
   provisionedBy: "api" | "scim";
   externalId?: string;
   givenName?: string | null;
@@ -64,6 +66,8 @@ export interface UserUpdate {
   unmatchedDepartment?: string | null;
   externalId?: string | null;
   role?: string;
+  idpRole?: string | null;
+  idpRoleMappedTo?: string;
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;

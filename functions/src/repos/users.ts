@@ -27,6 +27,9 @@ export const userShape = {
   userNameKey: nullableString,
   /** API-owned: a department name an identity provider sent that matches none of the company's. */
   unmatchedDepartment: nullableString,
+  /** API-owned: the role value an identity provider last sent (SCIM), and the app role its mapping gave then. */
+  idpRole: nullableString,
+  idpRoleMappedTo: nullableString,
   /** API-owned: the SCIM `name` parts (the app knows only `displayName`). */
   givenName: nullableString,
   familyName: nullableString,
@@ -203,6 +206,15 @@ export async function rosterWindow(
       MAX_WINDOW_ENDS,
     );
   return { total, users: live(companyId, page.docs) };
+}
+
+/** The company's users holding a role value an identity provider sent (`idpRole` set). */
+export async function rosterWithIdpRole(companyId: string): Promise<StoredUser[]> {
+  const snap = await usersCollection()
+    .where("companyId", "==", companyId)
+    .where("idpRole", "!=", null)
+    .get();
+  return live(companyId, snap.docs);
 }
 
 /** The company's users holding a department name no department had (`unmatchedDepartment` set). */

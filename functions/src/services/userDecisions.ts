@@ -9,7 +9,7 @@ import {
   userNameTaken,
   type Seats,
 } from "./userErrors";
-import type { DepartmentChoice } from "./userRules";
+import type { DepartmentChoice, RoleChoice } from "./userRules";
 
 /**
  * The decisions of the user lifecycle, as pure functions of what the transaction read: seats,
@@ -106,7 +106,7 @@ export interface ResolvedPatch {
   externalId?: string | null;
   name?: PersonName;
   department: DepartmentChoice;
-  role?: string;
+  role?: RoleChoice;
 }
 
 const lower = (v: string) => v.trim().toLowerCase();
@@ -161,9 +161,14 @@ export function planUpdate(
   }
   if (patch.externalId !== undefined && patch.externalId !== user.externalId)
     update.externalId = patch.externalId;
-  // The role of the owner and of Key Users is the app's alone: a value sent for them is not applied.
-  if (patch.role !== undefined && patch.role !== user.role && !isProtected(user))
-    update.role = patch.role;
+  // The role of the owner and of Key Users is the app's alone: a value sent for them is not
+  // applied, nor recorded. Else the provider's value is kept beside the role it gave (roleRematch).
+  if (patch.role && !isProtected(user)) {
+    const { role, idpRole } = patch.role;
+    if (role !== user.role) update.role = role;
+    if (idpRole !== user.idpRole) update.idpRole = idpRole;
+    if (role !== user.idpRoleMappedTo) update.idpRoleMappedTo = role;
+  }
   for (const field of NAME_FIELDS)
     if (patch.name && patch.name[field] !== user[field]) update[field] = patch.name[field];
   return Object.keys(update).length ? { update, seats, action, needsOtherOwner } : null;

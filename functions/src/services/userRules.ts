@@ -70,17 +70,31 @@ export async function chooseDepartment(
   return { id: fallback.creating ? null : undefined, unmatched: name.trim().slice(0, 200) };
 }
 
-/** The app role a request asks for (undefined: keep). Only the operator's role map grants anything but `standard`. */
+/** A role a request sets: the app role, and the provider's value it was mapped from (stored as `idpRole`). */
+export interface RoleChoice {
+  role: string;
+  idpRole: string | null;
+}
+
+/** The role a request asks for (undefined: keep). Only the operator's role map grants anything but `standard`. */
 export function chooseRole(
   settings: ProvisioningSettings,
   idpRole: string | null | undefined,
   omittedFromReplace = false,
-): string | undefined {
+): RoleChoice | undefined {
   if (idpRole === undefined)
     return omittedFromReplace && settings.rolesSource === "identityProvider"
-      ? DEFAULT_ROLE
+      ? { role: DEFAULT_ROLE, idpRole: null }
       : undefined;
-  return mapRole(settings.roleMap, idpRole);
+  return { role: mapRole(settings.roleMap, idpRole), idpRole: idpRole?.slice(0, 200) ?? null };
+}
+
+/** A new user's role fields: mapped from the provider's value when one is sent (SCIM), else `standard` (/v1/users: no value stored). */
+export function roleOfNewUser(settings: ProvisioningSettings, idpRole: string | null | undefined) {
+  const choice = chooseRole(settings, idpRole);
+  return choice
+    ? { role: choice.role, idpRole: choice.idpRole, idpRoleMappedTo: choice.role }
+    : { role: DEFAULT_ROLE };
 }
 
 /** The name of the user's department, or null. */

@@ -11,7 +11,6 @@ import {
   settleAccount,
   settleLeftover,
 } from "./accountIntents";
-import { DEFAULT_ROLE } from "./roles";
 import { moveAccountEmail } from "./signInAccounts";
 import {
   commitChange,
@@ -40,6 +39,7 @@ import {
   chooseDepartment,
   chooseRole,
   provisioningSettings,
+  roleOfNewUser,
   type UnmatchedDepartment,
 } from "./userRules";
 
@@ -120,7 +120,7 @@ export async function inviteUser(
     userName,
     userNameKey: userName.toLowerCase(),
     displayName: input.displayName,
-    role: chooseRole(settings, input.idpRole ?? null) ?? DEFAULT_ROLE,
+    ...roleOfNewUser(settings, input.idpRole),
     status: active ? "invited" : "deactivated",
     deactivatedAt: active ? null : Timestamp.now(),
     departmentId: department.id ?? null,

@@ -235,6 +235,9 @@ describe("firestore.rules", () => {
       ["removedAt", null, null],
       ["userNameKey", "ceo@acme.example", "ceo@acme.example"],
       ["unmatchedDepartment", "Board", "Board"],
+      // The provider's role value: a client writing it would get a role it maps to at the next map change.
+      ["idpRole", "Fleet Manager", "Fleet Manager"],
+      ["idpRoleMappedTo", "manager", "manager"],
       // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
       ["createdAt", deleteField(), deleteField()],
       ["createdAt", Timestamp.now(), Timestamp.now()],

@@ -43,6 +43,14 @@ const listQueries: Array<IndexNeed | null> = [
       { fieldPath: "createdAt", order: "ASCENDING" },
     ],
   },
+  // The re-match triggers: the company's users holding a department name, or a role value (`!= null`).
+  ...["unmatchedDepartment", "idpRole"].map((field) => ({
+    collectionGroup: "users",
+    fields: [
+      { fieldPath: "companyId", order: "ASCENDING" as const },
+      { fieldPath: field, order: "ASCENDING" as const },
+    ],
+  })),
 ];
 const needs: IndexNeed[] = [
   ...listQueries.flatMap((need) => need ?? []),

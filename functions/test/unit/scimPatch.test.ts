@@ -30,6 +30,8 @@ const stored: StoredUser = {
   userName: null,
   userNameKey: null,
   unmatchedDepartment: null,
+  idpRole: null,
+  idpRoleMappedTo: null,
   provisionedBy: "scim",
   createdAt: Timestamp.fromMillis(Date.UTC(2026, 0, 2)),
   updatedAt: Timestamp.fromMillis(Date.UTC(2026, 0, 3)),

@@ -33,6 +33,8 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   userName: null,
   userNameKey: "nina@example.com",
   unmatchedDepartment: null,
+  idpRole: null,
+  idpRoleMappedTo: null,
   provisionedBy: "scim",
   createdAt: Timestamp.fromMillis(Date.UTC(2026, 0, 2)),
   updatedAt: null,
@@ -148,12 +150,19 @@ describe("what a change writes", () => {
     expect(
       refusal(() => planUpdate(user({ role: "owner" }), patch({ email: "new@example.com" }), now)),
     ).toBe("protected");
-    expect(planUpdate(user({ keyUser: true }), patch({ role: "manager" }), now)).toBeNull();
-    expect(planUpdate(user(), patch({ role: "manager", userName: "JDoe" }), now)?.update).toEqual({
+    const manager = { role: "manager", idpRole: "Fleet Manager" };
+    expect(planUpdate(user({ keyUser: true }), patch({ role: manager }), now)).toBeNull();
+    expect(planUpdate(user(), patch({ role: manager, userName: "JDoe" }), now)?.update).toEqual({
       role: "manager",
+      idpRole: "Fleet Manager",
+      idpRoleMappedTo: "manager",
       userName: "JDoe",
       userNameKey: "jdoe",
     });
+    // The provider's value is recorded also when the role it maps to is the user's already.
+    expect(
+      planUpdate(user(), patch({ role: { role: "standard", idpRole: "Crew" } }), now)?.update,
+    ).toEqual({ idpRole: "Crew", idpRoleMappedTo: "standard" });
   });
 
   it("removal deactivates if needed and takes the user off the roster", () => {

@@ -1,0 +1,66 @@
+import type { CompanyDoc } from "../repos/companies";
+import { findCompany } from "../repos/companies";
+import { assignRoles } from "../repos/roleMatch";
+import { rosterWithIdpRole, type StoredUser } from "../repos/users";
+import { mapRole } from "./roles";
+import { isProtected } from "./userDecisions";
+
+type RoleSettings = Pick<CompanyDoc, "provisioningRoleMap" | "provisioningRolesSource">;
+
+/**
+ * The role a change of the company's role map (or of who owns roles) gives a user, or null to
+ * leave them alone: the logic of the `roleRematch` trigger on `companies/{c}`. Only a user with a
+ * stored provider value (`idpRole`) changes, never the owner or a Key User, and only to a role
+ * the map grants (services/roles.ts: never an elevated one). With `provisioningRolesSource: app`
+ * the app owns roles once it changed one: only a user whose role is still the one provisioning
+ * last gave them (`idpRoleMappedTo`) follows the map; with `identityProvider` every such user does.
+ */
+export function roleAfterMapChange(company: RoleSettings, user: StoredUser): string | null {
+  if (user.idpRole === null || isProtected(user)) return null;
+  const role = mapRole(company.provisioningRoleMap, user.idpRole);
+  if (role === user.role) return null;
+  const appOwned = company.provisioningRolesSource !== "identityProvider";
+  return appOwned && user.role !== user.idpRoleMappedTo ? null : role;
+}
+
+/**
+ * Maps the stored provider value of the company's users again, after the role map or the roles'
+ * source changed. Each user's change and its `user.updated` audit entry commit in one
+ * transaction, which re-reads the company and the user: the map applied is the current one (a
+ * retried or late trigger converges on it) and a change made in the meantime wins. Answers how
+ * many users changed.
+ */
+export async function rematchRoles(companyId: string): Promise<number> {
+  const company = await findCompany(companyId);
+  if (!company) return 0;
+  const ids = (await rosterWithIdpRole(companyId))
+    .filter((user) => roleAfterMapChange(company, user) !== null)
+    .map((user) => user.id);
+  return assignRoles(companyId, ids, roleAfterMapChange);
+}
+
+/** A value in one canonical form (map keys sorted), so a map re-written in another order is no change. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  return value ?? null;
+}
+
+const ROLE_FIELDS = ["provisioningRoleMap", "provisioningRolesSource"] as const;
+
+/** Whether a write of a company document changed its role map or who owns roles (every other write, e.g. `seatsUsed`, is not). */
+export function roleSettingsChanged(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown> | undefined,
+): boolean {
+  if (!after) return false;
+  return ROLE_FIELDS.some(
+    (field) =>
+      JSON.stringify(canonical(before?.[field])) !== JSON.stringify(canonical(after[field])),
+  );
+}
