@@ -75,10 +75,10 @@ export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) 
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 /**
  * A department created or renamed gives itself to the users whose provider sent its name before it
- * existed (`unmatchedDepartment`): docs/api-behaviour.md, "Departments and roles re-match".
+ * existed (`unmatchedDepartment`): docs/api-behaviour.md, SCIM, "Departments".
  */
 export const departmentRematch = onDocumentWritten(
-  { ...jobOptions, document: "companies/{companyId}/departments/{departmentId}" },
+  { ...jobOptions, retry: true, document: "companies/{companyId}/departments/{departmentId}" },
   async (event) => {
     const { nameToRematch, rematchDepartment } = await import("./services/departmentRematch");
     const name = nameToRematch(event.data?.before.data(), event.data?.after.data());
@@ -96,7 +96,7 @@ export const departmentRematch = onDocumentWritten(
  * Every other write of the company (`seatsUsed` moves with each invitation) returns at once.
  */
 export const roleRematch = onDocumentWritten(
-  { ...jobOptions, document: "companies/{companyId}" },
+  { ...jobOptions, retry: true, document: "companies/{companyId}" },
   async (event) => {
     const { rematchRoles, roleSettingsChanged } = await import("./services/roleRematch");
     if (!roleSettingsChanged(event.data?.before.data(), event.data?.after.data())) return;

@@ -64,4 +64,20 @@ describe("deployment configuration", () => {
       });
     },
   );
+
+  // Both converge on the current state, so a retried event is harmless; without retry a transient
+  // failure (contention on a user) would leave users un-matched until the next change.
+  it.each([
+    ["roleRematch", "companies/{companyId}"],
+    ["departmentRematch", "companies/{companyId}/departments/{departmentId}"],
+  ] as const)("%s is a 2nd-gen Firestore trigger on %s, retried on failure", (name, document) => {
+    expect(endpoint(name)).toMatchObject({
+      eventTrigger: {
+        eventType: "google.cloud.firestore.document.v1.written",
+        eventFilterPathPatterns: { document },
+        retry: true,
+      },
+      serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
+    });
+  });
 });
