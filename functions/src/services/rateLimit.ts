@@ -1,9 +1,11 @@
-import type { DocumentSnapshot } from "firebase-admin/firestore";
+import type { DocumentSnapshot, WriteBatch } from "firebase-admin/firestore";
 import { Coalescer } from "../lib/coalesce";
 import { DAY_MS, MINUTE_MS } from "../lib/dates";
 import { consumeMany, type Limits, type UsageState } from "../repos/apiKeyUsage";
 import { stageAuditEntry, type AuditEntry } from "../repos/auditLogs";
 import type { CompanyRateLimits, LimitScope } from "../repos/storedFields";
+import { consumeSharded } from "../repos/usageShards";
+import { admittedByShard, refusedByAll, shardCount, shardLimits } from "./rateLimitShards";
 
 export type { Limits } from "../repos/apiKeyUsage";
 
@@ -179,12 +181,28 @@ const MAX_BATCH = 400;
 // a batch applies the latest of them and starts from the latest counter read.
 const coalescer = new Coalescer<Consumption, RateLimitDecision>(async (keyHash, args) => {
   const last = args[args.length - 1];
-  const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) =>
-    decideMany(stored, nowMs, last.limits, count);
-  return consumeMany(keyHash, args.length, decideBatch, last.counter, (batch, i) => {
+  const limits = last.limits;
+  const also = (batch: WriteBatch, i: number) => {
     const counted = args[i].entry;
     if (counted) stageAuditEntry(batch, counted.companyId, counted.entry, counted.id);
-  });
+  };
+  const shards = shardCount(limits);
+  if (shards === 1) {
+    const decideBatch = (stored: UsageState | undefined, nowMs: number, count: number) =>
+      decideMany(stored, nowMs, limits, count);
+    return consumeMany(keyHash, args.length, decideBatch, last.counter, also);
+  }
+  const decideShard = (stored: UsageState | undefined, nowMs: number, n: number, i: number) =>
+    decideMany(stored, nowMs, shardLimits(limits, shards, i), n);
+  const { decisions, refusals } = await consumeSharded(
+    keyHash,
+    shards,
+    args.length,
+    decideShard,
+    last.counter,
+    also,
+  );
+  return decisions.map((d) => (d ? admittedByShard(d, limits) : refusedByAll(refusals, limits)));
 }, MAX_BATCH);
 
 /**
