@@ -3,6 +3,7 @@ import { firestore } from "../config/firebase";
 import {
   consumeDoc,
   shardRef,
+  UsageContentionError,
   type AlsoWrite,
   type UsageDecision,
   type UsageState,
@@ -29,8 +30,10 @@ export type DecideShard<D extends UsageDecision> = (
 export interface ShardedOutcome<D> {
   /** Per request: the decision of the shard that admitted it, or null when every shard refused it. */
   decisions: Array<D | null>;
-  /** One refusal per shard tried that refused (all `shards` of them when any request is refused). */
+  /** One refusal per shard tried that refused (every shard's, when any request is refused and none was contended). */
   refusals: D[];
+  /** A shard stayed contended after its retries: the requests left undecided are neither admitted nor refused by it. */
+  contended: boolean;
 }
 
 export async function consumeSharded<D extends UsageDecision>(
@@ -43,6 +46,7 @@ export async function consumeSharded<D extends UsageDecision>(
 ): Promise<ShardedOutcome<D>> {
   const decisions: Array<D | null> = new Array<D | null>(count).fill(null);
   const refusals: D[] = [];
+  let contended = false;
   const start = Math.floor(Math.random() * shards);
   const order = Array.from({ length: shards }, (_, k) => (start + k) % shards);
   const snaps = new Map<number, DocumentSnapshot>(prefetched0 ? [[0, prefetched0]] : []);
@@ -55,6 +59,8 @@ export async function consumeSharded<D extends UsageDecision>(
       rest.forEach((i, j) => snaps.set(i, read[j]));
     }
     const ids = pending;
+    // A contended shard is passed over (the others may have room); the requests it leaves are
+    // not failed wholesale, since requests other shards admitted are already counted.
     const got = await consumeDoc(
       shardRef(keyHash, shard),
       keyHash,
@@ -62,12 +68,17 @@ export async function consumeSharded<D extends UsageDecision>(
       (stored, nowMs, n) => decide(stored, nowMs, n, shard),
       snaps.get(shard),
       also && ((batch, j) => also(batch, ids[j])),
-    );
+    ).catch((err: unknown) => {
+      if (!(err instanceof UsageContentionError)) throw err;
+      contended = true;
+      return null;
+    });
+    if (!got) continue;
     pending = [];
     got.forEach((d, j) => (d.allowed ? (decisions[ids[j]] = d) : pending.push(ids[j])));
     const refused = got.find((d) => !d.allowed);
     if (refused) refusals.push(refused);
     if (!pending.length) break;
   }
-  return { decisions, refusals };
+  return { decisions, refusals, contended };
 }

@@ -1,3 +1,4 @@
+import { WriteBatch } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { consumeSharded } from "../../src/repos/usageShards";
@@ -108,4 +109,38 @@ describe("sharded rate-limit counter (limits above 60/min)", () => {
     const docs = await shardCounts(key.hash);
     expect(docs.map((d) => d.minuteCount)).toEqual([60, 60, 60, 60]);
   });
+  it("a shard that stays contended is passed over: the other shard admits; with it full, a 429 'retry after 1 s' counts nothing", async () => {
+    const { companyId, key } = await setup(120);
+    await awayFromMinuteEdge(30);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
+    const commit = WriteBatch.prototype.commit;
+    const spy = jest.spyOn(WriteBatch.prototype, "commit").mockImplementation(function (
+      this: WriteBatch,
+    ) {
+      // Shard 1 loses every compare-and-swap, as if other instances always won it.
+      const ops = (this as unknown as { _ops?: Array<{ docPath: string }> })._ops ?? [];
+      if (ops.some((o) => o.docPath === `apiKeyUsage/${key.hash}/shards/1`))
+        return Promise.reject(Object.assign(new Error("contended"), { code: 9 }));
+      return commit.apply(this);
+    });
+    try {
+      const ok = [];
+      for (let i = 0; i < 3; i++) ok.push((await findings.get("/v1/project", key.key)).status);
+      expect(ok).toEqual([200, 200, 200]);
+      const minuteWindow = Math.floor(Date.now() / 60_000);
+      const dayWindow = Math.floor(Date.now() / 86_400_000);
+      await firestore()
+        .doc(`apiKeyUsage/${key.hash}`)
+        .set({ minuteWindow, minuteCount: 60, dayWindow, dayCount: 60 });
+      const rid = `contended-${companyId}`;
+      const res = await findings.get("/v1/project", key.key, { "X-Request-Id": rid });
+      expect(res.status).toBe(429);
+      expect(res.headers["retry-after"]).toBe("1");
+      const entries = await auditEntriesFor(companyId, rid);
+      expect(entries.filter((e) => e.action === "api.request")).toEqual([]);
+      expect((await firestore().doc(`apiKeyUsage/${key.hash}`).get()).get("minuteCount")).toBe(60);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
 });
