@@ -29,6 +29,8 @@ const pct = (xs, p) => {
 // The counter's commits during a run, and those refused by its compare-and-swap.
 let commits = 0;
 let conflicts = 0;
+/** Successful counter writes per counter document (the key's own and its shards). */
+const perDoc = new Map();
 let patched = false;
 function countCommits() {
   if (patched) return;
@@ -40,10 +42,17 @@ function countCommits() {
     if (!this._ops?.some((o) => o.docPath.startsWith("apiKeyUsage/")))
       return commit.apply(this, args);
     commits++;
-    return commit.apply(this, args).catch((err) => {
-      conflicts++;
-      throw err;
-    });
+    const docs = this._ops.map((o) => o.docPath).filter((p) => p.startsWith("apiKeyUsage/"));
+    return commit.apply(this, args).then(
+      (r) => {
+        for (const d of docs) perDoc.set(d, (perDoc.get(d) ?? 0) + 1);
+        return r;
+      },
+      (err) => {
+        conflicts++;
+        throw err;
+      },
+    );
   };
 }
 
@@ -82,12 +91,13 @@ async function roomInMinute(needed) {
 }
 
 async function checks(companyId, key, admitted) {
-  const counter =
-    (
-      await firestore()
-        .doc(`apiKeyUsage/${hashKey(key)}`)
-        .get()
-    ).data() ?? {};
+  // The key's own counter document and its shards (docs/firestore-data.md): the key's usage is their sum.
+  const own = firestore().doc(`apiKeyUsage/${hashKey(key)}`);
+  const docs = [await own.get(), ...(await own.collection("shards").get()).docs];
+  const shardsUsed = docs.filter((d) => d.exists).length;
+  const counter = Object.fromEntries(
+    ["dayCount", "minuteCount"].map((f) => [f, docs.reduce((n, d) => n + (d.get(f) ?? 0), 0)]),
+  );
   const entries = await firestore()
     .collection(`companies/${companyId}/auditLogs`)
     .where("actor.type", "==", "api_key")
@@ -98,19 +108,22 @@ async function checks(companyId, key, admitted) {
     counterMinute: counter.minuteCount ?? 0,
     counted,
     admitted,
+    shardsUsed,
   };
 }
 
 async function run(name, base, { perMinute, perDay, rate, seconds, burst }) {
   const { companyId, key } = await seed(perMinute, perDay);
+  // The check request counts in the burst's minute: wait for room before it, not after.
+  if (burst) await roomInMinute(20);
   await one(base, key, -1).then((r) => {
     if (r.policy !== `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`)
       throw new Error(`the arrangement does not apply: ${r.policy}`);
   });
   const sent = burst ?? rate * seconds;
-  if (burst) await roomInMinute(20);
   commits = 0;
   conflicts = 0;
+  perDoc.clear();
   const startMinute = Math.floor(Date.now() / 60_000);
   const t0 = performance.now();
   const pending = [];
@@ -143,6 +156,7 @@ async function run(name, base, { perMinute, perDay, rate, seconds, burst }) {
     line:
       `${name.padEnd(10)} limit ${perMinute}/min: sent ${sent} in ${elapsed.toFixed(1)} s, admitted ${admittedRes.length}, refused ${refused}, 5xx ${errors}, other ${other}; ` +
       `p50 ${pct(ms, 50).toFixed(1)} ms, p95 ${pct(ms, 95).toFixed(1)} ms; counter commits ${commits} (${(commits / elapsed).toFixed(1)}/s, ${conflicts} conflicts); ` +
+      `counter documents ${c.shardsUsed}, busiest ${(Math.max(0, ...perDoc.values()) / elapsed).toFixed(1)} writes/s; ` +
       `counter dayCount ${c.counterDay} == admitted ${c.admitted} (incl. the check request) == audit entries ${c.counted}` +
       `${expected === null ? " (crossed a minute)" : `, admitted == min(sent, limit) = ${expected}`}: ${ok ? "ok" : "FAILED"}`,
   };

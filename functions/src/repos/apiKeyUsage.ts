@@ -1,4 +1,9 @@
-import { Timestamp, type DocumentSnapshot, type WriteBatch } from "firebase-admin/firestore";
+import {
+  Timestamp,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type WriteBatch,
+} from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { apiKeysCollection } from "./apiKeys";
 
@@ -51,6 +56,10 @@ export class UsageContentionError extends Error {
 }
 
 export const usageRef = (keyHash: string) => firestore().collection("apiKeyUsage").doc(keyHash);
+
+/** Shard `i` of a key's counter (docs/firestore-data.md): shard 0 is the key's own document. */
+export const shardRef = (keyHash: string, i: number) =>
+  i === 0 ? usageRef(keyHash) : usageRef(keyHash).collection("shards").doc(String(i));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function isConflict(err: unknown): boolean {
@@ -58,7 +67,7 @@ function isConflict(err: unknown): boolean {
   return code === ALREADY_EXISTS || code === FAILED_PRECONDITION;
 }
 
-/** When this instance last wrote each key's counter: older prefetched reads are stale. */
+/** When this instance last wrote each counter document (by path): older prefetched reads are stale. */
 const lastWrite = new Map<string, Timestamp>();
 
 const FIELDS = ["minuteWindow", "minuteCount", "dayWindow", "dayCount"] as const;
@@ -80,15 +89,26 @@ export type AlsoWrite = (batch: WriteBatch, index: number) => void;
  * `also` adds each admitted request's own writes to the same batch: they commit exactly when
  * the request is counted.
  */
-export async function consumeMany<D extends UsageDecision>(
+export function consumeMany<D extends UsageDecision>(
   keyHash: string,
   count: number,
   decide: DecideBatch<D>,
   prefetched?: DocumentSnapshot,
   also?: AlsoWrite,
 ): Promise<D[]> {
-  const ref = usageRef(keyHash);
-  const written = lastWrite.get(keyHash);
+  return consumeDoc(usageRef(keyHash), keyHash, count, decide, prefetched, also);
+}
+
+/** consumeMany on one counter document `ref` of the key (the key's own, or one of its shards). */
+export async function consumeDoc<D extends UsageDecision>(
+  ref: DocumentReference,
+  keyHash: string,
+  count: number,
+  decide: DecideBatch<D>,
+  prefetched?: DocumentSnapshot,
+  also?: AlsoWrite,
+): Promise<D[]> {
+  const written = lastWrite.get(ref.path);
   let first = prefetched && (!written || prefetched.readTime >= written) ? prefetched : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     // A stale snapshot is harmless (its swap fails and the loop reads again), only slower.
@@ -109,7 +129,7 @@ export async function consumeMany<D extends UsageDecision>(
     if (also) decisions.forEach((d, i) => d.allowed && also(batch, i));
     try {
       const [result] = await batch.commit();
-      lastWrite.set(keyHash, result.writeTime);
+      lastWrite.set(ref.path, result.writeTime);
       return decisions;
     } catch (err) {
       if (!isConflict(err)) throw err;
