@@ -42,6 +42,7 @@ export interface NewUserRecord {
   unmatchedDepartment?: string;
   provisionedBy: "api" | "scim";
   externalId?: string;
+  addressFromUserName?: true;
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;
@@ -59,6 +60,7 @@ export interface UserUpdate {
   email?: string;
   userName?: string;
   userNameKey?: string;
+  addressFromUserName?: boolean;
   displayName?: string;
   departmentId?: string | null;
   unmatchedDepartment?: string | null;

@@ -106,7 +106,7 @@ const createUser = defineRoute({
 function changeRoute(
   method: "put" | "patch",
   describe: { operationId: string; summary: string; description: string },
-  next: (before: State, body: unknown) => State,
+  next: (before: State, body: unknown, sent: Set<string>) => State,
 ): AnyRoute {
   return defineRoute({
     ...SCIM_ROUTE,
@@ -126,7 +126,12 @@ function changeRoute(
       ]);
       if (!current) throw userNotFound(params.id);
       const before = stateOf(current, departmentNameOf(current, departments));
-      const patch: UserPatch = patchBetween(before, next(before, body));
+      const sent = new Set<string>();
+      const after = next(before, body, sent);
+      const patch: UserPatch = patchBetween(before, after, {
+        sent,
+        addressFromUserName: current.addressFromUserName,
+      });
       const user = await asScim(updateUser(companyId, params.id, patch, origin, "record"));
       return resourceOf(req, user, departments);
     },
@@ -143,8 +148,8 @@ const replaceUser = changeRoute(
       "the company made the identity provider their source.",
   },
   // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null clears it).
-  (before, body) => {
-    const after = stateFromBody(body);
+  (before, body, sent) => {
+    const after = stateFromBody(body, sent);
     return after.externalId === undefined ? { ...after, externalId: before.externalId } : after;
   },
 );
@@ -158,7 +163,7 @@ const patchUser = changeRoute(
       "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. " +
       'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise `department` URN are accepted, with or without `path`.',
   },
-  (before, body) => applyPatch(before, body),
+  (before, body, sent) => applyPatch(before, body, sent),
 );
 
 const deleteUser = defineRoute({

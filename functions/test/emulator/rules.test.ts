@@ -234,6 +234,8 @@ describe("firestore.rules", () => {
       ["status", "invited", "deactivated"],
       ["removedAt", null, null],
       ["userNameKey", "ceo@acme.example", "ceo@acme.example"],
+      // A linked address follows a userName change: a client must not link it to a name it picks.
+      ["addressFromUserName", true, true],
       ["unmatchedDepartment", "Board", "Board"],
       // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
       ["createdAt", deleteField(), deleteField()],
