@@ -13,7 +13,9 @@ describe("a UPN rename (Entra ID: UPN → userName, mail → emails, only what c
   it("a PATCH of userName alone keeps the sign-in address and its sessions, also outside the domains", async () => {
     const domain = `${randomId("d")}.example`;
     const { key } = await scimCompany(undefined, { provisioningDomains: [domain] });
-    const [upn, mail] = [`${randomId("upn")}@${domain}`, `${randomId("mail")}@${domain}`];
+    // The usual tenant: UPN and mail are the same address when the user is created.
+    const mail = `${randomId("kari")}@${domain}`;
+    const upn = mail;
     const created = await scim("post", "/Users", key, {
       schemas: [URN.user, URN.enterprise],
       externalId: randomId("aad"),
