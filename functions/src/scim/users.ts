@@ -80,14 +80,14 @@ const createUser = defineRoute({
   summary: "SCIM: provision a user (silent invite, takes a seat unless created inactive)",
   description:
     "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, `provisioned_by: scim`. An e-mail address any user " +
-    "already has is 409 `uniqueness`; no free seat is 409 naming the capacity, and nothing is created.",
+    "already has is 409 `uniqueness`; no free seat is 429 with `Retry-After` naming the capacity (retried by the provider), and nothing is created.",
   body: scimUserInput,
   bodyExample: SCIM_USER_INPUT_EXAMPLE,
   success: scimUserResponse("The provisioned user.", {
     status: 201,
     headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." },
   }),
-  errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
+  errors: [...SCIM_WRITE_ERRORS, "seats_unavailable"],
   handler: async ({ body, principal, req, origin }) => {
     const { companyId } = principal;
     const input = newUserOf(stateFromBody(body));
@@ -117,7 +117,7 @@ function changeRoute(
     body: method === "put" ? scimUserInput : patchOpInput,
     bodyExample: method === "put" ? SCIM_USER_INPUT_EXAMPLE : SCIM_PATCH_EXAMPLE,
     success: scimUserResponse("The user as it is now."),
-    errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
+    errors: [...SCIM_WRITE_ERRORS, "seats_unavailable"],
     handler: async ({ params, body, principal, req, origin }) => {
       const { companyId } = principal;
       const [current, departments] = await Promise.all([

@@ -95,3 +95,59 @@ describe("a UPN rename (Entra ID: UPN → userName, mail → emails, only what c
     expect((await auth().getUser(id)).email).toBe(second);
   });
 });
+
+describe("no free seat: the providers retry instead of giving up", () => {
+  it("Entra's POST and Okta's reactivation get 429 with Retry-After, and succeed once a seat is freed", async () => {
+    const { companyId, key } = await scimCompany({ seatCapacity: 1, seatsUsed: 0 });
+    const domain = `${randomId("d")}.example`;
+    await firestore()
+      .doc(`companies/${companyId}`)
+      .update({ provisioningDomains: [domain] });
+    const first = await scim("post", "/Users", key, { userName: `one@${domain}` });
+    expect(first.status).toBe(201);
+    const sleeper = await scim("post", "/Users", key, { userName: `two@${domain}`, active: false });
+    expect(sleeper.status).toBe(201);
+
+    // Entra ID: POST of a new assignee; Okta: PATCH active true of an existing one.
+    const mail = `three@${domain}`;
+    const refusals = [
+      await scim("post", "/Users", key, {
+        schemas: [URN.user],
+        userName: mail,
+        emails: [{ primary: true, type: "work", value: mail }],
+        active: true,
+      }),
+      await scim(
+        "patch",
+        `/Users/${sleeper.body.id as string}`,
+        key,
+        patchOp({ op: "replace", value: { active: true } }),
+      ),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(429);
+      expect(res.headers["retry-after"]).toBe("600");
+      expect(res.headers["content-type"]).toMatch(/^application\/scim\+json/);
+      expect(res.body).toEqual({
+        schemas: [URN.error],
+        status: "429",
+        detail: expect.stringContaining("all 1 seats"),
+      });
+    }
+    expect(
+      await auth()
+        .getUserByEmail(mail)
+        .catch(() => null),
+    ).toBeNull();
+
+    // A seat is freed; the provider's retry of the same requests succeeds.
+    await scim("delete", `/Users/${first.body.id as string}`, key);
+    const retried = await scim("post", "/Users", key, {
+      schemas: [URN.user],
+      userName: mail,
+      emails: [{ primary: true, type: "work", value: mail }],
+      active: true,
+    });
+    expect(retried.status).toBe(201);
+  });
+});
