@@ -45,6 +45,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   unsupported_media_type:
     "The request body is not JSON, or is compressed (`Content-Encoding`: send bodies uncompressed).",
   rate_limited: "Rate limit or daily quota exceeded; retry after `Retry-After` seconds.",
+  seats_unavailable:
+    "SCIM: no free seat now (the company's seat capacity is used up); nothing was created or changed. Retry after `Retry-After` seconds, once a seat is freed or added.",
   internal: "Server-side failure; retry with exponential backoff.",
 };
 
@@ -59,6 +61,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   method_not_allowed: "PUT is not supported on this path; use GET, HEAD.",
   conflict: "A user with this e-mail address already exists.",
   "seat-capacity-exhausted": "No free seat: the company uses 25 of its 25 seats.",
+  seats_unavailable:
+    "Seat capacity exhausted: all 25 seats of the company are taken (25 in use). Deactivate a user or add seats in the app first.",
   resync_required:
     "This delta_token is older than 30 days; start a full copy again without delta_token.",
   payload_too_large: "The request body is larger than 64 KiB.",
@@ -118,9 +122,9 @@ export function errorResponse(
   // Refused before the limiter (401, 403 forbidden) carry no RateLimit headers; the rest do.
   if (keyed && codes.some((code) => code !== "unauthorized" && code !== "forbidden"))
     Object.assign(headers, RATE_HEADERS);
-  if (codes.includes("rate_limited"))
+  if (codes.includes("rate_limited") || codes.includes("seats_unavailable"))
     headers["Retry-After"] = {
-      description: "Seconds until the exhausted window frees up.",
+      description: "Seconds until the exhausted window frees up (for a seat: when to try again).",
       schema: { type: "integer" },
     };
   if (codes.includes("method_not_allowed"))

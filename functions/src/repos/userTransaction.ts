@@ -44,6 +44,7 @@ export interface NewUserRecord {
   idpRoleMappedTo?: string;
   provisionedBy: "api" | "scim";
   externalId?: string;
+  addressFromUserName?: true;
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;
@@ -61,6 +62,7 @@ export interface UserUpdate {
   email?: string;
   userName?: string;
   userNameKey?: string;
+  addressFromUserName?: boolean;
   displayName?: string;
   departmentId?: string | null;
   unmatchedDepartment?: string | null;

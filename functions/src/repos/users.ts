@@ -25,6 +25,8 @@ export const userShape = {
   /** API-owned: the SCIM userName as written (absent: the e-mail address) and its lower-cased key. */
   userName: nullableString,
   userNameKey: nullableString,
+  /** API-owned: the sign-in address was taken from the SCIM userName and no `emails` were ever sent. */
+  addressFromUserName: flag,
   /** API-owned: a department name an identity provider sent that matches none of the company's. */
   unmatchedDepartment: nullableString,
   /** API-owned: the role value an identity provider last sent (SCIM), and the app role its mapping gave then. */

@@ -22,8 +22,9 @@ export class ScimError extends ApiError {
     code: ErrorCode,
     message: string,
     readonly scimType?: ScimType,
+    headers: Record<string, string> = {},
   ) {
-    super(code, message);
+    super(code, message, headers);
     this.name = "ScimError";
   }
 }
@@ -85,9 +86,20 @@ export const scimErrors: ErrorDialect = {
   render: scimErrorBody,
 };
 
-/** The users service's refusals as SCIM errors (the statuses of /v1/users, from the same table). */
+/** How long an identity provider should wait before retrying a user refused for want of a seat. */
+export const SEAT_RETRY_AFTER_SECONDS = 600;
+
+/**
+ * The users service's refusals as SCIM errors (the statuses of /v1/users, from the same table),
+ * except no free seat: 429 with Retry-After and no scimType, which Entra ID and Okta retry,
+ * where a 409 reads as "already exists" (docs/api-behaviour.md, "Seats").
+ */
 function fromUsersError(err: unknown): unknown {
   if (!(err instanceof UsersError)) return err;
+  if (err.code === "seats")
+    return new ScimError("seats_unavailable", err.message, undefined, {
+      "Retry-After": String(SEAT_RETRY_AFTER_SECONDS),
+    });
   const { code, scimType } = usersAnswer(err);
   return withRefusedChange(new ScimError(code, err.message, scimType), err);
 }

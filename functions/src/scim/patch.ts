@@ -217,8 +217,18 @@ function applyComplex(
   state[def.name] = current;
 }
 
-/** One operation on one attribute path; `explicit`: the path was the operation's own (not a key of its value). */
-function applyAt(state: State, op: Op, path: AttrPath, value: unknown, explicit: boolean): void {
+/**
+ * One operation on one attribute path; `explicit`: the path was the operation's own (not a key
+ * of its value); `touched` collects the names of the attributes a request assigned.
+ */
+function applyAt(
+  state: State,
+  op: Op,
+  path: AttrPath,
+  value: unknown,
+  explicit: boolean,
+  touched?: Set<string>,
+): void {
   const found = attributeOf(path.uri, path.attr);
   const readOnly = found
     ? found.def.mutability === "readOnly"
@@ -234,6 +244,7 @@ function applyAt(state: State, op: Op, path: AttrPath, value: unknown, explicit:
   }
   if (!found) return; // not an attribute of this service's schemas: ignored
   const { def } = found;
+  touched?.add(def.name);
   if (op !== "remove" && value === undefined)
     throw invalidValue(`The "${op}" operation on "${label(path)}" needs a "value".`);
   if (def.multiValued) return applyMulti(state, op, def, path, value);
@@ -273,23 +284,24 @@ export function assign(
   op: "add" | "replace",
   value: Record<string, unknown>,
   uri?: string,
+  touched?: Set<string>,
 ): void {
   for (const [key, v] of Object.entries(value)) {
     if (!uri && SCHEMA_URNS.includes(key.toLowerCase())) {
       if (!isObject(v)) throw invalidValue(`"${key}" must be an object of attributes.`);
-      assign(state, op, v, key);
+      assign(state, op, v, key, touched);
     } else {
       // A key that is no attribute path at all (`@odata.type`, `2fa`) names no attribute here: ignored.
       const path = key.includes("[")
         ? pathOf(uri ? `${uri}:${key}` : key)
         : parsedOrNull(uri ? `${uri}:${key}` : key);
-      if (path) applyAt(state, op, path, v, false);
+      if (path) applyAt(state, op, path, v, false, touched);
     }
   }
 }
 
 /** Applies a PatchOp request body; the operations apply in order, all or none. */
-export function applyPatch(before: State, body: unknown): State {
+export function applyPatch(before: State, body: unknown, touched?: Set<string>): State {
   if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
   const schemas = propertyOf(body, "schemas");
   if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp)))
@@ -318,7 +330,7 @@ export function applyPatch(before: State, body: unknown): State {
         "invalidPath",
       );
     if (typeof path === "string")
-      return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true);
+      return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true, touched);
     if (op === "remove")
       throw new ScimError(
         "invalid_request",
@@ -330,7 +342,7 @@ export function applyPatch(before: State, body: unknown): State {
       throw invalidValue(
         `Operations[${index}].value must be an object of attributes when there is no "path".`,
       );
-    assign(state, op, value);
+    assign(state, op, value, undefined, touched);
   });
   return state;
 }

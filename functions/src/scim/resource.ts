@@ -57,11 +57,11 @@ export function toScimUser(user: StoredUser, department: string | null, location
  * The state a POST or PUT body describes: everything it leaves out is unassigned; `roles` and
  * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
  */
-export function stateFromBody(body: unknown): State {
+export function stateFromBody(body: unknown, sent?: Set<string>): State {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw invalidValue("The body must be a User resource (a JSON object).");
   const state: State = { name: {}, emails: [] };
-  assign(state, "replace", body as Record<string, unknown>);
+  assign(state, "replace", body as Record<string, unknown>, undefined, sent);
   return state;
 }
 
@@ -81,19 +81,19 @@ const lower = (v: string | null) => v?.toLowerCase() ?? null;
 const emailAddress = z.email().max(320);
 const isEmail = (value: string) => emailAddress.safeParse(value.toLowerCase()).success;
 
-/**
- * The sign-in address a state names: the primary (else work, else first) of `emails`, which
- * must be an e-mail address; without any, `userName` when it is one; else null.
- */
-function signInAddress(state: State): string | null {
+/** The primary (else work, else first) value of `emails`, which must be an e-mail address; else null. */
+function emailsAddress(state: State): string | null {
   const chosen = primaryValue(state.emails);
-  if (chosen !== null) {
-    if (!isEmail(chosen))
-      throw invalidValue(
-        `The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`,
-      );
-    return chosen.toLowerCase();
-  }
+  if (chosen === null) return null;
+  if (!isEmail(chosen))
+    throw invalidValue(
+      `The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`,
+    );
+  return chosen.toLowerCase();
+}
+
+/** `userName` as a sign-in address, when it is an e-mail address; else null. */
+function userNameAddress(state: State): string | null {
   const userName = text(state.userName);
   return userName !== null && isEmail(userName) ? userName.toLowerCase() : null;
 }
@@ -143,7 +143,8 @@ function changedRole(before: State, after: State): string | null {
 
 /** A POST body as an invitation: the sign-in address from `emails` (or an e-mail `userName`), the userName as written. */
 export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
-  const email = signInAddress(state);
+  const fromEmails = emailsAddress(state);
+  const email = fromEmails ?? userNameAddress(state);
   if (!email)
     throw invalidValue(
       'The user has no e-mail address: send "emails" with a primary or work address (or an e-mail address as "userName"); it is the sign-in address.',
@@ -153,6 +154,7 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
   return {
     email,
     userName,
+    ...(fromEmails === null ? { addressFromUserName: true } : {}),
     displayName: displayNameOf(state, name, email),
     department: departmentOf(state),
     externalId: externalIdOf(state),
@@ -165,31 +167,37 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
 const sameJson = (a: unknown, b: unknown) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** How a request reached its state: which attributes it sent (left out: those whose value differs), and whether the stored address follows `userName`. */
+export interface ChangeContext {
+  sent?: ReadonlySet<string>;
+  addressFromUserName?: boolean;
+}
+
 /**
  * What changed between two states, as the users service's patch. The sign-in address follows
- * `emails` (primary, else work); a user whose userName mirrors their address keeps the two
- * together when only userName changes; a state with no address at all keeps the current one.
+ * `emails` (primary, else work) when the request sent them; `userName` moves it only while the
+ * address came from the userName and no `emails` were ever sent (Entra ID maps UPN and mail
+ * separately and sends only what changed: a UPN rename must not move the address, which ends
+ * every session); anything else keeps the current address.
  * `active` left unassigned keeps the user's state. `roles` and `department` left out of a
  * replace are reported as omitted (the company decides whether that keeps or clears them); a
  * role value equal to the user's app role changes nothing, else the primary new value is mapped.
  */
-export function patchBetween(before: State, after: State): UserPatch {
+export function patchBetween(before: State, after: State, context: ChangeContext = {}): UserPatch {
   const patch: UserPatch = {};
   const userName = checkedText(text(after.userName), "userName", 320);
   const [previousName, currentEmail] = [text(before.userName), lower(primaryValue(before.emails))];
   if (userName === null && previousName !== null)
     throw invalidValue('"userName" cannot be removed.');
   if (userName !== null && userName !== previousName) patch.userName = userName;
-  let email = signInAddress(after);
-  const mirrored = previousName !== null && previousName.toLowerCase() === currentEmail;
-  if (
-    patch.userName &&
-    mirrored &&
-    sameJson(after.emails, before.emails) &&
-    isEmail(patch.userName)
-  )
-    email = patch.userName.toLowerCase();
+  const sentEmails = context.sent
+    ? context.sent.has("emails")
+    : !sameJson(after.emails, before.emails);
+  const followsUserName = context.addressFromUserName === true && !sentEmails;
+  const email = sentEmails ? emailsAddress(after) : followsUserName ? userNameAddress(after) : null;
   if (email !== null && email !== currentEmail) patch.email = email;
+  if (context.addressFromUserName && (!followsUserName || patch.email))
+    patch.addressFromUserName = followsUserName;
   if (typeof after.active === "boolean" && after.active !== before.active)
     patch.active = after.active;
   const name = nameOf(after);

@@ -80,14 +80,14 @@ const createUser = defineRoute({
   summary: "SCIM: provision a user (silent invite, takes a seat unless created inactive)",
   description:
     "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, `provisioned_by: scim`. An e-mail address any user " +
-    "already has is 409 `uniqueness`; no free seat is 409 naming the capacity, and nothing is created.",
+    "already has is 409 `uniqueness`; no free seat is 429 with `Retry-After` naming the capacity (retried by the provider), and nothing is created.",
   body: scimUserInput,
   bodyExample: SCIM_USER_INPUT_EXAMPLE,
   success: scimUserResponse("The provisioned user.", {
     status: 201,
     headers: { Location: "The user's address: `…/scim/v2/Users/{id}`." },
   }),
-  errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
+  errors: [...SCIM_WRITE_ERRORS, "seats_unavailable"],
   handler: async ({ body, principal, req, origin }) => {
     const { companyId } = principal;
     const input = newUserOf(stateFromBody(body));
@@ -106,7 +106,7 @@ const createUser = defineRoute({
 function changeRoute(
   method: "put" | "patch",
   describe: { operationId: string; summary: string; description: string },
-  next: (before: State, body: unknown) => State,
+  next: (before: State, body: unknown, sent: Set<string>) => State,
 ): AnyRoute {
   return defineRoute({
     ...SCIM_ROUTE,
@@ -117,7 +117,7 @@ function changeRoute(
     body: method === "put" ? scimUserInput : patchOpInput,
     bodyExample: method === "put" ? SCIM_USER_INPUT_EXAMPLE : SCIM_PATCH_EXAMPLE,
     success: scimUserResponse("The user as it is now."),
-    errors: [...SCIM_WRITE_ERRORS, "seat-capacity-exhausted"],
+    errors: [...SCIM_WRITE_ERRORS, "seats_unavailable"],
     handler: async ({ params, body, principal, req, origin }) => {
       const { companyId } = principal;
       const [current, departments] = await Promise.all([
@@ -126,7 +126,12 @@ function changeRoute(
       ]);
       if (!current) throw userNotFound(params.id);
       const before = stateOf(current, departmentNameOf(current, departments));
-      const patch: UserPatch = patchBetween(before, next(before, body));
+      const sent = new Set<string>();
+      const after = next(before, body, sent);
+      const patch: UserPatch = patchBetween(before, after, {
+        sent,
+        addressFromUserName: current.addressFromUserName,
+      });
       const user = await asScim(updateUser(companyId, params.id, patch, origin, "record"));
       return resourceOf(req, user, departments);
     },
@@ -143,8 +148,8 @@ const replaceUser = changeRoute(
       "the company made the identity provider their source.",
   },
   // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null clears it).
-  (before, body) => {
-    const after = stateFromBody(body);
+  (before, body, sent) => {
+    const after = stateFromBody(body, sent);
     return after.externalId === undefined ? { ...after, externalId: before.externalId } : after;
   },
 );
@@ -158,7 +163,7 @@ const patchUser = changeRoute(
       "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. " +
       'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise `department` URN are accepted, with or without `path`.',
   },
-  (before, body) => applyPatch(before, body),
+  (before, body, sent) => applyPatch(before, body, sent),
 );
 
 const deleteUser = defineRoute({

@@ -103,6 +103,7 @@ export interface ResolvedPatch {
   /** Lower-cased. */
   email?: string;
   userName?: string;
+  addressFromUserName?: boolean;
   externalId?: string | null;
   name?: PersonName;
   department: DepartmentChoice;
@@ -159,6 +160,10 @@ export function planUpdate(
     update.userName = patch.userName;
     if (lower(patch.userName) !== user.userNameKey) update.userNameKey = lower(patch.userName);
   }
+  // An address set any other way than from the userName no longer follows it.
+  const fromUserName =
+    patch.addressFromUserName ?? (update.email ? false : user.addressFromUserName);
+  if (fromUserName !== user.addressFromUserName) update.addressFromUserName = fromUserName;
   if (patch.externalId !== undefined && patch.externalId !== user.externalId)
     update.externalId = patch.externalId;
   // The role of the owner and of Key Users is the app's alone: a value sent for them is not

@@ -60,6 +60,8 @@ export interface NewUser {
   email: string;
   /** The SCIM userName (default: the e-mail address); unique within the company, case-insensitively. */
   userName?: string;
+  /** The address was taken from `userName` (no `emails` sent): a later userName change moves it along. */
+  addressFromUserName?: boolean;
   displayName: string;
   department?: string | null;
   externalId?: string | null;
@@ -79,6 +81,8 @@ export interface UserPatch {
   /** A new sign-in address; unique across all companies, within the company's domains. */
   email?: string;
   userName?: string;
+  /** Whether the address still follows `userName` (SCIM); left out, an address change ends it. */
+  addressFromUserName?: boolean;
   externalId?: string | null;
   name?: PersonName;
   /** An identity provider's role value (null: none, so `standard`). */
@@ -127,6 +131,7 @@ export async function inviteUser(
     ...(department.unmatched ? { unmatchedDepartment: department.unmatched } : {}),
     provisionedBy: input.provisionedBy,
     ...(input.externalId ? { externalId: input.externalId } : {}),
+    ...(input.addressFromUserName ? { addressFromUserName: true as const } : {}),
     ...(input.name ?? {}),
   };
   for (let attempt = 1; ; attempt++) {
@@ -191,6 +196,7 @@ async function applyUpdate(
       displayName: patch.displayName,
       email,
       userName: patch.userName,
+      addressFromUserName: patch.addressFromUserName,
       externalId: patch.externalId,
       name: patch.name,
       department,

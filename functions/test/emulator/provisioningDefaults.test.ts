@@ -40,7 +40,7 @@ describe("without e-mail domains (the default) provisioning reaches nobody", () 
       "patch",
       `/Users/${uid}`,
       key,
-      patchOp({ op: "replace", path: "userName", value: target }),
+      patchOp({ op: "replace", value: { userName: target, emails: [{ value: target }] } }),
     );
     expect(move.status).toBe(403);
     expect(await accountOf(target)).toBeNull();
@@ -166,7 +166,7 @@ describe("refused changes of the last owner are privileged audit entries", () =>
         "patch",
         `/Users/${owner}`,
         key,
-        patchOp({ op: "replace", path: "userName", value: `ceo@${domain}` }),
+        patchOp({ op: "replace", path: "emails", value: [{ value: `ceo@${domain}` }] }),
       ),
     ];
     expect(attempts.map((r) => r.status)).toEqual([403, 403, 403, 403]);

@@ -234,6 +234,8 @@ describe("firestore.rules", () => {
       ["status", "invited", "deactivated"],
       ["removedAt", null, null],
       ["userNameKey", "ceo@acme.example", "ceo@acme.example"],
+      // A linked address follows a userName change: a client must not link it to a name it picks.
+      ["addressFromUserName", true, true],
       ["unmatchedDepartment", "Board", "Board"],
       // The provider's role value: a client writing it would get a role it maps to at the next map change.
       ["idpRole", "Fleet Manager", "Fleet Manager"],

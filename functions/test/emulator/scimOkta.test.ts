@@ -135,14 +135,15 @@ describe("SCIM with Okta", () => {
     });
   });
 
-  it("refuses a user beyond the seat capacity with a 409 naming it, and creates nothing", async () => {
+  it('refuses a user beyond the seat capacity with a 429 to retry (not 409: Okta reads that as "exists"), naming it, and creates nothing', async () => {
     const { companyId, key } = await scimCompany({ seatCapacity: 1, seatsUsed: 1 });
     const email = address();
     const res = await scim("post", "/Users", key, oktaUser(email));
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(429);
+    expect(res.headers["retry-after"]).toBe("600");
     expect(res.body).toEqual({
       schemas: [URN.error],
-      status: "409",
+      status: "429",
       detail: expect.stringContaining("all 1 seats"),
     });
     expect(
@@ -162,7 +163,8 @@ describe("SCIM with Okta", () => {
       schemas: [URN.patchOp],
       Operations: [{ op: "replace", value: { active: true } }],
     });
-    expect(reactivate.status).toBe(409);
+    expect(reactivate.status).toBe(429);
+    expect(reactivate.headers["retry-after"]).toBe("600");
     expect(reactivate.body.detail).toMatch(/seat/);
   });
 
@@ -268,7 +270,7 @@ describe("SCIM with Okta", () => {
         }),
       ),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 409, 409, 409, 409]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
     expect(await seatsUsed(companyId)).toBe(2);
     const active = await firestore()
       .collection("users")

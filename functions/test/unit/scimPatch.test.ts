@@ -29,6 +29,7 @@ const stored: StoredUser = {
   externalId: "ext-1",
   userName: null,
   userNameKey: null,
+  addressFromUserName: false,
   unmatchedDepartment: null,
   idpRole: null,
   idpRoleMappedTo: null,
@@ -156,7 +157,8 @@ describe("the User resource", () => {
         newUserOf(stateFromBody({ userName: "jdoe", emails: [{ value: "jdoe", primary: true }] })),
       ),
     ).toMatchObject({ scimType: "invalidValue" });
-    // Renaming jdoe keeps the address; a userName mirroring the address moves it along when emails are untouched.
+    // Renaming jdoe keeps the address; so does renaming a userName equal to the address (Entra's
+    // UPN rename), unless the address came from the userName and no emails were ever sent.
     expect(
       patchBetween(
         stateOf({ ...stored, userName: "jdoe" }, null),
@@ -166,15 +168,43 @@ describe("the User resource", () => {
         ),
       ),
     ).toEqual({ userName: "jdoe2" });
-    expect(
-      patchBetween(
-        before(),
-        applyPatch(
-          before(),
-          patchOf({ op: "replace", path: "userName", value: "N.Holm@Example.com" }),
-        ),
+    const rename = patchOf({ op: "replace", path: "userName", value: "N.Holm@Example.com" });
+    const sent = new Set<string>();
+    const renamed = applyPatch(before(), rename, sent);
+    expect(patchBetween(before(), renamed, { sent })).toEqual({ userName: "N.Holm@Example.com" });
+    expect(patchBetween(before(), renamed, { sent, addressFromUserName: true })).toEqual({
+      userName: "N.Holm@Example.com",
+      email: "n.holm@example.com",
+      addressFromUserName: true,
+    });
+    // Emails sent (even the same address) end the link for good; the address follows them.
+    const both = new Set<string>();
+    const withEmails = applyPatch(
+      before(),
+      patchOf(
+        { op: "replace", path: "userName", value: "N.Holm@Example.com" },
+        { op: "replace", path: 'emails[type eq "work"].value', value: "nina.holm@example.com" },
       ),
-    ).toEqual({ userName: "N.Holm@Example.com", email: "n.holm@example.com" });
+      both,
+    );
+    expect(patchBetween(before(), withEmails, { sent: both, addressFromUserName: true })).toEqual({
+      userName: "N.Holm@Example.com",
+      addressFromUserName: false,
+    });
+    // A PUT without emails: the address follows the userName only while linked.
+    const putSent = new Set<string>();
+    const put = stateFromBody({ userName: "n2@example.com" }, putSent);
+    expect(patchBetween(before(), put, { sent: putSent })).not.toHaveProperty("email");
+    expect(patchBetween(before(), put, { sent: putSent, addressFromUserName: true })).toMatchObject(
+      { email: "n2@example.com", addressFromUserName: true },
+    );
+    expect(newUserOf(stateFromBody({ userName: "Kari@Example.com" }))).toMatchObject({
+      email: "kari@example.com",
+      addressFromUserName: true,
+    });
+    expect(
+      newUserOf(stateFromBody({ userName: "k@example.com", emails: [{ value: "k@example.com" }] })),
+    ).not.toHaveProperty("addressFromUserName");
   });
 
   it("a role value equal to the user's app role changes nothing (a client re-sending what it read)", () => {

@@ -32,6 +32,7 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   externalId: null,
   userName: null,
   userNameKey: "nina@example.com",
+  addressFromUserName: false,
   unmatchedDepartment: null,
   idpRole: null,
   idpRoleMappedTo: null,
