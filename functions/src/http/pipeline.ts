@@ -104,7 +104,12 @@ async function serveKeyed(
     admitted = true;
     await readBody(req, res);
     const answer = await run(target, req, ctx, principal);
-    await record(req, ctx, { subject, admitted, status: answer.status });
+    await record(req, ctx, {
+      subject,
+      admitted,
+      status: answer.status,
+      refusedChange: answer.refusedChange,
+    });
     recorded = true;
     await sendAnswer(res, answer);
   } catch (err) {

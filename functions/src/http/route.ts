@@ -2,7 +2,7 @@ import type { Request } from "express";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { declaresBody } from "./bodyGuard";
 import type { Principal, ProjectPrincipal } from "./context";
-import { ApiError, invalidRequest, type ErrorCode } from "./errors";
+import { ApiError, invalidRequest, type ErrorCode, type RefusedChangeNote } from "./errors";
 import { z } from "./zod";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -15,6 +15,8 @@ export class Reply {
       status?: number;
       contentType?: string;
       headers?: Record<string, string>;
+      /** A protected user's change left out of an answered request: audited as privileged. */
+      refusedChange?: RefusedChangeNote;
     } = {},
   ) {}
 }
@@ -202,6 +204,7 @@ export interface Answer {
   /** Set for a body sent as it is (CSV, SCIM); JSON pages otherwise. */
   contentType?: string;
   headers: Record<string, string>;
+  refusedChange?: RefusedChangeNote;
 }
 
 export function answerOf(route: AnyRoute, result: unknown): Answer {
@@ -211,5 +214,6 @@ export function answerOf(route: AnyRoute, result: unknown): Answer {
     body,
     contentType: options.contentType ?? route.success.contentType,
     headers: options.headers ?? {},
+    ...(options.refusedChange ? { refusedChange: options.refusedChange } : {}),
   };
 }

@@ -2,13 +2,8 @@ import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { departmentsOf } from "../repos/departments";
 import { findOnRoster } from "../repos/users";
-import {
-  departmentNameOf,
-  inviteUser,
-  removeUser,
-  updateUser,
-  type UserPatch,
-} from "../services/users";
+import { updateProvisionedUser } from "../services/provisionedUpdate";
+import { departmentNameOf, inviteUser, removeUser, type UserPatch } from "../services/users";
 import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
 import { applyPatch, type State } from "./patch";
@@ -132,8 +127,15 @@ function changeRoute(
         sent,
         addressFromUserName: current.addressFromUserName,
       });
-      const user = await asScim(updateUser(companyId, params.id, patch, origin, "record"));
-      return resourceOf(req, user, departments);
+      // An owner's or Key User's address is the app's: that part alone is refused (audited), the rest applies.
+      const { user, refusedAddressOf } = await asScim(
+        updateProvisionedUser(companyId, params.id, patch, origin, "record"),
+      );
+      const resource = resourceOf(req, user, departments);
+      if (!refusedAddressOf) return resource;
+      return new Reply(resource, {
+        refusedChange: { action: "user.address_change_refused", uid: refusedAddressOf },
+      });
     },
   });
 }

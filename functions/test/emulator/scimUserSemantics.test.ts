@@ -1,6 +1,6 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { URN } from "../../src/scim/schema";
-import { randomId } from "../support/builders";
+import { randomId, seedUser } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
 /** Issue 26: a UPN rename, seat exhaustion and an owner's address, as the providers send them. */
@@ -149,5 +149,46 @@ describe("no free seat: the providers retry instead of giving up", () => {
       active: true,
     });
     expect(retried.status).toBe(201);
+  });
+});
+
+describe("an owner's address in a PATCH: only that part is refused", () => {
+  it("Entra's PATCH of mail and displayName for the owner applies the name, keeps the address, answers 200 and audits the refusal, at every evaluation", async () => {
+    const domain = `${randomId("d")}.example`;
+    const { companyId, key } = await scimCompany(undefined, { provisioningDomains: [domain] });
+    const owner = randomId("owner");
+    const boss = `boss@${domain}`;
+    await seedUser(owner, { companyId, email: boss, role: "owner", status: "active" });
+    await auth().createUser({ uid: owner, email: boss });
+    const body = patchOp(
+      { op: "Replace", path: 'emails[type eq "work"].value', value: `ceo@${domain}` },
+      { op: "Replace", path: "displayName", value: "Bo Ss" },
+      { op: "Replace", path: `${URN.enterprise}:department`, value: "Deck" },
+    );
+    for (let evaluation = 1; evaluation <= 2; evaluation++) {
+      const res = await scim("patch", `/Users/${owner}`, key, body);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        displayName: "Bo Ss",
+        emails: [{ value: boss, primary: true }],
+        [URN.enterprise]: { department: "Deck" },
+      });
+    }
+    expect(await stored(owner)).toMatchObject({
+      email: boss,
+      displayName: "Bo Ss",
+      departmentId: "dep-deck",
+    });
+    expect((await auth().getUser(owner)).email).toBe(boss);
+    const entries = (await firestore().collection(`companies/${companyId}/auditLogs`).get()).docs
+      .map((d) => d.data())
+      .filter((e) => e.action === "user.address_change_refused");
+    expect(entries).toHaveLength(2);
+    for (const e of entries)
+      expect(e).toMatchObject({
+        class: "privileged",
+        status: 200,
+        target: { type: "user", id: owner },
+      });
   });
 });
