@@ -1,4 +1,4 @@
-import { assignDepartment } from "../repos/departmentMatch";
+import { rematchUsers } from "../repos/userRematch";
 import { rosterWithUnmatchedDepartment } from "../repos/users";
 
 const key = (name: string | null | undefined) => name?.trim().toLowerCase() ?? null;
@@ -19,11 +19,13 @@ export async function rematchDepartment(
   const ids = (await rosterWithUnmatchedDepartment(companyId))
     .filter((u) => key(u.unmatchedDepartment) === wanted)
     .map((u) => u.id);
-  return assignDepartment(
+  return rematchUsers(
     companyId,
     ids,
-    department.id,
-    (user) => key(user.unmatchedDepartment) === wanted,
+    { id: "department-rematch", name: "Department re-match" },
+    async () => department.id,
+    (departmentId, user) =>
+      key(user.unmatchedDepartment) === wanted ? { departmentId, unmatchedDepartment: null } : null,
   );
 }
 

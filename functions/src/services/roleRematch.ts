@@ -1,6 +1,5 @@
-import type { CompanyDoc } from "../repos/companies";
-import { findCompany } from "../repos/companies";
-import { assignRoles } from "../repos/roleMatch";
+import { companyOf, companyRef, findCompany, type CompanyDoc } from "../repos/companies";
+import { rematchUsers } from "../repos/userRematch";
 import { rosterWithIdpRole, type StoredUser } from "../repos/users";
 import { mapRole } from "./roles";
 import { isProtected } from "./userDecisions";
@@ -36,7 +35,16 @@ export async function rematchRoles(companyId: string): Promise<number> {
   const ids = (await rosterWithIdpRole(companyId))
     .filter((user) => roleAfterMapChange(company, user) !== null)
     .map((user) => user.id);
-  return assignRoles(companyId, ids, roleAfterMapChange);
+  return rematchUsers(
+    companyId,
+    ids,
+    { id: "role-rematch", name: "Role re-match" },
+    async (t) => companyOf(await t.get(companyRef(companyId))),
+    (current, user) => {
+      const role = roleAfterMapChange(current, user);
+      return role === null ? null : { role, idpRoleMappedTo: role };
+    },
+  );
 }
 
 /** A value in one canonical form (map keys sorted), so a map re-written in another order is no change. */
