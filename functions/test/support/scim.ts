@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import type { IncomingMessage } from "node:http";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
+import { URN } from "../../src/scim/schema";
 import { seedCompany, seedProvisioningKey } from "./builders";
 import { client } from "./http";
 
@@ -65,3 +66,18 @@ export const patchOp = (...Operations: unknown[]) => ({
   schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
   Operations,
 });
+
+/** No free seat, as the providers need it: a 429 to retry after 600 s, a SCIM error without `scimType` naming the capacity. */
+export function expectSeatRetry(
+  res: { status: number; headers: Record<string, string>; body: unknown },
+  capacity: number,
+): void {
+  expect(res.status).toBe(429);
+  expect(res.headers["retry-after"]).toBe("600");
+  expect(res.headers["content-type"]).toMatch(/^application\/scim\+json/);
+  expect(res.body).toEqual({
+    schemas: [URN.error],
+    status: "429",
+    detail: expect.stringContaining(`all ${capacity} seats`),
+  });
+}
