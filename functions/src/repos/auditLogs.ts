@@ -1,4 +1,4 @@
-import { FieldValue, Timestamp, type WriteBatch } from "firebase-admin/firestore";
+import { FieldValue, Timestamp, type Transaction, type WriteBatch } from "firebase-admin/firestore";
 import { AUDIT_RETENTION_DAYS } from "../config/constants";
 import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
@@ -82,6 +82,39 @@ export function stageAuditEntry(
   id?: string,
 ): void {
   batch.create(entryRef(companyId, id), entry);
+}
+
+/** A privileged change made outside any request (the console, an operator, a trigger). */
+export interface ChangeEntry {
+  action: string;
+  target: AuditTarget;
+  api?: KeyApi | null;
+  projectId?: string | null;
+}
+
+/** Stages the audit entry of such a change in the transaction that makes it (`at`: its time). */
+export function stageChangeEntry(
+  tx: Transaction,
+  companyId: string,
+  actor: AuditActor,
+  change: ChangeEntry,
+  at?: Timestamp,
+): void {
+  const entry = auditEntry(
+    {
+      class: "privileged",
+      actor,
+      api: null,
+      projectId: null,
+      method: null,
+      path: null,
+      status: null,
+      requestId: null,
+      ...change,
+    },
+    at,
+  );
+  tx.create(auditLogsCollection(companyId).doc(), entry);
 }
 
 /** Writes the outcome into a request's entry, created when the request was counted. */

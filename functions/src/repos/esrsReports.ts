@@ -1,6 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { auditEntry, auditLogsCollection, type AuditActor } from "./auditLogs";
+import { stageChangeEntry, type AuditActor } from "./auditLogs";
 import { companyRef } from "./companies";
 import { parseStoredOrNull, storedMap } from "./stored";
 import { nullableInteger, requiredMap, requiredString, timestamp } from "./storedFields";
@@ -67,23 +67,12 @@ export async function saveFrozenReport(
       tx.create(reportsOf(companyId).doc(`${year}-v${version - 1}`), snap.data() ?? {});
     const frozenAt = Timestamp.now();
     tx.set(current, { year, version, frozenAt, frozenBy: actor, content });
-    tx.create(
-      auditLogsCollection(companyId).doc(),
-      auditEntry(
-        {
-          class: "privileged",
-          action: "esrs_report.frozen",
-          actor,
-          api: null,
-          method: null,
-          path: null,
-          status: null,
-          requestId: null,
-          projectId: null,
-          target: { type: "esrs_report", id: `${year}-v${version}` },
-        },
-        frozenAt,
-      ),
+    stageChangeEntry(
+      tx,
+      companyId,
+      actor,
+      { action: "esrs_report.frozen", target: { type: "esrs_report", id: `${year}-v${version}` } },
+      frozenAt,
     );
     return { version, frozenAt: frozenAt.toDate() };
   });

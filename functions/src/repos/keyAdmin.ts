@@ -4,7 +4,7 @@ import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
 import type { Limits } from "./apiKeyUsage";
 import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
-import { auditEntry, auditLogsCollection, type AuditActor, type AuditTarget } from "./auditLogs";
+import { stageChangeEntry, type AuditActor, type AuditTarget } from "./auditLogs";
 import { companyRef } from "./companies";
 import { isLiveProjectOf, projectRef, projectShape } from "./projects";
 import { isMap, parseStored, parseStoredOrNull } from "./stored";
@@ -30,28 +30,6 @@ export class KeyStoreError extends Error {
     super(message);
     this.name = "KeyStoreError";
   }
-}
-
-interface Change {
-  action: string;
-  api: KeyApi | null;
-  projectId: string | null;
-  target: AuditTarget;
-}
-
-function audit(tx: Transaction, companyId: string, actor: AuditActor, change: Change): void {
-  tx.create(
-    auditLogsCollection(companyId).doc(),
-    auditEntry({
-      class: "privileged",
-      actor,
-      method: null,
-      path: null,
-      status: null,
-      requestId: null,
-      ...change,
-    }),
-  );
 }
 
 /**
@@ -117,7 +95,7 @@ export async function createKey(
       );
       tx.create(apiKeysCollection().doc(hash), data);
       tx.set(lock, { updatedAt: now });
-      audit(tx, input.companyId, actor, {
+      stageChangeEntry(tx, input.companyId, actor, {
         action: "api_key.created",
         api: input.api,
         projectId: input.projectId,
@@ -161,7 +139,7 @@ export async function revokeKey(
     const now = Timestamp.now();
     for (const { ref, doc } of live) {
       tx.update(ref, { revokedAt: now, revokedBy: actor.id });
-      audit(tx, companyId, actor, {
+      stageChangeEntry(tx, companyId, actor, {
         action: "api_key.revoked",
         api: doc.api,
         projectId: doc.projectId,
@@ -183,7 +161,7 @@ export async function setAccess(
   await firestore().runTransaction(async (tx) => {
     await assertCompany(tx, companyId);
     tx.update(companyRef(companyId), { [`apiAccess.${ACCESS_FIELD[api]}`]: enabled });
-    audit(tx, companyId, actor, {
+    stageChangeEntry(tx, companyId, actor, {
       action: "api_access.changed",
       api,
       projectId: null,
@@ -236,7 +214,12 @@ export async function setRateLimits(
       path = "rateLimits";
     }
     tx.update(ref, limitFields(path, limits, isMap(stored), !scope && !prefix));
-    audit(tx, companyId, actor, { action: "rate_limits.changed", api, projectId: null, target });
+    stageChangeEntry(tx, companyId, actor, {
+      action: "rate_limits.changed",
+      api,
+      projectId: null,
+      target,
+    });
   });
 }
 
@@ -275,7 +258,7 @@ export async function setProvisioning(
         Object.entries(change).map(([k, v]) => [k, v === null ? FieldValue.delete() : v]),
       ),
     );
-    audit(tx, companyId, actor, {
+    stageChangeEntry(tx, companyId, actor, {
       action: "provisioning_settings.changed",
       api: "company",
       projectId: null,

@@ -1,6 +1,6 @@
 import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { auditEntry, auditLogsCollection } from "./auditLogs";
+import { stageChangeEntry } from "./auditLogs";
 import { parseUser, usersCollection, type StoredUser } from "./users";
 
 /** Users re-matched per transaction (each also writes its audit entry). */
@@ -48,20 +48,11 @@ export async function rematchUsers<C>(
         .filter((d) => d.update !== null);
       for (const { user, update } of due) {
         t.update(usersCollection().doc(user.id), { ...update, updatedAt: Timestamp.now() });
-        t.create(
-          auditLogsCollection(companyId).doc(),
-          auditEntry({
-            class: "privileged",
-            action: "user.updated",
-            actor: { type: "system", ...actor },
-            api: null,
-            method: null,
-            path: null,
-            status: null,
-            requestId: null,
-            projectId: null,
-            target: { type: "user", id: user.id },
-          }),
+        stageChangeEntry(
+          t,
+          companyId,
+          { type: "system", ...actor },
+          { action: "user.updated", target: { type: "user", id: user.id } },
         );
       }
       return due.length;
