@@ -1,4 +1,3 @@
-import { logger } from "firebase-functions";
 import { onDocumentWritten } from "firebase-functions/v2/firestore";
 import { onCall, onRequest } from "firebase-functions/v2/https";
 import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
@@ -11,6 +10,7 @@ import {
   reportCallableOptions,
   triggerOptions,
 } from "./config/runtime";
+import { jobFinished } from "./logs";
 
 /*
  * Each function loads its own modules at its first call (`import()`, cached by Node), so an
@@ -85,7 +85,7 @@ export const departmentRematch = onDocumentWritten(
     if (name === null) return;
     const { companyId, departmentId } = event.params;
     const users = await rematchDepartment(companyId, { id: departmentId, name });
-    logger.info("department.rematch", { companyId, departmentId, users });
+    jobFinished("department.rematch", { companyId, departmentId, users });
   },
 );
 
@@ -102,7 +102,7 @@ export const roleRematch = onDocumentWritten(
     if (!roleSettingsChanged(event.data?.before.data(), event.data?.after.data())) return;
     const { companyId } = event.params;
     const users = await rematchRoles(companyId);
-    logger.info("role.rematch", { companyId, users });
+    jobFinished("role.rematch", { companyId, users });
   },
 );
 
@@ -110,7 +110,7 @@ export const kpiRollupDaily = onSchedule(
   { ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" },
   async () => {
     const { refreshAllRollups } = await import("./services/rollupJob");
-    logger.info("kpi_rollup.daily", await refreshAllRollups());
+    jobFinished("kpi_rollup.daily", await refreshAllRollups());
   },
 );
 
@@ -123,7 +123,7 @@ export const accountIntentSweep = onSchedule(
   { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
   async () => {
     const { sweepAccountIntents } = await import("./services/accountIntents");
-    logger.info("provisioning.intent_sweep", await sweepAccountIntents());
+    jobFinished("provisioning.intent_sweep", await sweepAccountIntents());
   },
 );
 

@@ -154,3 +154,8 @@ export function distinctValuesCapped(fields: {
 export function accountSyncFailed(fields: { uid: string; step: string }, err: unknown): void {
   write("error", "provisioning.account_sync_failed", fields, err);
 }
+
+/** What a trigger or scheduled job did, once per run (`kpi_rollup.daily`, `role.rematch`…). */
+export function jobFinished(event: string, fields: Fields): void {
+  write("info", event, fields);
+}
