@@ -93,7 +93,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "emails",
     "complex",
-    "E-mail addresses, returned as sent. The primary (else work, else first) value is the user's sign-in address: changing it changes the address they sign in with (refused for the company's last owner). One address belongs to one user of the service; on POST without userName, that address is the userName.",
+    "E-mail addresses, returned as sent. The primary (else work, else first) value is the user's sign-in address: changing it changes the address they sign in with (left out, the rest of the change applying, for the owner and Key Users: their address is changed in the app). One address belongs to one user of the service; on POST without userName, that address is the userName.",
     {
       multiValued: true,
       subAttributes: multiValueSubs("The e-mail address.", ["work"]),
