@@ -6,3 +6,6 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   );
 }
 process.env.GCLOUD_PROJECT ??= "demo-safety-apis";
+// Never on Google Cloud: the auth library looking for credentials (signing without a key) must not
+// ask the metadata server, which answers 403 here and printed a MetadataLookupWarning per file.
+process.env.METADATA_SERVER_DETECTION ??= "none";
