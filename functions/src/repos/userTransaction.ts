@@ -48,6 +48,7 @@ export interface NewUserRecord {
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;
+  scimProfile?: Record<string, unknown>;
 }
 
 /**
@@ -73,6 +74,8 @@ export interface UserUpdate {
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;
+  /** Replaces the whole map. */
+  scimProfile?: Record<string, unknown>;
   removal?: true;
 }
 

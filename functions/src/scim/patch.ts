@@ -211,8 +211,10 @@ function applyComplex(
   } else if (op === "remove" || value === null) {
     for (const sub of def.subAttributes ?? []) current[sub.name] = null;
   } else {
-    if (!isObject(value)) throw invalidValue(`Attribute "${def.name}" must be an object.`);
-    Object.assign(current, toItem(def, value));
+    // Entra ID sends the enterprise `manager` as the manager's id alone: `"value": "2819c223…"`.
+    const item = typeof value === "string" && subAttributeOf(def, "value") ? { value } : value;
+    if (!isObject(item)) throw invalidValue(`Attribute "${def.name}" must be an object.`);
+    Object.assign(current, toItem(def, item));
   }
   state[def.name] = current;
 }

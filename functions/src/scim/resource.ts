@@ -3,6 +3,7 @@ import { toIso } from "../repos/storedFields";
 import type { NewUser, PersonName, StoredUser, UserPatch } from "../services/users";
 import { invalidValue } from "./errors";
 import { assign, type State } from "./patch";
+import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
 import { URN } from "./schema";
 
 /**
@@ -12,7 +13,7 @@ import { URN } from "./schema";
 type Item = Record<string, unknown>;
 
 export function stateOf(user: StoredUser, department: string | null): State {
-  return {
+  const state: State = {
     userName: user.userName ?? user.email,
     externalId: user.externalId,
     displayName: user.displayName,
@@ -22,6 +23,11 @@ export function stateOf(user: StoredUser, department: string | null): State {
     roles: user.role ? [{ value: user.role, primary: true }] : [],
     department,
   };
+  const derivedEmails = state.emails;
+  restoreProfile(state, user.scimProfile);
+  // The emails as sent, while they still name the sign-in address (the app may have changed it since).
+  if (lower(primaryValue(state.emails)) !== user.email) state.emails = derivedEmails;
+  return state;
 }
 
 const dropNulls = <T extends Record<string, unknown>>(value: T) =>
@@ -31,6 +37,7 @@ const dropNulls = <T extends Record<string, unknown>>(value: T) =>
 export function toScimUser(user: StoredUser, department: string | null, location: string) {
   const state = stateOf(user, department);
   const name = dropNulls(state.name as Item);
+  const profile = servedProfile(state);
   return {
     schemas: [URN.user, URN.enterprise],
     id: user.id,
@@ -40,10 +47,11 @@ export function toScimUser(user: StoredUser, department: string | null, location
       displayName: user.displayName,
     }),
     ...(Object.keys(name).length ? { name } : {}),
+    ...profile.core,
     emails: state.emails as Item[],
     active: state.active as boolean,
     roles: state.roles as Item[],
-    [URN.enterprise]: dropNulls({ department }),
+    [URN.enterprise]: { ...dropNulls({ department }), ...profile.enterprise },
     meta: dropNulls({
       resourceType: "User",
       created: toIso(user.createdAt),
@@ -161,6 +169,7 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
     name,
     idpRole: roleOf(state),
     active: state.active !== false,
+    profile: checkedProfileOf(state),
   };
 }
 
@@ -208,6 +217,8 @@ export function patchBetween(before: State, after: State, context: ChangeContext
   else if (departmentOf(after) !== departmentOf(before, false))
     patch.department = departmentOf(after);
   if (externalIdOf(after) !== externalIdOf(before, false)) patch.externalId = externalIdOf(after);
+  const profile = checkedProfileOf(after);
+  if (!sameProfile(profile, profileOf(before))) patch.profile = profile;
   if (after.roles === undefined) patch.omitted = { ...patch.omitted, roles: true };
   else if (!sameJson(after.roles, before.roles)) {
     const asked = changedRole(before, after);

@@ -64,6 +64,32 @@ const multiValueSubs = (valueDescription: string, types: string[]) => [
   ),
 ];
 
+/** Attributes the app has no field for: kept as sent (the user's `scimProfile`) so they read back as sent. */
+const AS_SENT = "Stored and returned as sent (at most 16 KiB for all such attributes of a user).";
+const PROFILE_TEXT: Array<[string, string]> = [
+  ["nickName", "The casual name of the user."],
+  ["profileUrl", "A URL of the user's online profile."],
+  ["title", "The user's title, e.g. `Chief Officer`."],
+  ["userType", "The user's relation to the company, e.g. `Employee` or `Contractor`."],
+  ["preferredLanguage", "The user's preferred language, e.g. `nb-NO`."],
+  ["locale", "The user's locale, e.g. `nb-NO`."],
+  ["timezone", "The user's time zone, e.g. `Europe/Oslo`."],
+];
+const ADDRESS_PARTS: Array<[string, string]> = [
+  ["formatted", "The full address."],
+  ["streetAddress", "Street, house number, etc."],
+  ["locality", "City or locality."],
+  ["region", "State or region."],
+  ["postalCode", "Postal code."],
+  ["country", "Country (ISO 3166-1 alpha-2, as sent)."],
+];
+const ENTERPRISE_TEXT: Array<[string, string]> = [
+  ["employeeNumber", "The user's number in the company's HR system."],
+  ["costCenter", "The user's cost center."],
+  ["organization", "The user's organization."],
+  ["division", "The user's division."],
+];
+
 export const USER_ATTRIBUTES: AttributeDef[] = [
   attr("id", "string", "The user's id in this service (also its sign-in account's uid).", {
     caseExact: true,
@@ -83,6 +109,9 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
       attr("formatted", "string", "The full name."),
       attr("familyName", "string", "Family name."),
       attr("givenName", "string", "Given name."),
+      attr("middleName", "string", "Middle name(s); stored and returned as sent."),
+      attr("honorificPrefix", "string", "E.g. `Ms.`; stored and returned as sent."),
+      attr("honorificSuffix", "string", "E.g. `III`; stored and returned as sent."),
     ],
   }),
   attr(
@@ -99,6 +128,30 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
       subAttributes: multiValueSubs("The e-mail address.", ["work"]),
     },
   ),
+  ...PROFILE_TEXT.map(([name, description]) =>
+    attr(name, name === "profileUrl" ? "reference" : "string", `${description} ${AS_SENT}`),
+  ),
+  attr("phoneNumbers", "complex", `Telephone numbers. ${AS_SENT}`, {
+    multiValued: true,
+    subAttributes: multiValueSubs("The telephone number.", [
+      "work",
+      "mobile",
+      "fax",
+      "home",
+      "pager",
+      "other",
+    ]),
+  }),
+  attr("addresses", "complex", `Physical mailing addresses. ${AS_SENT}`, {
+    multiValued: true,
+    subAttributes: [
+      ...ADDRESS_PARTS.map(([name, description]) => attr(name, "string", description)),
+      attr("type", "string", "A label for the address's function.", {
+        canonicalValues: ["work", "home", "other"],
+      }),
+      attr("primary", "boolean", "Whether this is the primary address."),
+    ],
+  }),
   attr(
     "active",
     "boolean",
@@ -140,6 +193,23 @@ export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
     "string",
     "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: the user then has no department, and the name is kept beside them (not returned), and they get the department once one of that name is created or renamed.",
   ),
+  ...ENTERPRISE_TEXT.map(([name, description]) =>
+    attr(name, "string", `${description} ${AS_SENT}`),
+  ),
+  attr("manager", "complex", `The user's manager. ${AS_SENT}`, {
+    subAttributes: [
+      attr(
+        "value",
+        "string",
+        "The manager's id, as the identity provider sends it (not checked).",
+        {
+          caseExact: true,
+        },
+      ),
+      attr("$ref", "reference", "The manager's address, as sent."),
+      attr("displayName", "string", "The manager's name, as sent."),
+    ],
+  }),
 ];
 
 /** Attributes every resource has and no request may set (RFC 7643 §3.1). */

@@ -13,6 +13,22 @@ const multiValue = z.object({
   primary: z.boolean().optional(),
 });
 
+const AS_SENT = "Stored and returned as the identity provider sent it.";
+const asSent = (names: string[]) =>
+  Object.fromEntries(
+    names.map((n) => [n, z.string().optional().openapi({ description: AS_SENT })]),
+  );
+const address = z.object({
+  formatted: z.string().optional(),
+  streetAddress: z.string().optional(),
+  locality: z.string().optional(),
+  region: z.string().optional(),
+  postalCode: z.string().optional(),
+  country: z.string().optional(),
+  type: z.string().optional(),
+  primary: z.boolean().optional(),
+});
+
 export const scimUserSchema = z
   .object({
     schemas: z.array(z.string()),
@@ -28,18 +44,45 @@ export const scimUserSchema = z
         givenName: z.string().optional(),
         familyName: z.string().optional(),
         formatted: z.string().optional(),
+        middleName: z.string().optional(),
+        honorificPrefix: z.string().optional(),
+        honorificSuffix: z.string().optional(),
       })
       .optional(),
-    emails: z
-      .array(multiValue)
-      .optional()
-      .openapi({ description: "One work address: the sign-in address (lower-cased)." }),
+    ...asSent([
+      "nickName",
+      "profileUrl",
+      "title",
+      "userType",
+      "preferredLanguage",
+      "locale",
+      "timezone",
+    ]),
+    emails: z.array(multiValue).optional().openapi({
+      description:
+        "As sent (case included) while their primary (else work, else first) value is the sign-in address; else that address alone (`type: work`).",
+    }),
+    phoneNumbers: z.array(multiValue).optional().openapi({ description: AS_SENT }),
+    addresses: z.array(address).optional().openapi({ description: AS_SENT }),
     active: z.boolean().optional().openapi({ description: "false when deactivated." }),
     roles: z
       .array(multiValue)
       .optional()
       .openapi({ description: "The app role (`standard`, `inspector`, `manager` or `owner`)." }),
-    [URN.enterprise]: z.object({ department: z.string().optional() }).optional(),
+    [URN.enterprise]: z
+      .object({
+        department: z.string().optional(),
+        ...asSent(["employeeNumber", "costCenter", "organization", "division"]),
+        manager: z
+          .object({
+            value: z.string().optional(),
+            $ref: z.string().optional(),
+            displayName: z.string().optional(),
+          })
+          .optional()
+          .openapi({ description: AS_SENT }),
+      })
+      .optional(),
     meta: z
       .object({
         resourceType: z.literal("User"),
@@ -54,6 +97,9 @@ export const scimUserSchema = z
       "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so.",
   });
 export type ScimUser = z.infer<typeof scimUserSchema>;
+
+const PROFILE_NOTE =
+  "Stored and returned as sent, like `nickName`, `profileUrl`, `userType`, `preferredLanguage`, `locale`, `timezone` and `name.middleName`: at most 16 KiB for all of them together.";
 
 export const scimUserInput = z
   .looseObject({
@@ -86,8 +132,14 @@ export const scimUserInput = z
     ),
     emails: documented(
       "array",
-      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required.",
+      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required. Returned as sent.",
     ),
+    phoneNumbers: documented("array", `\`[{ value, type, primary }]\`. ${PROFILE_NOTE}`),
+    addresses: documented(
+      "array",
+      `\`[{ formatted, streetAddress, locality, region, postalCode, country, type, primary }]\`. ${PROFILE_NOTE}`,
+    ),
+    title: documented("string", PROFILE_NOTE),
     active: documented(
       "boolean",
       'true (default) or false; the strings "True"/"False" are accepted.',
@@ -98,7 +150,7 @@ export const scimUserInput = z
     ),
     [URN.enterprise]: documented(
       "object",
-      "`department`: the name of one of the company's departments (at most 200 characters).",
+      `\`department\`: the name of one of the company's departments (at most 200 characters). \`employeeNumber\`, \`costCenter\`, \`organization\`, \`division\`, \`manager\` (\`{ value }\`, or the id alone): ${PROFILE_NOTE}`,
       {
         properties: { department: { type: "string", maxLength: 200 } },
       },

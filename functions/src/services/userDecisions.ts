@@ -106,6 +106,7 @@ export interface ResolvedPatch {
   addressFromUserName?: boolean;
   externalId?: string | null;
   name?: PersonName;
+  profile?: Record<string, unknown>;
   department: DepartmentChoice;
   role?: RoleChoice;
 }
@@ -174,6 +175,8 @@ export function planUpdate(
     if (idpRole !== user.idpRole) update.idpRole = idpRole;
     if (role !== user.idpRoleMappedTo) update.idpRoleMappedTo = role;
   }
+  // The adapter sends a profile only when it differs from the one it read.
+  if (patch.profile !== undefined) update.scimProfile = patch.profile;
   for (const field of NAME_FIELDS)
     if (patch.name && patch.name[field] !== user[field]) update[field] = patch.name[field];
   return Object.keys(update).length ? { update, seats, action, needsOtherOwner } : null;

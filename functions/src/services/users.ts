@@ -70,6 +70,8 @@ export interface NewUser {
   idpRole?: string | null;
   /** `false` creates the user deactivated: no seat taken, sign-in disabled. */
   active?: boolean;
+  /** SCIM attributes the app has no field for, kept as sent (`scimProfile`). */
+  profile?: Record<string, unknown>;
   provisionedBy: "api" | "scim";
 }
 
@@ -87,6 +89,8 @@ export interface UserPatch {
   name?: PersonName;
   /** An identity provider's role value (null: none, so `standard`). */
   idpRole?: string | null;
+  /** SCIM attributes the app has no field for, as sent: replaces the stored ones. */
+  profile?: Record<string, unknown>;
   /** A full replace (PUT) that did not carry these: kept, or reset if the company made the identity provider their source. */
   omitted?: { roles?: boolean; department?: boolean };
 }
@@ -133,6 +137,7 @@ export async function inviteUser(
     ...(input.externalId ? { externalId: input.externalId } : {}),
     ...(input.addressFromUserName ? { addressFromUserName: true as const } : {}),
     ...(input.name ?? {}),
+    ...(input.profile && Object.keys(input.profile).length ? { scimProfile: input.profile } : {}),
   };
   for (let attempt = 1; ; attempt++) {
     assertAddressFree(await usersWithEmail(email));
@@ -199,6 +204,7 @@ async function applyUpdate(
       addressFromUserName: patch.addressFromUserName,
       externalId: patch.externalId,
       name: patch.name,
+      profile: patch.profile,
       department,
       role,
     };

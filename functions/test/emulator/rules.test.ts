@@ -240,6 +240,8 @@ describe("firestore.rules", () => {
       // The provider's role value: a client writing it would get a role it maps to at the next map change.
       ["idpRole", "Fleet Manager", "Fleet Manager"],
       ["idpRoleMappedTo", "manager", "manager"],
+      // The provider's profile reads back as the provider sent it: a client must not make it say otherwise.
+      ["scimProfile", { title: "CEO" }, { title: "CEO" }],
       // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
       ["createdAt", deleteField(), deleteField()],
       ["createdAt", Timestamp.now(), Timestamp.now()],

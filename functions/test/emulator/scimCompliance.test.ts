@@ -22,9 +22,13 @@ describe("5. userNames that are not e-mail addresses", () => {
       active: true,
     });
     expect(created.status).toBe(201);
+    // Returned as sent (the sign-in address is the work one).
     expect(created.body).toMatchObject({
       userName: "JDoe",
-      emails: [{ value: email, type: "work", primary: true }],
+      emails: [
+        { value: "home@else.example", type: "home" },
+        { value: email, type: "work" },
+      ],
     });
     expect((await auth().getUser(created.body.id)).email).toBe(email);
     expect((await firestore().doc(`users/${created.body.id}`).get()).data()).toMatchObject({

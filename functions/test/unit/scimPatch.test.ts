@@ -85,7 +85,8 @@ describe("the User resource", () => {
       name: { givenName: "Ola", familyName: "Berg" },
       roles: [{ primary: "True", type: "WindowsAzureActiveDirectoryRole", value: "Inspector" }],
       [ENTERPRISE]: { department: "Engine" },
-      title: "Chief engineer", // not in our schema: ignored
+      title: "Chief engineer", // kept as sent, with the emails as sent
+      x509Certificates: [{ value: "MIIB" }], // not in our schema: ignored
     };
     expect(newUserOf(stateFromBody(body))).toEqual({
       email: "ola.berg@example.com",
@@ -96,6 +97,10 @@ describe("the User resource", () => {
       name: { givenName: "Ola", familyName: "Berg", formattedName: null },
       idpRole: "Inspector",
       active: true,
+      profile: {
+        emails: [{ primary: true, type: "work", value: "ola.berg@example.com" }],
+        title: "Chief engineer",
+      },
     });
   });
 
@@ -123,6 +128,7 @@ describe("the User resource", () => {
       displayName: "Nina",
       externalId: null,
       omitted: { department: true, roles: true },
+      profile: {}, // the emails it read are not sent again: cleared from the profile (the address stays)
     });
     const sent = stateFromBody({
       userName: "nina.holm@example.com",
@@ -247,6 +253,7 @@ describe("applyPatch", () => {
       name: { givenName: "Nora", familyName: "Holm", formattedName: null },
       displayName: "Nora Holm",
       department: "Bridge",
+      profile: { emails: [{ value: "nora.holm@example.com", type: "work", primary: true }] },
     });
   });
 
@@ -339,7 +346,16 @@ describe("applyPatch", () => {
       { value: "nina.holm@example.com", type: "work", primary: true },
       { value: "babs@jensen.org", type: "home" },
     ]);
-    expect(patchBetween(before(), added)).toEqual({}); // the primary address is unchanged
+    // The primary address is unchanged: only the list as sent is kept (`nickname` names `nickName`).
+    expect(patchBetween(before(), added)).toEqual({
+      profile: {
+        emails: [
+          { value: "nina.holm@example.com", type: "work", primary: true },
+          { value: "babs@jensen.org", type: "home" },
+        ],
+        nickName: "Babs",
+      },
+    });
     const replaced = applyPatch(
       before(),
       patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: "x@example.com" }),
@@ -350,7 +366,11 @@ describe("applyPatch", () => {
         before(),
         applyPatch(replaced, patchOf({ op: "replace", path: "userName", value: "x@example.com" })),
       ),
-    ).toEqual({ email: "x@example.com", userName: "x@example.com" });
+    ).toEqual({
+      email: "x@example.com",
+      userName: "x@example.com",
+      profile: { emails: [{ value: "x@example.com", type: "work", primary: true }] },
+    });
     const removed = applyPatch(
       added,
       patchOf({ op: "remove", path: 'emails[type eq "home" and value ew "jensen.org"]' }),
@@ -436,8 +456,8 @@ describe("applyPatch", () => {
       applyPatch(
         state,
         patchOf(
-          { op: "replace", path: "title", value: "x" },
-          { op: "add", path: 'addresses[type eq "work"].formatted', value: "x" },
+          { op: "replace", path: "x509Certificates", value: "x" },
+          { op: "add", path: 'ims[type eq "work"].value', value: "x" },
         ),
       ),
     ).toEqual(state);
