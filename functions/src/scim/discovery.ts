@@ -63,7 +63,8 @@ const schemaDocuments = (base: string) =>
     {
       id: URN.enterprise,
       name: "EnterpriseUser",
-      description: "Enterprise user (department only)",
+      description:
+        "Enterprise user: the department (matched to the company's), and the other attributes stored as sent",
       attributes: ENTERPRISE_ATTRIBUTES,
     },
   ].map((s) => ({

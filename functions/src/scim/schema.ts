@@ -30,6 +30,8 @@ export interface AttributeDef {
   returned: "always" | "never" | "default" | "request";
   uniqueness: "none" | "server" | "global";
   canonicalValues?: string[];
+  /** For `reference` attributes (RFC 7643 §7): the resource types, `external` or `uri`. */
+  referenceTypes?: string[];
   subAttributes?: AttributeDef[];
 }
 
@@ -129,7 +131,9 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
     },
   ),
   ...PROFILE_TEXT.map(([name, description]) =>
-    attr(name, name === "profileUrl" ? "reference" : "string", `${description} ${AS_SENT}`),
+    name === "profileUrl"
+      ? attr(name, "reference", `${description} ${AS_SENT}`, { referenceTypes: ["external"] })
+      : attr(name, "string", `${description} ${AS_SENT}`),
   ),
   attr("phoneNumbers", "complex", `Telephone numbers. ${AS_SENT}`, {
     multiValued: true,
@@ -176,7 +180,10 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
       returned: "never",
       subAttributes: [
         attr("value", "string", "The group's id.", { mutability: "readOnly", caseExact: true }),
-        attr("$ref", "reference", "The group's address.", { mutability: "readOnly" }),
+        attr("$ref", "reference", "The group's address.", {
+          mutability: "readOnly",
+          referenceTypes: ["User", "Group"],
+        }),
         attr("display", "string", "The group's display name.", { mutability: "readOnly" }),
         attr("type", "string", "How the user belongs to the group.", {
           mutability: "readOnly",
@@ -206,7 +213,9 @@ export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
           caseExact: true,
         },
       ),
-      attr("$ref", "reference", "The manager's address, as sent."),
+      attr("$ref", "reference", "The manager's address, as sent.", {
+        referenceTypes: ["User"],
+      }),
       attr("displayName", "string", "The manager's name, as sent."),
     ],
   }),

@@ -33,6 +33,26 @@ describe("/Schemas says what the server does", () => {
   });
 });
 
+describe("/Schemas as scim2-models builds its models from it", () => {
+  it("every reference attribute names its referenceTypes (RFC 7643 §7; without them the checker stops at discovery)", async () => {
+    const { key } = await scimCompany();
+    const schemas = await scim("get", "/Schemas", key);
+    const references: Array<[string, unknown]> = [];
+    const walk = (attrs: Array<Attr & { type: string; referenceTypes?: string[] }>, at: string) => {
+      for (const a of attrs) {
+        if (a.type === "reference") references.push([`${at}${a.name}`, a.referenceTypes]);
+        walk((a.subAttributes ?? []) as typeof attrs, `${at}${a.name}.`);
+      }
+    };
+    for (const schema of schemas.body.Resources) walk(schema.attributes, `${schema.name}:`);
+    expect(references).toEqual([
+      ["User:profileUrl", ["external"]],
+      ["User:groups.$ref", ["User", "Group"]],
+      ["EnterpriseUser:manager.$ref", ["User"]],
+    ]);
+  });
+});
+
 describe("POST /Users/.search (RFC 7644 §3.4.3)", () => {
   async function twoUsers() {
     const { key } = await scimCompany();
