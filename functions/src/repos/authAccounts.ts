@@ -91,12 +91,12 @@ export async function revokeSessions(uid: string): Promise<void> {
     });
 }
 
-/** The uid of the account with this e-mail address, or null. */
+/** The uid of the account with this e-mail address, or null (also for a value Auth refuses as no address: a lookup by `jdoe`). */
 export async function accountWithEmail(email: string): Promise<string | null> {
   try {
     return (await auth().getUserByEmail(email)).uid;
   } catch (err) {
-    if (codeOf(err) === "auth/user-not-found") return null;
+    if (codeOf(err) === "auth/user-not-found" || codeOf(err) === "auth/invalid-email") return null;
     throw err;
   }
 }

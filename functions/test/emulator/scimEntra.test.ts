@@ -168,6 +168,21 @@ describe("SCIM with Microsoft Entra ID", () => {
     ).toBe(0);
   });
 
+  it("Test connection and lookups of names that are no e-mail address: an empty list, never a 500", async () => {
+    const { key } = await scimCompany();
+    // Entra's Test connection looks up a random non-existent user; scim2-tester's userNames are UUIDs; Okta's are `jdoe`.
+    for (const filter of [
+      `userName eq "${randomId("not-an-address")}"`,
+      'userName eq "jdoe"',
+      'userName eq "a@b@c"',
+      `emails.value eq "${randomId("nobody")}"`,
+      `emails[type eq "work"].value eq "x@"`,
+    ]) {
+      const res = await scim("get", `/Users?filter=${encodeURIComponent(filter)}`, key);
+      expect([filter, res.status, res.body.totalResults]).toEqual([filter, 200, 0]);
+    }
+  });
+
   it("answers a read-only key, a missing key and an unsupported filter with SCIM errors", async () => {
     const { companyId, key } = await scimCompany();
     const read = (await seedKey({ api: "company", companyId, scopes: ["read"] })).key;
