@@ -12,7 +12,7 @@ import { isUserId, usersCollection } from "./users";
  */
 export const accountIntentsCollection = () => firestore().collection("accountIntents");
 
-export type IntentReason = "invite" | "email" | "status" | "removal";
+export type IntentReason = "invite" | "address" | "email" | "status" | "removal";
 
 const intentShape = {
   companyId: nullableString,

@@ -31,7 +31,8 @@ export type UserStatus = "invited" | "active" | "deactivated";
 
 /** A new user's fields (the repo adds `companyId`, `createdAt` and `updatedAt`). */
 export interface NewUserRecord {
-  email: string;
+  /** Null: a SCIM user without an address (no sign-in account). */
+  email: string | null;
   userName: string;
   userNameKey: string;
   displayName: string;

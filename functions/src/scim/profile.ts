@@ -107,8 +107,8 @@ const storedShape = (def: AttributeDef, value: unknown) =>
  * A stored profile into a state, each attribute read as a request's would be; an attribute
  * whose stored value is not of its shape is left out (stored data never fails a read).
  */
-export function restoreProfile(state: State, stored: Record<string, unknown> | undefined): void {
-  for (const [key, value] of Object.entries(stored ?? {})) {
+export function restoreProfile(state: State, stored: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(stored)) {
     if (key === "name") {
       if (!isObject(value)) continue;
       for (const extra of NAME_EXTRAS)

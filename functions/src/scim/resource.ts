@@ -127,11 +127,11 @@ function nameOf(state: State, check = true): PersonName {
   };
 }
 
-/** displayName, else the formatted name, else given and family name, else the e-mail address. */
-function displayNameOf(state: State, name: PersonName, email: string): string {
+/** displayName, else the formatted name, else given and family name, else the e-mail address (else the userName). */
+function displayNameOf(state: State, name: PersonName, fallback: string): string {
   const own = checkedText(text(state.displayName), "displayName", 200);
   const joined = [name.givenName, name.familyName].filter(Boolean).join(" ");
-  return own ?? name.formattedName ?? (joined || email.slice(0, 200));
+  return own ?? name.formattedName ?? (joined || fallback.slice(0, 200));
 }
 
 const roleOf = (state: State) => primaryValue(state.roles);
@@ -149,21 +149,25 @@ function changedRole(before: State, after: State): string | null {
   return primaryValue(added) ?? roleOf(after);
 }
 
-/** A POST body as an invitation: the sign-in address from `emails` (or an e-mail `userName`), the userName as written. */
+/**
+ * A POST body as an invitation: the sign-in address from `emails` (or an e-mail `userName`), the
+ * userName as written. Without any address (RFC 7643 requires only `userName`) the user has no
+ * sign-in account until a later request brings one.
+ */
 export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
   const fromEmails = emailsAddress(state);
   const email = fromEmails ?? userNameAddress(state);
-  if (!email)
-    throw invalidValue(
-      'The user has no e-mail address: send "emails" with a primary or work address (or an e-mail address as "userName"); it is the sign-in address.',
-    );
   const userName = checkedText(text(state.userName), "userName", 320) ?? email;
+  if (!userName)
+    throw invalidValue(
+      '"userName" is required (RFC 7643 §4.1.1), or an e-mail address in "emails".',
+    );
   const name = nameOf(state);
   return {
     email,
     userName,
     ...(fromEmails === null ? { addressFromUserName: true } : {}),
-    displayName: displayNameOf(state, name, email),
+    displayName: displayNameOf(state, name, email ?? userName),
     department: departmentOf(state),
     externalId: externalIdOf(state),
     name,
@@ -211,7 +215,7 @@ export function patchBetween(before: State, after: State, context: ChangeContext
     patch.active = after.active;
   const name = nameOf(after);
   if (JSON.stringify(name) !== JSON.stringify(nameOf(before, false))) patch.name = name;
-  const displayName = displayNameOf(after, name, email ?? currentEmail ?? "");
+  const displayName = displayNameOf(after, name, email ?? currentEmail ?? userName ?? "");
   if (displayName !== before.displayName) patch.displayName = displayName;
   if (after.department === undefined) patch.omitted = { department: true };
   else if (departmentOf(after) !== departmentOf(before, false))

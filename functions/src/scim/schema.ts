@@ -103,7 +103,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "userName",
     "string",
-    "The identity provider's unique name of the user, returned as sent. Unique within the company, compared case-insensitively; a user removed from the roster frees it. When it is an e-mail address and no `emails` are sent, it is also the sign-in address, and follows a userName change until `emails` are first sent; otherwise changing userName never changes the sign-in address.",
+    "The identity provider's unique name of the user, returned as sent. Unique within the company, compared case-insensitively; a user removed from the roster frees it. A user may have no address at all (then no sign-in account until one is sent; the user takes a seat). When it is an e-mail address and no `emails` are sent, it is also the sign-in address, and follows a userName change until `emails` are first sent; otherwise changing userName never changes the sign-in address.",
     { required: true, uniqueness: "server" },
   ),
   attr("name", "complex", "The components of the user's name.", {

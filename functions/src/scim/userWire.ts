@@ -132,7 +132,7 @@ export const scimUserInput = z
     ),
     emails: documented(
       "array",
-      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. One of them is required. Returned as sent.",
+      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. Without either the user has no sign-in account until a later request sends one. Returned as sent.",
     ),
     phoneNumbers: documented("array", `\`[{ value, type, primary }]\`. ${PROFILE_NOTE}`),
     addresses: documented(

@@ -76,6 +76,13 @@ export async function accountForInvite(
   throw addressTaken();
 }
 
+/** The uid of an invitation without an address: its intent recorded, and no account (until an address comes). */
+export async function uidWithoutAccount(companyId: string): Promise<string> {
+  const uid = newAccountUid();
+  await recordIntent(uid, companyId, "invite");
+  return uid;
+}
+
 /**
  * Gives up an invitation that did not commit: the intent marked abandoned (so nobody adopts the
  * account), the account deleted, the intent deleted. If the user did commit (another request
@@ -115,7 +122,9 @@ export async function settleAccount(
     else await clearIntent(intent);
     return;
   }
-  await matchAccount(user, intent.reason === "email");
+  // A first address that never committed: the account made for it goes (the user still has no address).
+  if (intent.reason === "address" && user.email === null) await deleteAccount(uid);
+  else await matchAccount(user, intent.reason === "email");
   await clearIntent(intent);
 }
 

@@ -32,20 +32,28 @@ export async function releaseRemovedAddress(holder: string, email: string): Prom
 }
 
 /**
- * Moves the account of `uid` to `email`; an address still held by a removed user's account is
- * freed first, as an invitation frees it (`EmailTakenError` when someone else holds it).
+ * An Auth write that gives `uid` the address `email`; an address still held by a removed user's
+ * account is freed first, as an invitation frees it (`EmailTakenError` when someone else holds it).
  */
-export async function moveAccountEmail(uid: string, email: string): Promise<void> {
+async function giveAddress(uid: string, email: string, write: () => Promise<void>): Promise<void> {
   try {
-    await setAccountEmail(uid, email);
+    await write();
   } catch (err) {
     if (!(err instanceof EmailTakenError)) throw err;
     const holder = await accountWithEmail(email);
     if (holder !== null && (holder === uid || !(await releaseRemovedAddress(holder, email))))
       throw err;
-    await setAccountEmail(uid, email);
+    await write();
   }
 }
+
+/** Moves the account of `uid` to `email`. */
+export const moveAccountEmail = (uid: string, email: string) =>
+  giveAddress(uid, email, () => setAccountEmail(uid, email));
+
+/** The first account of a user who had no address: created disabled (settling enables it once the roster seats the person). */
+export const createFirstAccount = (uid: string, email: string, displayName: string) =>
+  giveAddress(uid, email, () => createAccount(uid, email, displayName, true));
 
 /**
  * Makes the account follow the roster: deleted for a removed user; otherwise it exists, holds the

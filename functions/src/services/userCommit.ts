@@ -82,7 +82,10 @@ export async function commitInvite(
     if (existing) throw addressTaken();
     if (!intent || intent.abandoned) throw new InviteIntentLost();
     const seats = await seatsIn(tx, companyId);
-    await assertFreeIn(tx, companyId, uid, record);
+    await assertFreeIn(tx, companyId, uid, {
+      email: record.email ?? undefined,
+      userNameKey: record.userNameKey,
+    });
     const seated = isSeated(record.status);
     if (seated) assertSeatFree(seats);
     // A deactivated user holds an address without a seat: at most as many as the company has seats.

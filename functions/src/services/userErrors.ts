@@ -1,3 +1,4 @@
+import { EmailTakenError } from "../repos/authAccounts";
 /**
  * The users service's refusals: a closed list of codes, each answered by the adapters through
  * one table (http/usersErrors.ts). Knows nothing of HTTP.
@@ -36,6 +37,9 @@ export class UsersError extends Error {
 }
 
 export const notFound = () => new UsersError("not_found", "No such user in this company.");
+/** Auth's own uniqueness refusal, as the service's. */
+export const asUsersError = (err: unknown) =>
+  err instanceof EmailTakenError ? addressTaken() : err;
 export const addressTaken = () =>
   new UsersError("conflict", "A user with this e-mail address already exists.");
 export const userNameTaken = () =>

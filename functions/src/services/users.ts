@@ -1,24 +1,10 @@
-import { Timestamp } from "firebase-admin/firestore";
 import { accountSyncFailed } from "../logs";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { EmailTakenError } from "../repos/authAccounts";
-import { moveRemovedAside, type NewUserRecord } from "../repos/userTransaction";
+import { moveRemovedAside } from "../repos/userTransaction";
 import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
-import {
-  abandonInvite,
-  accountForInvite,
-  intendAccountChange,
-  settleAccount,
-  settleLeftover,
-} from "./accountIntents";
-import { moveAccountEmail } from "./signInAccounts";
-import {
-  commitChange,
-  commitInvite,
-  commitRemoval,
-  InviteIntentLost,
-  seatsLookFull,
-} from "./userCommit";
+import { intendAccountChange, settleAccount, settleLeftover } from "./accountIntents";
+import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
+import { commitChange, commitRemoval } from "./userCommit";
 import {
   assertAddressFree,
   isProtected,
@@ -26,20 +12,12 @@ import {
   planUpdate,
   type PersonName,
 } from "./userDecisions";
-import {
-  addressTaken,
-  notFound,
-  protectedAddress,
-  refusalOf,
-  seatsExhausted,
-  UsersError,
-} from "./userErrors";
+import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./userErrors";
 import {
   assertInDomains,
   chooseDepartment,
   chooseRole,
   provisioningSettings,
-  roleOfNewUser,
   type UnmatchedDepartment,
 } from "./userRules";
 
@@ -47,6 +25,7 @@ export type { AuditOrigin } from "../repos/auditLogs";
 export type { StoredUser } from "../repos/users";
 export type { PersonName } from "./userDecisions";
 export { UsersError, type UsersErrorCode } from "./userErrors";
+export { inviteUser, type NewUser } from "./userInvite";
 export { departmentNameOf } from "./userRules";
 
 /**
@@ -55,25 +34,6 @@ export { departmentNameOf } from "./userRules";
  * The sign-in account goes with it: removal deletes it, so the address and userName are free
  * again. Knows nothing of HTTP.
  */
-
-export interface NewUser {
-  email: string;
-  /** The SCIM userName (default: the e-mail address); unique within the company, case-insensitively. */
-  userName?: string;
-  /** The address was taken from `userName` (no `emails` sent): a later userName change moves it along. */
-  addressFromUserName?: boolean;
-  displayName: string;
-  department?: string | null;
-  externalId?: string | null;
-  name?: PersonName;
-  /** An identity provider's role value, mapped through the company's `provisioningRoleMap`. */
-  idpRole?: string | null;
-  /** `false` creates the user deactivated: no seat taken, sign-in disabled. */
-  active?: boolean;
-  /** SCIM attributes the app has no field for, kept as sent (`scimProfile`). */
-  profile?: Record<string, unknown>;
-  provisionedBy: "api" | "scim";
-}
 
 export interface UserPatch {
   active?: boolean;
@@ -97,72 +57,6 @@ export interface UserPatch {
 
 const lower = (v: string) => v.trim().toLowerCase();
 
-/** Auth's own uniqueness refusal, as the service's. */
-const asUsersError = (err: unknown) => (err instanceof EmailTakenError ? addressTaken() : err);
-
-/**
- * A silent invite. The account comes first (Auth keeps e-mail addresses unique across concurrent
- * requests), under a uid whose intent is recorded before it (accountIntents.ts); the roster
- * entry, its seat and its audit entry then commit in one transaction. If that transaction
- * refuses or fails, the invitation is abandoned and its account deleted. An instance stopped in
- * between leaves an account the retry adopts, or the sweep deletes
- * (docs/provisioning-crash-safety.md).
- */
-export async function inviteUser(
-  companyId: string,
-  input: NewUser,
-  origin: AuditOrigin,
-  unmatched: UnmatchedDepartment = "refuse",
-): Promise<StoredUser> {
-  const email = lower(input.email);
-  const settings = await provisioningSettings(companyId);
-  assertInDomains(settings, email);
-  const active = input.active !== false;
-  const department = await chooseDepartment(companyId, input.department, unmatched, {
-    creating: true,
-    source: settings.departmentSource,
-  });
-  const userName = input.userName?.trim() || email;
-  const record: NewUserRecord = {
-    email,
-    userName,
-    userNameKey: userName.toLowerCase(),
-    displayName: input.displayName,
-    ...roleOfNewUser(settings, input.idpRole),
-    status: active ? "invited" : "deactivated",
-    deactivatedAt: active ? null : Timestamp.now(),
-    departmentId: department.id ?? null,
-    ...(department.unmatched ? { unmatchedDepartment: department.unmatched } : {}),
-    provisionedBy: input.provisionedBy,
-    ...(input.externalId ? { externalId: input.externalId } : {}),
-    ...(input.addressFromUserName ? { addressFromUserName: true as const } : {}),
-    ...(input.name ?? {}),
-    ...(input.profile && Object.keys(input.profile).length ? { scimProfile: input.profile } : {}),
-  };
-  for (let attempt = 1; ; attempt++) {
-    assertAddressFree(await usersWithEmail(email));
-    // Refused early when plainly full, so a refused invitation never creates an account at all.
-    const full = active ? await seatsLookFull(companyId) : null;
-    if (full) throw seatsExhausted(full);
-    const uid = await accountForInvite(companyId, email, input.displayName, !active).catch(
-      (err: unknown) => Promise.reject(asUsersError(err)),
-    );
-    let user: StoredUser;
-    try {
-      user = await commitInvite(companyId, uid, record, origin);
-    } catch (err) {
-      await abandonInvite(uid).catch((cleanup: unknown) =>
-        accountSyncFailed({ uid, step: "abandon_invite" }, cleanup),
-      );
-      // The account was given up under us (a concurrent failure of the same address): start again.
-      if (err instanceof InviteIntentLost && attempt < 3) continue;
-      throw err;
-    }
-    await settleAccount(uid, { writtenBefore: Number.POSITIVE_INFINITY });
-    return user;
-  }
-}
-
 async function applyUpdate(
   companyId: string,
   uid: string,
@@ -178,17 +72,27 @@ async function applyUpdate(
   await settleLeftover(uid);
   const email = patch.email === undefined ? undefined : lower(patch.email);
   const movesEmail = email !== undefined && email !== current.email;
+  // A user without an address gets their sign-in account with the first one (made before the commit, as an invitation's).
+  const firstAddress = movesEmail && current.email === null;
   // The account follows the committed roster afterwards, also when nothing changed: repeating a request repairs Auth.
   const own =
     movesEmail || patch.active !== undefined
-      ? await intendAccountChange(uid, companyId, movesEmail ? "email" : "status")
+      ? await intendAccountChange(
+          uid,
+          companyId,
+          firstAddress ? "address" : movesEmail ? "email" : "status",
+        )
       : null;
   try {
     if (movesEmail) {
       assertInDomains(settings, email);
       if (isProtected(current)) throw protectedAddress();
       assertAddressFree(await usersWithEmail(email));
-      await moveAccountEmail(uid, email).catch((err: unknown) => Promise.reject(asUsersError(err)));
+      await (
+        firstAddress
+          ? createFirstAccount(uid, email, patch.displayName ?? current.displayName ?? email)
+          : moveAccountEmail(uid, email)
+      ).catch((err: unknown) => Promise.reject(asUsersError(err)));
     }
     const department = await chooseDepartment(companyId, patch.department, unmatched, {
       creating: false,

@@ -104,7 +104,8 @@ const address = (c: Company) => {
 
 interface StoredPerson {
   id: string;
-  email: string;
+  /** Null: a SCIM user without an address, who has no account. */
+  email: string | null;
   status: string;
   removed: boolean;
 }
@@ -113,7 +114,7 @@ async function roster(companyId: string): Promise<StoredPerson[]> {
   const snap = await firestore().collection("users").where("companyId", "==", companyId).get();
   return snap.docs.map((d) => ({
     id: d.id,
-    email: d.get("email") as string,
+    email: (d.get("email") as string | null) ?? null,
     status: d.get("status") as string,
     removed: Boolean(d.get("removedAt")),
   }));
@@ -136,8 +137,9 @@ async function problems(c: Company): Promise<string[]> {
       .catch(() => null);
     if (account) holders.set(a, account.uid);
   }
-  if (holders.size !== live.length)
-    found.push(`${holders.size} sign-in accounts, ${live.length} users not removed`);
+  const addressed = live.filter((u) => u.email !== null);
+  if (holders.size !== addressed.length)
+    found.push(`${holders.size} sign-in accounts, ${addressed.length} users with an address`);
   for (const [a, uid] of holders)
     if (live.find((u) => u.id === uid)?.email !== a)
       found.push(`${a} is held by account ${uid}, which the roster does not give it`);
@@ -147,8 +149,9 @@ async function problems(c: Company): Promise<string[]> {
     for (const person of chunk) {
       const account = users.find((a) => a.uid === person.id);
       const allowed = seated.includes(person);
-      if (person.removed) {
-        if (account) found.push(`removed ${person.id} still has an account`);
+      if (person.removed || person.email === null) {
+        if (account)
+          found.push(`${person.removed ? "removed" : "address-less"} ${person.id} has an account`);
       } else if (!account) found.push(`${person.id} has no account`);
       else if (account.email !== person.email)
         found.push(`${person.id}: account address ${account.email}, roster ${person.email}`);
@@ -363,6 +366,25 @@ const scimPatch =
       path: `/scim/v2/Users/${id}`,
       body: patchOp({ op: "replace", ...operation(c) }),
     }));
+/** SCIM users without an address (no account), given their first address by the burst. */
+const firstAddresses = async (c: Company, server: Server) => {
+  const calls: Call[] = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await send(server, c.key, {
+      method: "POST",
+      path: "/scim/v2/Users",
+      body: { userName: randomId("crew") },
+    });
+    if (res?.status !== 201) throw new Error(`setup: ${JSON.stringify(res)}`);
+    const value = address(c);
+    calls.push({
+      method: "PATCH",
+      path: `/scim/v2/Users/${res.body?.id as string}`,
+      body: patchOp({ op: "add", path: "emails", value: [{ value, primary: true }] }),
+    });
+  }
+  return calls;
+};
 const removals = (path: string) => async (c: Company, server: Server) =>
   (await people(c, server, 8)).map((id): Call => ({ method: "DELETE", path: `${path}/${id}` }));
 
@@ -434,6 +456,19 @@ const SCENARIOS: Scenario[] = [
     kill: { fn: "setAccountEmail", nth: 3, when: "after" },
     noRetry: true,
     calls: scimPatch((c) => ({ path: "emails", value: [{ value: address(c), primary: true }] })),
+    expect: answered(200),
+  },
+  {
+    name: "SCIM first address",
+    kill: { fn: "createAccount", nth: 4, when: "after" },
+    calls: firstAddresses,
+    expect: answered(200),
+  },
+  {
+    name: "SCIM first address",
+    kill: { fn: "createAccount", nth: 3, when: "after" },
+    noRetry: true,
+    calls: firstAddresses,
     expect: answered(200),
   },
   {

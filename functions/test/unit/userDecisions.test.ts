@@ -25,6 +25,7 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   givenName: null,
   familyName: null,
   formattedName: null,
+  scimProfile: {},
   role: "standard",
   keyUser: false,
   status: "active",
