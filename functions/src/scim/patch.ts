@@ -1,6 +1,13 @@
 import { invalidSyntax, invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
-import { attributeOf, COMMON_READ_ONLY, subAttributeOf, URN, type AttributeDef } from "./schema";
+import {
+  attributeOf,
+  COMMON_READ_ONLY,
+  ENTERPRISE_ATTRIBUTES,
+  subAttributeOf,
+  URN,
+  type AttributeDef,
+} from "./schema";
 
 /**
  * PATCH (RFC 7644 §3.5.2) and attribute assignment for the User resource, as pure functions over
@@ -302,6 +309,26 @@ export function assign(
   }
 }
 
+/** An operation whose path is the enterprise extension's URN: on each of its attributes. */
+function applyToExtension(
+  state: State,
+  op: Op,
+  value: unknown,
+  index: number,
+  touched?: Set<string>,
+): void {
+  if (op === "remove") {
+    for (const def of ENTERPRISE_ATTRIBUTES)
+      applyAt(state, op, { uri: URN.enterprise, attr: def.name }, undefined, true, touched);
+    return;
+  }
+  if (!isObject(value))
+    throw invalidValue(
+      `Operations[${index}].value must be an object of the extension's attributes.`,
+    );
+  assign(state, op, value, URN.enterprise, touched);
+}
+
 /** Applies a PatchOp request body; the operations apply in order, all or none. */
 export function applyPatch(before: State, body: unknown, touched?: Set<string>): State {
   if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
@@ -331,6 +358,9 @@ export function applyPatch(before: State, body: unknown, touched?: Set<string>):
         `Operations[${index}].path must be a non-empty string.`,
         "invalidPath",
       );
+    // The enterprise extension's URN alone as the path (scim2-tester, some providers): its attributes.
+    if (typeof path === "string" && path.trim().toLowerCase() === URN.enterprise.toLowerCase())
+      return applyToExtension(state, op, propertyOf(operation, "value"), index, touched);
     if (typeof path === "string")
       return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true, touched);
     if (op === "remove")

@@ -198,7 +198,7 @@ export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
   attr(
     "department",
     "string",
-    "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: the user then has no department, and the name is kept beside them (not returned), and they get the department once one of that name is created or renamed.",
+    "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: a new user then has no department (an existing one keeps theirs), the name is kept beside them and returned as sent, and they get the department once one of that name is created or renamed.",
   ),
   ...ENTERPRISE_TEXT.map(([name, description]) =>
     attr(name, "string", `${description} ${AS_SENT}`),

@@ -31,14 +31,20 @@ export interface ListRequest {
   excludedAttributes?: string;
 }
 
-export const userResource = (
-  req: Request,
-  user: StoredUser,
-  departments: Parameters<typeof departmentNameOf>[1],
-) =>
+type Departments = Parameters<typeof departmentNameOf>[1];
+
+/**
+ * The department as SCIM reads it: the name the provider last sent while no department has it
+ * (`unmatchedDepartment`: read back as sent, so the provider does not send it again at every
+ * cycle), else the name of the user's department.
+ */
+export const scimDepartmentOf = (user: StoredUser, departments: Departments) =>
+  user.unmatchedDepartment ?? departmentNameOf(user, departments);
+
+export const userResource = (req: Request, user: StoredUser, departments: Departments) =>
   toScimUser(
     user,
-    departmentNameOf(user, departments),
+    scimDepartmentOf(user, departments),
     scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
   );
 
@@ -109,29 +115,48 @@ const searchRequest = z
 
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
 
-const searchUsers = defineRoute({
-  ...SCIM_ROUTE,
-  method: "post",
-  path: "/scim/v2/Users/.search",
-  operationId: "scimSearchUsers",
-  summary: "SCIM: search the company's users with a SearchRequest body (RFC 7644 §3.4.3)",
-  description:
-    "Answers exactly as `GET /scim/v2/Users` with the same parameters; sorting is not supported.",
-  body: searchRequest,
-  bodyExample: { schemas: [SEARCH_REQUEST], filter: 'userName eq "nina.holm@example.com"' },
-  success: LIST_SUCCESS,
-  errors: [...SCIM_ERRORS, "payload_too_large", "unsupported_media_type"],
-  handler: async ({ body, principal, req }) => {
-    if (body.sortBy !== undefined || body.sortOrder !== undefined)
-      throw invalidValue("Sorting is not supported: leave out sortBy and sortOrder.");
-    return listUsersPage(principal.companyId, req, {
-      filter: body.filter,
-      startIndex: body.startIndex,
-      count: body.count,
-      attributes: joined(body.attributes),
-      excludedAttributes: joined(body.excludedAttributes),
-    });
-  },
-});
+/** POST …/.search: the listing of `GET /scim/v2/Users` with its parameters in the body. */
+const searchRoute = (
+  path: string,
+  operationId: string,
+  summary: string,
+  description: string,
+): AnyRoute =>
+  defineRoute({
+    ...SCIM_ROUTE,
+    method: "post",
+    path,
+    operationId,
+    summary,
+    description: `${description} Sorting is not supported.`,
+    body: searchRequest,
+    bodyExample: { schemas: [SEARCH_REQUEST], filter: 'userName eq "nina.holm@example.com"' },
+    success: LIST_SUCCESS,
+    errors: [...SCIM_ERRORS, "payload_too_large", "unsupported_media_type"],
+    handler: async ({ body, principal, req }) => {
+      if (body.sortBy !== undefined || body.sortOrder !== undefined)
+        throw invalidValue("Sorting is not supported: leave out sortBy and sortOrder.");
+      return listUsersPage(principal.companyId, req, {
+        filter: body.filter,
+        startIndex: body.startIndex,
+        count: body.count,
+        attributes: joined(body.attributes),
+        excludedAttributes: joined(body.excludedAttributes),
+      });
+    },
+  });
 
-export const SEARCH_ROUTES: AnyRoute[] = [searchUsers];
+export const SEARCH_ROUTES: AnyRoute[] = [
+  searchRoute(
+    "/scim/v2/Users/.search",
+    "scimSearchUsers",
+    "SCIM: search the company's users with a SearchRequest body (RFC 7644 §3.4.3)",
+    "Answers exactly as `GET /scim/v2/Users` with the same parameters.",
+  ),
+  searchRoute(
+    "/scim/v2/.search",
+    "scimSearchAll",
+    "SCIM: search every resource type with a SearchRequest body (RFC 7644 §3.4.3)",
+    "The server-root search: every resource type the server holds, which here are the users (Groups hold none), so it answers exactly as `POST /scim/v2/Users/.search`.",
+  ),
+];

@@ -3,14 +3,14 @@ import { z } from "../http/zod";
 import { departmentsOf } from "../repos/departments";
 import { findOnRoster } from "../repos/users";
 import { updateProvisionedUser } from "../services/provisionedUpdate";
-import { departmentNameOf, inviteUser, removeUser, type UserPatch } from "../services/users";
+import { inviteUser, removeUser, type UserPatch } from "../services/users";
 import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
 import { applyPatch, type State } from "./patch";
 import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf } from "./resource";
 import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
-import { LIST_SUCCESS, listUsersPage, userResource } from "./search";
+import { LIST_SUCCESS, listUsersPage, scimDepartmentOf, userResource } from "./search";
 import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
 /**
@@ -120,7 +120,7 @@ function changeRoute(
         departmentsOf(companyId),
       ]);
       if (!current) throw userNotFound(params.id);
-      const before = stateOf(current, departmentNameOf(current, departments));
+      const before = stateOf(current, scimDepartmentOf(current, departments));
       const sent = new Set<string>();
       const after = next(before, body, sent);
       const patch: UserPatch = patchBetween(before, after, {

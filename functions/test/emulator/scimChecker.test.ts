@@ -1,6 +1,6 @@
 import { URN } from "../../src/scim/schema";
 import { randomId } from "../support/builders";
-import { scim, scimCompany } from "../support/scim";
+import { patchOp, scim, scimCompany } from "../support/scim";
 
 /**
  * Issue 26, "What the independent checkers still find": the discovery and `.search` checks of
@@ -50,6 +50,50 @@ describe("/Schemas as scim2-models builds its models from it", () => {
       ["User:groups.$ref", ["User", "Group"]],
       ["EnterpriseUser:manager.$ref", ["User"]],
     ]);
+  });
+});
+
+describe("scim2-tester's PATCH checks on the enterprise extension", () => {
+  it("the extension's URN as the path adds, replaces and removes its attributes; an unknown department reads back as sent", async () => {
+    const { key } = await scimCompany();
+    const { body } = await scim("post", "/Users", key, { userName: randomId("ext") });
+    const path = URN.enterprise;
+    const value = {
+      department: "Galley",
+      employeeNumber: "E-1",
+      costCenter: "CC",
+      organization: "Org",
+      division: "Div",
+      manager: { value: "boss-id", displayName: "The Boss" },
+    };
+    const added = await scim(
+      "patch",
+      `/Users/${body.id}`,
+      key,
+      patchOp({ op: "add", path, value }),
+    );
+    expect(added.status).toBe(200);
+    // "Galley" is no department of the company: kept beside the user, and read back as sent.
+    expect(added.body[URN.enterprise]).toEqual(value);
+    expect((await scim("get", `/Users/${body.id}`, key)).body[URN.enterprise]).toEqual(value);
+    const replaced = await scim(
+      "patch",
+      `/Users/${body.id}`,
+      key,
+      patchOp({ op: "replace", path, value: { department: "Deck", division: "North" } }),
+    );
+    expect(replaced.body[URN.enterprise]).toMatchObject({ department: "Deck", division: "North" });
+    const removed = await scim("patch", `/Users/${body.id}`, key, patchOp({ op: "remove", path }));
+    expect(removed.status).toBe(200);
+    expect(removed.body[URN.enterprise]).toEqual({});
+    const notAnObject = await scim(
+      "patch",
+      `/Users/${body.id}`,
+      key,
+      patchOp({ op: "add", path, value: "Deck" }),
+    );
+    expect(notAnObject.status).toBe(400);
+    expect(notAnObject.body).toMatchObject({ scimType: "invalidValue" });
   });
 });
 
@@ -110,6 +154,29 @@ describe("POST /Users/.search (RFC 7644 §3.4.3)", () => {
       filter: `userName eq "nobody@${domain}"`,
     });
     expect(none.body).toMatchObject({ totalResults: 0, Resources: [] });
+  });
+
+  it("the server-root /.search (scim2-tester's search_with_attributes) answers as /Users/.search", async () => {
+    const { key, domain, ids } = await twoUsers();
+    const root = await scim("post", "/.search", key, {
+      schemas: [SEARCH],
+      attributes: ["userName"],
+    });
+    expect(root.status).toBe(200);
+    expect(root.body).toMatchObject({ schemas: [URN.listResponse], totalResults: 2 });
+    expect(root.body.Resources).toEqual([
+      { schemas: [URN.user, URN.enterprise], id: ids[0], userName: `ada@${domain}` },
+      { schemas: [URN.user, URN.enterprise], id: ids[1], userName: `bo@${domain}` },
+    ]);
+    const excluded = await scim("post", "/.search", key, {
+      filter: `userName eq "bo@${domain}"`,
+      excludedAttributes: ["name"],
+    });
+    expect(excluded.body.Resources).toEqual([
+      expect.not.objectContaining({ name: expect.anything() }),
+    ]);
+    expect(excluded.body.Resources[0]).toMatchObject({ id: ids[1] });
+    expect((await scim("post", "/.search", key, { sortOrder: "ascending" })).status).toBe(400);
   });
 
   it("refuses sorting, a bad filter and a malformed body with SCIM 400s", async () => {
