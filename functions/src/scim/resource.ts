@@ -38,6 +38,7 @@ export function toScimUser(user: StoredUser, department: string | null, location
   const state = stateOf(user, department);
   const name = dropNulls(state.name as Item);
   const profile = servedProfile(state);
+  const extension = { ...dropNulls({ department }), ...profile.enterprise };
   return {
     schemas: [URN.user, URN.enterprise],
     id: user.id,
@@ -51,7 +52,8 @@ export function toScimUser(user: StoredUser, department: string | null, location
     emails: state.emails as Item[],
     active: state.active as boolean,
     roles: state.roles as Item[],
-    [URN.enterprise]: { ...dropNulls({ department }), ...profile.enterprise },
+    // Left out when it holds nothing, like every attribute without a value (RFC 7643 §2.5).
+    ...(Object.keys(extension).length ? { [URN.enterprise]: extension } : {}),
     meta: dropNulls({
       resourceType: "User",
       created: toIso(user.createdAt),
