@@ -1,6 +1,7 @@
 import { createApp } from "../http/createApp";
-import { DISCOVERY_ROUTES, GROUP_ROUTES } from "../scim/discovery";
+import { DISCOVERY_ROUTES } from "../scim/discovery";
 import { scimErrors } from "../scim/errors";
+import { GROUP_ROUTES } from "../scim/groups";
 import { SEARCH_ROUTES } from "../scim/search";
 import { USER_ROUTES } from "../scim/users";
 import { getEsrsS1 } from "./getEsrsS1";

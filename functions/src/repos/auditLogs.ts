@@ -39,7 +39,7 @@ export type AuditOrigin = Omit<
 >;
 
 export interface AuditTarget {
-  type: "api_key" | "user" | "worked_hours" | "company" | "esrs_report";
+  type: "api_key" | "user" | "worked_hours" | "company" | "esrs_report" | "group";
   id: string;
 }
 

@@ -4,7 +4,7 @@ import { setBounded } from "../lib/bounded";
 import { accountWithEmail } from "./authAccounts";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
-import { flag, freeForm, nullableString, timestamp } from "./storedFields";
+import { flag, freeForm, nullableString, stringList, timestamp } from "./storedFields";
 
 /**
  * `users/{uid}` (docs/firestore-data.md, "People"): the one stored shape of a user and its reads.
@@ -38,6 +38,8 @@ export const userShape = {
   formattedName: nullableString,
   /** API-owned: the SCIM attributes the app has no field for, as sent (scim/profile.ts). */
   scimProfile: freeForm,
+  /** API-owned: the ids of the company's SCIM groups the user is a member of (repos/scimGroups.ts). */
+  scimGroups: stringList,
   provisionedBy: nullableString,
   createdAt: timestamp,
   updatedAt: timestamp,

@@ -1,8 +1,7 @@
 import { publicBaseUrl } from "../http/baseUrl";
-import { defineRoute, Reply, type AnyRoute, type Method } from "../http/route";
+import { defineRoute, type AnyRoute } from "../http/route";
 import { jsonObject, z } from "../http/zod";
-import { ScimError, scimErrorSchema } from "./errors";
-import { FilterSyntaxError, MAX_FILTER_LENGTH, parseFilter } from "./filter";
+import { ScimError } from "./errors";
 import {
   listResponse,
   listResponseSchema,
@@ -11,9 +10,9 @@ import {
   SCIM_ROUTE,
   scimSuccess,
 } from "./routeKit";
-import { ENTERPRISE_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
+import { ENTERPRISE_ATTRIBUTES, GROUP_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
 
-/** The discovery endpoints of RFC 7644 §4, and Groups, which this service provider does not support. */
+/** The discovery endpoints of RFC 7644 §4. */
 export const MAX_RESULTS = 200;
 
 /** Where the examples of the document say the API is. */
@@ -45,17 +44,28 @@ function serviceProviderConfig(base: string) {
   };
 }
 
-const userResourceType = (base: string) => ({
-  schemas: [URN.resourceType],
-  id: "User",
-  name: "User",
-  endpoint: "/Users",
-  description:
-    "The company's users. Groups are not supported: there is no Group resource type (a Groups search answers an empty list, a write 501).",
-  schema: URN.user,
-  schemaExtensions: [{ schema: URN.enterprise, required: false }],
-  meta: { resourceType: "ResourceType", location: at(base, "/ResourceTypes/User") },
-});
+const resourceTypes = (base: string) => [
+  {
+    schemas: [URN.resourceType],
+    id: "User",
+    name: "User",
+    endpoint: "/Users",
+    description: "The company's users.",
+    schema: URN.user,
+    schemaExtensions: [{ schema: URN.enterprise, required: false }],
+    meta: { resourceType: "ResourceType", location: at(base, "/ResourceTypes/User") },
+  },
+  {
+    schemas: [URN.resourceType],
+    id: "Group",
+    name: "Group",
+    endpoint: "/Groups",
+    description:
+      "Groups the identity provider pushes, with their members; the company's group map may give members an app role or a department.",
+    schema: URN.group,
+    meta: { resourceType: "ResourceType", location: at(base, "/ResourceTypes/Group") },
+  },
+];
 
 const schemaDocuments = (base: string) =>
   [
@@ -67,6 +77,7 @@ const schemaDocuments = (base: string) =>
         "Enterprise user: the department (matched to the company's), and the other attributes stored as sent",
       attributes: ENTERPRISE_ATTRIBUTES,
     },
+    { id: URN.group, name: "Group", description: "Group", attributes: GROUP_ATTRIBUTES },
   ].map((s) => ({
     schemas: [URN.schema],
     ...s,
@@ -74,20 +85,6 @@ const schemaDocuments = (base: string) =>
   }));
 
 const notFound = (what: string) => new ScimError("not_found", `No ${what}.`);
-
-function groupFilter(filter: string): void {
-  try {
-    parseFilter(filter);
-  } catch (err) {
-    if (err instanceof FilterSyntaxError)
-      throw new ScimError(
-        "invalid_request",
-        `The filter is not valid: ${err.message}`,
-        "invalidFilter",
-      );
-    throw err;
-  }
-}
 
 const discovery = { ...SCIM_ROUTE, errors: SCIM_ERRORS };
 
@@ -110,15 +107,13 @@ export const DISCOVERY_ROUTES: AnyRoute[] = [
     method: "get",
     path: "/scim/v2/ResourceTypes",
     operationId: "scimListResourceTypes",
-    summary: "SCIM: resource types (User only)",
+    summary: "SCIM: resource types (User and Group)",
     success: scimSuccess(
-      "A ListResponse of the User resource type.",
+      "A ListResponse of the User and Group resource types.",
       listResponseSchema(jsonObject(), "ScimResourceTypeList"),
-      {
-        example: listResponse([userResourceType(EXAMPLE_BASE)]),
-      },
+      { example: listResponse(resourceTypes(EXAMPLE_BASE)) },
     ),
-    handler: async ({ req }) => listResponse([userResourceType(publicBaseUrl(req))]),
+    handler: async ({ req }) => listResponse(resourceTypes(publicBaseUrl(req))),
   }),
   defineRoute({
     ...discovery,
@@ -128,12 +123,12 @@ export const DISCOVERY_ROUTES: AnyRoute[] = [
     summary: "SCIM: one resource type",
     params: z.object({ id: z.string().max(200) }),
     success: scimSuccess("The resource type.", jsonObject(), {
-      example: userResourceType(EXAMPLE_BASE),
+      example: resourceTypes(EXAMPLE_BASE)[0],
     }),
     handler: async ({ req, params }) => {
-      if (params.id !== "User")
-        throw notFound(`resource type "${params.id.slice(0, 100)}" (only User is supported)`);
-      return userResourceType(publicBaseUrl(req));
+      const found = resourceTypes(publicBaseUrl(req)).find((t) => t.id === params.id);
+      if (!found) throw notFound(`resource type "${params.id.slice(0, 100)}" (User and Group are)`);
+      return found;
     },
   }),
   defineRoute({
@@ -141,7 +136,7 @@ export const DISCOVERY_ROUTES: AnyRoute[] = [
     method: "get",
     path: "/scim/v2/Schemas",
     operationId: "scimListSchemas",
-    summary: "SCIM: the User schema and the enterprise extension, as implemented",
+    summary: "SCIM: the User and Group schemas and the enterprise extension, as implemented",
     success: scimSuccess(
       "A ListResponse of schemas.",
       listResponseSchema(jsonObject(), "ScimSchemaList"),
@@ -165,77 +160,4 @@ export const DISCOVERY_ROUTES: AnyRoute[] = [
       return found;
     },
   }),
-];
-
-/**
- * Groups are not provisioned here. Entra ID's default mapping still searches them
- * (`GET /Groups?filter=displayName eq "…"`) before it would create one: that search answers an
- * empty ListResponse, so the cycle goes on; one group is 404, and every write 501 Not
- * Implemented (RFC 7644 §3.12), all as SCIM errors. ResourceTypes and Schemas list no Group
- * resource type, which is what is served.
- */
-const GROUPS_UNSUPPORTED =
-  "Groups are not supported by this service provider (Users only): turn group provisioning off in the identity provider.";
-const GROUPS_NOT_IMPLEMENTED = { schemas: [URN.error], status: "501", detail: GROUPS_UNSUPPORTED };
-const notImplemented = () => new Reply(GROUPS_NOT_IMPLEMENTED, { status: 501 });
-const groupId = z.object({ id: z.string().max(200) });
-
-const GROUP_WRITES: Array<[Method, string]> = [
-  ["post", "/scim/v2/Groups"],
-  ["put", "/scim/v2/Groups/{id}"],
-  ["patch", "/scim/v2/Groups/{id}"],
-  ["delete", "/scim/v2/Groups/{id}"],
-];
-
-export const GROUP_ROUTES: AnyRoute[] = [
-  defineRoute({
-    ...discovery,
-    method: "get",
-    path: "/scim/v2/Groups",
-    operationId: "scimListGroups",
-    summary: "SCIM: search Groups (always an empty ListResponse)",
-    query: z.looseObject({
-      filter: z.string().optional().openapi({ maxLength: MAX_FILTER_LENGTH }),
-      startIndex: z.string().optional(),
-      count: z.string().optional(),
-    }),
-    success: scimSuccess(
-      "An empty ListResponse: no groups are provisioned here.",
-      listResponseSchema(jsonObject(), "ScimGroupList"),
-      { example: listResponse([]) },
-    ),
-    handler: async ({ query }) => {
-      // A malformed filter is still answered as one, so a client's mistake is not hidden.
-      if (query.filter !== undefined) groupFilter(query.filter);
-      return listResponse([]);
-    },
-  }),
-  defineRoute({
-    ...discovery,
-    method: "get",
-    path: "/scim/v2/Groups/{id}",
-    operationId: "scimGetGroup",
-    summary: "SCIM: one Group (always 404)",
-    params: groupId,
-    // Documented as what it always answers: the 404 below (the error response of that status replaces this entry).
-    success: scimSuccess("Always 404: there are no groups.", scimErrorSchema, { status: 404 }),
-    handler: async () => {
-      throw notFound(`such group. ${GROUPS_UNSUPPORTED}`);
-    },
-  }),
-  ...GROUP_WRITES.map(([method, path]) =>
-    defineRoute({
-      ...discovery,
-      method,
-      path,
-      operationId: `scimGroups${method[0].toUpperCase()}${method.slice(1)}`,
-      summary: "SCIM: Group writes are not implemented (501)",
-      ...(path.endsWith("}") ? { params: groupId } : {}),
-      success: scimSuccess("Always 501 Not Implemented, as a SCIM error.", scimErrorSchema, {
-        status: 501,
-        example: GROUPS_NOT_IMPLEMENTED,
-      }),
-      handler: async () => notImplemented(),
-    }),
-  ),
 ];

@@ -7,6 +7,7 @@
 export const URN = {
   user: "urn:ietf:params:scim:schemas:core:2.0:User",
   enterprise: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User",
+  group: "urn:ietf:params:scim:schemas:core:2.0:Group",
   listResponse: "urn:ietf:params:scim:api:messages:2.0:ListResponse",
   patchOp: "urn:ietf:params:scim:api:messages:2.0:PatchOp",
   error: "urn:ietf:params:scim:api:messages:2.0:Error",
@@ -173,7 +174,7 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "groups",
     "complex",
-    "The groups the user belongs to. This service provisions no groups, so it is never returned; read-only.",
+    'The groups the user is a member of, written through the Group resource (`members`); not returned here: `GET /Groups?filter=members[value eq "<id>"]` finds them. Read-only.',
     {
       multiValued: true,
       mutability: "readOnly",
@@ -219,6 +220,46 @@ export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
       attr("displayName", "string", "The manager's name, as sent."),
     ],
   }),
+];
+
+/** The Group resource (RFC 7643 §4.2), as Okta's Group Push and Entra ID's group provisioning use it. */
+export const GROUP_ATTRIBUTES: AttributeDef[] = [
+  attr("id", "string", "The group's id in this service.", {
+    caseExact: true,
+    mutability: "readOnly",
+    returned: "always",
+    uniqueness: "server",
+  }),
+  attr("externalId", "string", "The identity provider's id of the group.", { caseExact: true }),
+  attr(
+    "displayName",
+    "string",
+    "The group's name, as sent; unique within the company, compared case-insensitively. The company's group map may give its members an app role or a department.",
+    { required: true, uniqueness: "server" },
+  ),
+  attr(
+    "members",
+    "complex",
+    "The group's members: users of the company. Left out of a PUT, they are kept; `[]` clears them.",
+    {
+      multiValued: true,
+      subAttributes: [
+        attr("value", "string", "The member's user id.", {
+          caseExact: true,
+          mutability: "immutable",
+        }),
+        attr("$ref", "reference", "The member's address.", {
+          mutability: "immutable",
+          referenceTypes: ["User"],
+        }),
+        attr("display", "string", "The member's display name.", { mutability: "readOnly" }),
+        attr("type", "string", "The member's resource type.", {
+          mutability: "immutable",
+          canonicalValues: ["User"],
+        }),
+      ],
+    },
+  ),
 ];
 
 /** Attributes every resource has and no request may set (RFC 7643 §3.1). */

@@ -101,6 +101,7 @@ beforeAll(async () => {
     });
     await setDoc(doc(db, "companies/acme/auditLogs/e1"), { action: "api.request" });
     await setDoc(doc(db, "companies/acme/kpiRollups/latest"), { incidents: {} });
+    await setDoc(doc(db, "companies/acme/scimGroups/g1"), { displayName: "Crew" });
     await setDoc(doc(db, "companies/acme/esrsReports/2025"), {
       year: 2025,
       version: 1,
@@ -147,6 +148,19 @@ describe("firestore.rules", () => {
     await assertFails(getDoc(doc(ctx(), "companies/acme/incidentChanges/i1")));
     await assertFails(getDocs(collection(ctx(), "companies/acme/incidentChanges")));
     await assertFails(setDoc(doc(ctx(), "companies/acme/incidentChanges/i1"), { state: "hidden" }));
+  });
+
+  it.each([
+    ["a member", alice],
+    ["a platform admin", admin],
+    ["an anonymous client", anon],
+  ])("%s can neither read nor write the SCIM groups", async (_who, ctx) => {
+    await assertFails(getDoc(doc(ctx(), "companies/acme/scimGroups/g1")));
+    await assertFails(getDocs(collection(ctx(), "companies/acme/scimGroups")));
+    await assertFails(
+      setDoc(doc(ctx(), "companies/acme/scimGroups/g2"), { displayName: "Owners" }),
+    );
+    await assertFails(deleteDoc(doc(ctx(), "companies/acme/scimGroups/g1")));
   });
 
   const as = (uid: string) => env.authenticatedContext(uid).firestore();
@@ -242,6 +256,8 @@ describe("firestore.rules", () => {
       ["idpRoleMappedTo", "manager", "manager"],
       // The provider's profile reads back as the provider sent it: a client must not make it say otherwise.
       ["scimProfile", { title: "CEO" }, { title: "CEO" }],
+      // A group the group map gives a role: a client joining it would get that role at its next change.
+      ["scimGroups", ["g-owners"], ["g-owners"]],
       // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
       ["createdAt", deleteField(), deleteField()],
       ["createdAt", Timestamp.now(), Timestamp.now()],

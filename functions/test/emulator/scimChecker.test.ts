@@ -49,6 +49,7 @@ describe("/Schemas as scim2-models builds its models from it", () => {
       ["User:profileUrl", ["external"]],
       ["User:groups.$ref", ["User", "Group"]],
       ["EnterpriseUser:manager.$ref", ["User"]],
+      ["Group:members.$ref", ["User"]],
     ]);
   });
 });

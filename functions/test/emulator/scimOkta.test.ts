@@ -162,7 +162,7 @@ describe("SCIM with Okta", () => {
     expect(reactivate.body.detail).toMatch(/seat/);
   });
 
-  it("serves ServiceProviderConfig, ResourceTypes and Schemas; a Groups search is empty, one group 404, a Group write 501", async () => {
+  it("serves ServiceProviderConfig, ResourceTypes and Schemas (User and Group); an empty Groups search, an unknown group 404", async () => {
     const { key } = await scimCompany();
     const config = await scim("get", "/ServiceProviderConfig", key);
     expect(config.body).toMatchObject({
@@ -177,16 +177,15 @@ describe("SCIM with Okta", () => {
     });
     const types = await scim("get", "/ResourceTypes", key);
     expect(types.body.Resources).toEqual([
-      expect.objectContaining({
-        id: "User",
-        endpoint: "/Users",
-        description: expect.stringContaining("Groups are not supported"),
-      }),
+      expect.objectContaining({ id: "User", endpoint: "/Users", schema: URN.user }),
+      expect.objectContaining({ id: "Group", endpoint: "/Groups", schema: URN.group }),
     ]);
+    expect((await scim("get", "/ResourceTypes/Group", key)).body).toMatchObject({ id: "Group" });
     const schemas = await scim("get", "/Schemas", key);
     expect(schemas.body.Resources.map((s: { id: string }) => s.id)).toEqual([
       URN.user,
       URN.enterprise,
+      URN.group,
     ]);
     expect(
       (await scim("get", `/Schemas/${URN.enterprise}`, key)).body.attributes.map(
@@ -200,6 +199,11 @@ describe("SCIM with Okta", () => {
       "division",
       "manager",
     ]);
+    expect(
+      (await scim("get", `/Schemas/${URN.group}`, key)).body.attributes.map(
+        (a: { name: string }) => a.name,
+      ),
+    ).toEqual(["id", "externalId", "displayName", "members"]);
     // Entra ID's default mapping searches groups by displayName before anything else.
     for (const query of [
       "",
@@ -227,36 +231,7 @@ describe("SCIM with Okta", () => {
       scimType: "invalidFilter",
     });
     const one = await scim("get", "/Groups/g1", key);
-    expect(one.body).toMatchObject({
-      schemas: [URN.error],
-      status: "404",
-      detail: expect.stringContaining("Groups"),
-    });
-    for (const [method, path] of [
-      ["post", "/Groups"],
-      ["put", "/Groups/g1"],
-      ["patch", "/Groups/g1"],
-      ["delete", "/Groups/g1"],
-    ] as const) {
-      const res = await scim(
-        method,
-        path,
-        key,
-        method === "delete"
-          ? undefined
-          : { schemas: [URN.patchOp], displayName: "Crew", Operations: [] },
-      );
-      expect(res.status).toBe(501);
-      expect(res.headers["content-type"]).toMatch(/^application\/scim\+json/);
-      expect(res.body).toEqual({
-        schemas: [URN.error],
-        status: "501",
-        detail: expect.stringContaining("Groups are not supported"),
-      });
-    }
-    expect(
-      (await scim("get", "/ResourceTypes", key)).body.Resources.map((r: { id: string }) => r.id),
-    ).toEqual(["User"]);
+    expect(one.body).toMatchObject({ schemas: [URN.error], status: "404" });
   });
 
   it("takes exactly the free seats when reactivations race", async () => {

@@ -23,6 +23,7 @@ const stored: StoredUser = {
   familyName: "Holm",
   formattedName: null,
   scimProfile: {},
+  scimGroups: [],
   role: "standard",
   keyUser: false,
   status: "active",

@@ -26,6 +26,7 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   familyName: null,
   formattedName: null,
   scimProfile: {},
+  scimGroups: [],
   role: "standard",
   keyUser: false,
   status: "active",

@@ -1,0 +1,188 @@
+import { FieldPath, FieldValue, Timestamp } from "firebase-admin/firestore";
+import { firestore } from "../config/firebase";
+import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
+import { isDocumentId } from "./rangeQuery";
+import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
+import { nullableString, text, timestamp } from "./storedFields";
+import { parseUser, usersCollection } from "./users";
+
+/**
+ * `companies/{c}/scimGroups/{id}` and the membership kept on the members' user documents
+ * (`scimGroups`, docs/firestore-data.md "SCIM groups"). Reads never write; every write of a
+ * request commits with its audit entry.
+ */
+export const groupsCollection = (companyId: string) =>
+  firestore().collection("companies").doc(companyId).collection("scimGroups");
+
+const groupShape = {
+  displayName: text,
+  displayNameKey: nullableString,
+  externalId: nullableString,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+export type StoredGroup = Stored<typeof groupShape> & { id: string };
+const parseGroup = (snap: StoredSnapshot): StoredGroup => parseSnapshot(groupShape, snap);
+
+/** A member as a group lists it: the user's id and name. */
+export interface Member {
+  id: string;
+  displayName: string | null;
+}
+
+/** The fields a request sets on a group (`displayNameKey` follows `displayName`). */
+export interface GroupFields {
+  displayName: string;
+  externalId: string | null;
+}
+
+/** The most groups one user may be a member of (their document carries the list). */
+export const MAX_GROUPS_PER_USER = 1000;
+/** Users updated in one batch (Firestore: at most 500 writes a commit). */
+const CHUNK = 400;
+
+export async function findGroup(companyId: string, id: string): Promise<StoredGroup | null> {
+  if (!isDocumentId(id)) return null;
+  const snap = await groupsCollection(companyId).doc(id).get();
+  return snap.exists ? parseGroup(snap) : null;
+}
+
+/** The company's groups whose field equals the value (a `displayName eq` filter passes the lower-cased key). */
+export async function groupsWhere(
+  companyId: string,
+  field: "displayNameKey" | "externalId",
+  value: string,
+): Promise<StoredGroup[]> {
+  return (await groupsCollection(companyId).where(field, "==", value).get()).docs.map(parseGroup);
+}
+
+/** A page of the company's groups by creation, and how many there are. */
+export async function groupsWindow(
+  companyId: string,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; groups: StoredGroup[] }> {
+  const base = groupsCollection(companyId).orderBy("createdAt").orderBy(FieldPath.documentId());
+  const total = (await base.count().get()).data().count;
+  if (limit === 0 || offset >= total) return { total, groups: [] };
+  const page = await base.offset(offset).limit(limit).get();
+  return { total, groups: page.docs.map(parseGroup) };
+}
+
+const onRoster = (companyId: string) => (d: FirebaseFirestore.QueryDocumentSnapshot) =>
+  d.get("companyId") === companyId && !d.get("removedAt");
+
+/** The group's members: the company's users on the roster whose list holds the group, by id. */
+export async function membersOf(companyId: string, groupId: string): Promise<Member[]> {
+  const snap = await usersCollection()
+    .where("scimGroups", "array-contains", groupId)
+    .select("companyId", "removedAt", "displayName")
+    .get();
+  return snap.docs
+    .filter(onRoster(companyId))
+    .map((d) => ({ id: d.id, displayName: (d.get("displayName") as string | null) ?? null }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Of `ids`: those that are no user on the company's roster (`invalid`), and those in the group now (`members`). */
+export async function membershipOf(
+  companyId: string,
+  groupId: string,
+  ids: string[],
+): Promise<{ invalid: string[]; members: Set<string>; full: string[] }> {
+  const [invalid, members, full]: [string[], Set<string>, string[]] = [[], new Set(), []];
+  for (let i = 0; i < ids.length; i += 300) {
+    const chunk = ids.slice(i, i + 300);
+    const valid = chunk.filter(isDocumentId);
+    const snaps = valid.length
+      ? await firestore().getAll(...valid.map((id) => usersCollection().doc(id)))
+      : [];
+    const users = new Map(
+      snaps
+        .filter((s) => s.exists)
+        .map(parseUser)
+        .filter((u) => u.companyId === companyId && !u.removedAt)
+        .map((u) => [u.id, u]),
+    );
+    for (const id of chunk) {
+      const user = users.get(id);
+      if (!user) invalid.push(id);
+      else if (user.scimGroups.includes(groupId)) members.add(id);
+      else if (user.scimGroups.length >= MAX_GROUPS_PER_USER) full.push(id);
+    }
+  }
+  return { invalid, members, full };
+}
+
+/** The group's document as a request leaves it (null: deleted). */
+export type GroupState = (GroupFields & { createdAt?: Timestamp }) | null;
+
+/** The group name is another group's (checked in the transaction that writes the group). */
+export class GroupNameTaken extends Error {
+  constructor() {
+    super("another group of the company has this displayName");
+    this.name = "GroupNameTaken";
+  }
+}
+
+/**
+ * Writes the group document and the request's audit entry in one transaction, the name's
+ * uniqueness read in it; returns the time written. Membership follows (`changeMembers`).
+ */
+export async function commitGroup(
+  companyId: string,
+  groupId: string,
+  group: GroupState,
+  action: string,
+  origin: AuditOrigin,
+): Promise<Timestamp> {
+  const ref = groupsCollection(companyId).doc(groupId);
+  return firestore().runTransaction(async (tx) => {
+    const now = Timestamp.now();
+    const key = group?.displayName.trim().toLowerCase();
+    if (key !== undefined) {
+      const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
+      if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
+    }
+    if (group === null) tx.delete(ref);
+    else
+      tx.set(ref, {
+        displayName: group.displayName,
+        displayNameKey: key,
+        externalId: group.externalId,
+        createdAt: group.createdAt ?? now,
+        updatedAt: now,
+      });
+    tx.create(
+      auditLogsCollection(companyId).doc(),
+      auditEntry(
+        { ...origin, class: "privileged", action, target: { type: "group", id: groupId } },
+        now,
+      ),
+    );
+    return now;
+  });
+}
+
+/**
+ * Adds the group to, and takes it off, the members' lists, in batches: adding and removing are
+ * idempotent, so a retry after a failure between batches completes the change.
+ */
+export async function changeMembers(
+  groupId: string,
+  add: string[],
+  remove: string[],
+): Promise<void> {
+  const changes: Array<[string, FieldValue]> = [
+    ...add.map((id): [string, FieldValue] => [id, FieldValue.arrayUnion(groupId)]),
+    ...remove.map((id): [string, FieldValue] => [id, FieldValue.arrayRemove(groupId)]),
+  ];
+  for (let i = 0; i < changes.length; i += CHUNK) {
+    const batch = firestore().batch();
+    for (const [id, change] of changes.slice(i, i + CHUNK))
+      batch.update(usersCollection().doc(id), { scimGroups: change });
+    await batch.commit();
+  }
+}
+
+export const newGroupId = () => groupsCollection("_").doc().id;

@@ -1,0 +1,192 @@
+import type { GroupChange, GroupFields } from "../services/groups";
+import { invalidSyntax, invalidValue, ScimError } from "./errors";
+import { FilterSyntaxError, parseFilter, parsePath, type AttrPath, type Filter } from "./filter";
+import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
+import { MAX_OPERATIONS } from "./patch";
+import { URN } from "./schema";
+
+/**
+ * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH
+ * operations as Okta's Group Push and Entra ID send them (renames by a path-less replace of
+ * `{ id, displayName }`, members added and removed by `members` and `members[value eq "…"]`).
+ */
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const member = (object: Json, name: string): unknown =>
+  object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
+const is = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
+
+function text(value: unknown, name: string, max: number, required: boolean): string | null {
+  if (value === undefined || value === null) {
+    if (required) throw invalidValue(`"${name}" is required.`);
+    return null;
+  }
+  if (typeof value !== "string") throw invalidValue(`"${name}" must be a string.`);
+  const trimmed = value.trim();
+  if (!trimmed && required) throw invalidValue(`"${name}" must not be empty.`);
+  if (trimmed.length > max) throw invalidValue(`"${name}" is longer than ${max} characters.`);
+  return trimmed || null;
+}
+
+/** The user ids of a `members` value: `[{ "value": id }]` (a single object or id string too). */
+function memberIds(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length > MAX_MEMBERS_PER_REQUEST)
+    throw invalidValue(`A request may name at most ${MAX_MEMBERS_PER_REQUEST} members.`);
+  return items.map((item) => {
+    const id = typeof item === "string" ? item : isObject(item) ? member(item, "value") : undefined;
+    if (typeof id !== "string" || !id.trim())
+      throw invalidValue('Each member must be an object with the user\'s id as "value".');
+    return id.trim();
+  });
+}
+
+/** A POST or PUT body; `members` undefined when the body leaves them out. */
+export function groupOfBody(body: unknown): { fields: GroupFields; members?: string[] } {
+  if (!isObject(body)) throw invalidValue("The body must be a Group resource (a JSON object).");
+  const members = member(body, "members");
+  return {
+    fields: {
+      displayName: text(member(body, "displayName"), "displayName", 256, true) as string,
+      externalId: text(member(body, "externalId"), "externalId", 256, false),
+    },
+    ...(members === undefined ? {} : { members: memberIds(members) }),
+  };
+}
+
+/** The member a `members[value eq "id"]` path names. */
+function filteredMember(filter: Filter): string {
+  if (filter.kind === "compare" && filter.op === "eq" && is(filter.path.attr, "value"))
+    if (typeof filter.value === "string") return filter.value;
+  throw new ScimError(
+    "invalid_request",
+    'Only members[value eq "<user id>"] selects members.',
+    "invalidPath",
+  );
+}
+
+function pathOf(text: string): AttrPath {
+  try {
+    return parsePath(text);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError)
+      throw new ScimError("invalid_request", `Invalid path: ${err.message}`, "invalidPath");
+    throw err;
+  }
+}
+
+/** The change a PatchOp body asks for: operations in order, all or none. */
+export function groupChangeOf(body: unknown): GroupChange {
+  if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
+  const schemas = member(body, "schemas");
+  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp)))
+    throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
+  const operations = member(body, "Operations");
+  if (!Array.isArray(operations) || operations.length === 0)
+    throw invalidSyntax('"Operations" must be a non-empty array.');
+  if (operations.length > MAX_OPERATIONS)
+    throw invalidValue(`A PATCH may carry at most ${MAX_OPERATIONS} operations.`);
+  const change: GroupChange = {};
+  let set: string[] | null = null;
+  const [add, remove] = [new Set<string>(), new Set<string>()];
+  const addMember = (id: string) => (set ? set.push(id) : (add.add(id), remove.delete(id)));
+  const removeMember = (id: string) =>
+    set ? (set = set.filter((m) => m !== id)) : (remove.add(id), add.delete(id));
+  const apply = (op: string, name: string, value: unknown, path?: AttrPath): void => {
+    if (is(name, "displayName")) {
+      if (op === "remove") throw invalidValue('"displayName" is required: it cannot be removed.');
+      change.displayName = text(value, "displayName", 256, true) as string;
+    } else if (is(name, "externalId"))
+      change.externalId = op === "remove" ? null : text(value, "externalId", 256, false);
+    else if (is(name, "members")) {
+      if (path?.valueFilter) {
+        if (op !== "remove")
+          throw new ScimError(
+            "invalid_request",
+            `"${op}" of members takes no filter.`,
+            "invalidPath",
+          );
+        removeMember(filteredMember(path.valueFilter));
+        return;
+      }
+      if (op === "replace") set = memberIds(value);
+      else if (op === "add") memberIds(value).forEach(addMember);
+      // Entra ID removes with the ids in `value`; without one, every member goes.
+      else if (value === undefined || value === null) set = [];
+      else memberIds(value).forEach(removeMember);
+    }
+    // `id`, `schemas`, `meta` and attributes a Group does not have: ignored (Okta sends `id` in a rename).
+  };
+  operations.forEach((operation: unknown, index): void => {
+    if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
+    const named = member(operation, "op");
+    const op = typeof named === "string" ? named.toLowerCase() : "";
+    if (op !== "add" && op !== "replace" && op !== "remove")
+      throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
+    const path = member(operation, "path");
+    const value = member(operation, "value");
+    if (typeof path === "string" && path.trim()) {
+      const parsed = pathOf(path.trim());
+      if (parsed.uri !== undefined && !is(parsed.uri, URN.group))
+        throw new ScimError("invalid_request", `No attribute "${path}" on a Group.`, "invalidPath");
+      if (parsed.sub)
+        throw new ScimError("invalid_request", `"${path}" is not supported.`, "invalidPath");
+      apply(op, parsed.attr, value, parsed);
+      return;
+    }
+    if (op === "remove")
+      throw new ScimError("invalid_request", '"remove" needs a "path".', "noTarget");
+    if (!isObject(value))
+      throw invalidValue(
+        `Operations[${index}].value must be an object of attributes when there is no "path".`,
+      );
+    for (const [name, v] of Object.entries(value)) apply(op, name, v);
+  });
+  if (set) change.members = { set };
+  else if (add.size || remove.size) change.members = { add: [...add], remove: [...remove] };
+  return change;
+}
+
+/** What a Groups filter asks: `eq` on displayName, externalId or id, and members[value eq "…"], joined by `and`. */
+export interface GroupTerms {
+  displayName?: string;
+  externalId?: string;
+  id?: string;
+  member?: string;
+}
+
+const GROUP_FILTERS =
+  'Supported: eq on displayName, externalId and id, and members[value eq "<user id>"], joined by and.';
+const invalidFilter = (message: string) =>
+  new ScimError("invalid_request", `${message} ${GROUP_FILTERS}`, "invalidFilter");
+
+function termsOf(filter: Filter, terms: GroupTerms): GroupTerms {
+  if (filter.kind === "and") return termsOf(filter.right, termsOf(filter.left, terms));
+  if (filter.kind === "has" && is(filter.path.attr, "members") && filter.path.valueFilter)
+    return { ...terms, member: filteredMember(filter.path.valueFilter) };
+  if (filter.kind !== "compare" || filter.op !== "eq" || typeof filter.value !== "string")
+    throw invalidFilter("This filter is not supported.");
+  const { attr, sub } = filter.path;
+  if (is(attr, "members") && is(sub, "value")) return { ...terms, member: filter.value };
+  if (sub) throw invalidFilter(`Filtering on "${attr}.${sub}" is not supported.`);
+  if (is(attr, "displayName")) return { ...terms, displayName: filter.value.trim().toLowerCase() };
+  if (is(attr, "externalId")) return { ...terms, externalId: filter.value };
+  if (is(attr, "id")) return { ...terms, id: filter.value };
+  throw invalidFilter(`Filtering on "${attr}" is not supported.`);
+}
+
+export function groupTerms(filter: string): GroupTerms {
+  try {
+    return termsOf(parseFilter(filter), {});
+  } catch (err) {
+    if (err instanceof FilterSyntaxError)
+      throw new ScimError(
+        "invalid_request",
+        `The filter is not valid: ${err.message}`,
+        "invalidFilter",
+      );
+    throw err;
+  }
+}
