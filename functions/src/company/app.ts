@@ -2,6 +2,7 @@ import { createApp } from "../http/createApp";
 import { DISCOVERY_ROUTES } from "../scim/discovery";
 import { scimErrors } from "../scim/errors";
 import { GROUP_ROUTES } from "../scim/groups";
+import { ROOT_SEARCH_ROUTE } from "../scim/rootSearch";
 import { SEARCH_ROUTES } from "../scim/search";
 import { USER_ROUTES } from "../scim/users";
 import { getEsrsS1 } from "./getEsrsS1";
@@ -43,7 +44,7 @@ export const COMPANY_API = {
       getWorkedHours,
       postWorkedHours,
     ],
-    ...[...USER_ROUTES, ...SEARCH_ROUTES, ...DISCOVERY_ROUTES, ...GROUP_ROUTES],
+    ...[...USER_ROUTES, ...SEARCH_ROUTES, ROOT_SEARCH_ROUTE, ...DISCOVERY_ROUTES, ...GROUP_ROUTES],
   ],
   errorDialects: [scimErrors],
 };

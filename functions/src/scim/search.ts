@@ -116,11 +116,16 @@ const searchRequest = z
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(",") : v);
 
 /** POST …/.search: the listing of `GET /scim/v2/Users` with its parameters in the body. */
-const searchRoute = (
+type Page = (companyId: string, req: Request, q: ListRequest) => Promise<unknown>;
+
+/** A POST …/.search route answering with `page`. */
+export const searchRoute = (
   path: string,
   operationId: string,
   summary: string,
   description: string,
+  page: Page,
+  success = LIST_SUCCESS,
 ): AnyRoute =>
   defineRoute({
     ...SCIM_ROUTE,
@@ -131,12 +136,12 @@ const searchRoute = (
     description: `${description} Sorting is not supported.`,
     body: searchRequest,
     bodyExample: { schemas: [SEARCH_REQUEST], filter: 'userName eq "nina.holm@example.com"' },
-    success: LIST_SUCCESS,
+    success,
     errors: [...SCIM_ERRORS, "payload_too_large", "unsupported_media_type"],
     handler: async ({ body, principal, req }) => {
       if (body.sortBy !== undefined || body.sortOrder !== undefined)
         throw invalidValue("Sorting is not supported: leave out sortBy and sortOrder.");
-      return listUsersPage(principal.companyId, req, {
+      return page(principal.companyId, req, {
         filter: body.filter,
         startIndex: body.startIndex,
         count: body.count,
@@ -152,11 +157,6 @@ export const SEARCH_ROUTES: AnyRoute[] = [
     "scimSearchUsers",
     "SCIM: search the company's users with a SearchRequest body (RFC 7644 §3.4.3)",
     "Answers exactly as `GET /scim/v2/Users` with the same parameters.",
-  ),
-  searchRoute(
-    "/scim/v2/.search",
-    "scimSearchAll",
-    "SCIM: search every resource type with a SearchRequest body (RFC 7644 §3.4.3)",
-    "The server-root search: every resource type the server holds, which here are the users (Groups hold none), so it answers exactly as `POST /scim/v2/Users/.search`.",
+    listUsersPage,
   ),
 ];

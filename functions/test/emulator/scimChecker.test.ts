@@ -180,6 +180,30 @@ describe("POST /Users/.search (RFC 7644 §3.4.3)", () => {
     expect((await scim("post", "/.search", key, { sortOrder: "ascending" })).status).toBe(400);
   });
 
+  it("the root /.search covers every resource type: users, then groups; a filter of either", async () => {
+    const { key, domain, ids } = await twoUsers();
+    const group = await scim("post", "/Groups", key, {
+      displayName: "Crew",
+      members: [{ value: ids[0] }],
+    });
+    const all = await scim("post", "/.search", key, { attributes: "id", count: 2, startIndex: 2 });
+    expect(all.body).toMatchObject({ totalResults: 3, startIndex: 2, itemsPerPage: 2 });
+    expect(all.body.Resources.map((r: { id: string }) => r.id)).toEqual([ids[1], group.body.id]);
+    const groups = await scim("post", "/.search", key, { filter: 'displayName eq "crew"' });
+    expect(groups.body.Resources).toEqual([
+      expect.objectContaining({
+        id: group.body.id,
+        schemas: [URN.group],
+        members: [expect.objectContaining({ value: ids[0] })],
+      }),
+    ]);
+    const users = await scim("post", "/.search", key, { filter: `userName eq "bo@${domain}"` });
+    expect(users.body.Resources.map((r: { id: string }) => r.id)).toEqual([ids[1]]);
+    const neither = await scim("post", "/.search", key, { filter: 'title eq "Master"' });
+    expect(neither.status).toBe(400);
+    expect(neither.body).toMatchObject({ scimType: "invalidFilter" });
+  });
+
   it("refuses sorting, a bad filter and a malformed body with SCIM 400s", async () => {
     const { key } = await twoUsers();
     const sorted = await scim("post", "/Users/.search", key, { sortBy: "userName" });

@@ -1,0 +1,70 @@
+import type { Request } from "express";
+import type { AnyRoute } from "../http/route";
+import { z } from "../http/zod";
+import { groupsWindow } from "../services/groups";
+import { MAX_RESULTS } from "./discovery";
+import { ScimError } from "./errors";
+import { groupResource, groupsMatching } from "./groupLookup";
+import { groupTerms } from "./groupPatch";
+import { scimGroupSchema } from "./groupWire";
+import { listResponse, listResponseSchema, scimSuccess } from "./routeKit";
+import { listUsersPage, searchRoute, type ListRequest } from "./search";
+import { userTerms } from "./userFilter";
+import { scimUserSchema } from "./userWire";
+
+/**
+ * POST /scim/v2/.search (RFC 7644 §3.4.3): the search at the server root, over every resource
+ * type. Without a filter: the users, then the groups, paged as one list. A filter names the
+ * attributes of one type: a Users filter is answered as the users' search, else a Groups filter
+ * as the groups' (a filter neither understands is the Users' `invalidFilter`).
+ */
+async function usersThenGroups(companyId: string, req: Request, q: ListRequest) {
+  const startIndex = Math.max(1, q.startIndex ?? 1);
+  const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
+  const users = await listUsersPage(companyId, req, { ...q, startIndex, count });
+  const left = count - users.Resources.length;
+  const offset = Math.max(0, startIndex - 1 - users.totalResults);
+  const groups = await groupsWindow(companyId, offset, left);
+  const resources = await Promise.all(
+    groups.groups.map((g) => groupResource(req, companyId, g, q)),
+  );
+  return listResponse(
+    [...users.Resources, ...resources],
+    users.totalResults + groups.total,
+    startIndex,
+  );
+}
+
+async function rootPage(companyId: string, req: Request, q: ListRequest) {
+  if (q.filter === undefined) return usersThenGroups(companyId, req, q);
+  try {
+    userTerms(q.filter);
+    return listUsersPage(companyId, req, q);
+  } catch (usersRefusal) {
+    if (!(usersRefusal instanceof ScimError)) throw usersRefusal;
+    let terms;
+    try {
+      terms = groupTerms(q.filter);
+    } catch {
+      throw usersRefusal;
+    }
+    const startIndex = Math.max(1, q.startIndex ?? 1);
+    const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
+    const all = await groupsMatching(companyId, terms);
+    const page = all.slice(startIndex - 1, startIndex - 1 + count);
+    const resources = await Promise.all(page.map((g) => groupResource(req, companyId, g, q)));
+    return listResponse(resources, all.length, startIndex);
+  }
+}
+
+export const ROOT_SEARCH_ROUTE: AnyRoute = searchRoute(
+  "/scim/v2/.search",
+  "scimSearchAll",
+  "SCIM: search every resource type with a SearchRequest body (RFC 7644 §3.4.3)",
+  "The server-root search over users and groups: without a filter the users, then the groups, paged as one list; a filter is a Users filter (answered as `POST /scim/v2/Users/.search`) or else a Groups filter (as `GET /scim/v2/Groups`).",
+  rootPage,
+  scimSuccess(
+    "A ListResponse of users and groups.",
+    listResponseSchema(z.union([scimUserSchema, scimGroupSchema]), "ScimResourceList"),
+  ),
+);
