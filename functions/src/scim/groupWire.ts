@@ -95,7 +95,8 @@ export function toScimGroup(
     id: group.id,
     ...(group.externalId ? { externalId: group.externalId } : {}),
     displayName: group.displayName,
-    ...(members
+    // No members is left out, as every attribute without a value (RFC 7643 §2.5).
+    ...(members?.length
       ? {
           members: members.map((m) => ({
             value: m.id,

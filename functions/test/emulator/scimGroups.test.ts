@@ -50,9 +50,9 @@ describe("SCIM Groups", () => {
     expect(created.body).toMatchObject({
       schemas: [URN.group],
       displayName: "Deck Crew",
-      members: [],
       meta: { resourceType: "Group", location: created.headers.location },
     });
+    expect(created.body).not.toHaveProperty("members"); // none: left out (RFC 7643 §2.5)
     const added = await scim(
       "patch",
       `/Groups/${id}`,
