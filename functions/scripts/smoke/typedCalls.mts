@@ -326,26 +326,57 @@ async function scimCalls(
   check("typed SCIM PATCH Users/{id}", patched.data?.active === false, patched.error);
   const removed = await api.DELETE("/scim/v2/Users/{id}", { params: { path: { id } }, headers });
   check("typed SCIM DELETE Users/{id}", removed.response.status === 204, removed.error);
-  const groups = await api.GET("/scim/v2/Groups", {
-    params: { query: { filter: 'displayName eq "Crew"' } },
+  // A group of the created user: created, found by name, renamed, replaced, deleted.
+  const member = await api.POST("/scim/v2/Users", {
+    body: { ...body, userName: `crew-${userName}` },
     headers,
   });
-  check("typed SCIM GET Groups (empty)", groups.data?.totalResults === 0, groups.error);
-  const group = await api.GET("/scim/v2/Groups/{id}", { params: { path: { id: "g1" } }, headers });
+  const crew = await api.POST("/scim/v2/Groups", {
+    body: {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+      displayName: "Typed crew",
+      members: [{ value: member.data?.id ?? "missing" }],
+    },
+    headers,
+  });
   check(
-    "typed SCIM GET Groups/{id} (404)",
-    group.response.status === 404 && group.error?.status === "404",
-    group.response.status,
+    "typed SCIM POST Groups",
+    crew.response.status === 201 && crew.data?.members?.length === 1,
+    crew.error,
   );
-  const writes = [
-    await api.POST("/scim/v2/Groups", { headers }),
-    await api.PUT("/scim/v2/Groups/{id}", { params: { path: { id: "g1" } }, headers }),
-    await api.PATCH("/scim/v2/Groups/{id}", { params: { path: { id: "g1" } }, headers }),
-    await api.DELETE("/scim/v2/Groups/{id}", { params: { path: { id: "g1" } }, headers }),
-  ];
+  const gid = crew.data?.id ?? "missing";
+  const groups = await api.GET("/scim/v2/Groups", {
+    params: { query: { filter: 'displayName eq "typed crew"', excludedAttributes: "members" } },
+    headers,
+  });
+  check("typed SCIM GET Groups?filter", groups.data?.totalResults === 1, groups.error);
+  const renamed = await api.PATCH("/scim/v2/Groups/{id}", {
+    params: { path: { id: gid } },
+    body: {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [{ op: "replace", path: "displayName", value: "Typed deck crew" }],
+    },
+    headers,
+  });
   check(
-    "typed SCIM Group writes (501)",
-    writes.every((w) => w.response.status === 501 && w.error?.status === "501"),
-    writes.map((w) => w.response.status),
+    "typed SCIM PATCH Groups/{id}",
+    renamed.data?.displayName === "Typed deck crew",
+    renamed.error,
+  );
+  const put = await api.PUT("/scim/v2/Groups/{id}", {
+    params: { path: { id: gid } },
+    body: { displayName: "Typed crew", members: [] },
+    headers,
+  });
+  check("typed SCIM PUT Groups/{id}", put.data?.members === undefined, put.error);
+  const deleted = await api.DELETE("/scim/v2/Groups/{id}", {
+    params: { path: { id: gid } },
+    headers,
+  });
+  const gone = await api.GET("/scim/v2/Groups/{id}", { params: { path: { id: gid } }, headers });
+  check(
+    "typed SCIM DELETE Groups/{id}, then 404",
+    deleted.response.status === 204 && gone.response.status === 404,
+    [deleted.response.status, gone.response.status],
   );
 }

@@ -40,6 +40,8 @@ export const companyShape = {
   rateLimits: companyRateLimits,
   /** IdP role value → app role, set by the operator (see services/roles.ts). */
   provisioningRoleMap: freeForm,
+  /** SCIM group name → `{ role?, department? }`, set by the operator (services/roles.ts `groupAssignment`). */
+  provisioningGroupMap: freeForm,
   /** The company's e-mail domains for provisioning; empty (also absent): none, so no provisioning; null: any domain. */
   provisioningDomains: domains,
   /** Who owns the role and the department of provisioned users (docs/firestore-data.md); anything else reads as `app`. */

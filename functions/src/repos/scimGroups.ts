@@ -47,6 +47,14 @@ export async function findGroup(companyId: string, id: string): Promise<StoredGr
   return snap.exists ? parseGroup(snap) : null;
 }
 
+/** The names of the company's groups among these ids (ids of deleted groups have none). */
+export async function groupNames(companyId: string, ids: readonly string[]): Promise<string[]> {
+  const valid = ids.filter(isDocumentId);
+  if (!valid.length) return [];
+  const snaps = await firestore().getAll(...valid.map((id) => groupsCollection(companyId).doc(id)));
+  return snaps.filter((s) => s.exists).map((s) => parseGroup(s).displayName);
+}
+
 /** The company's groups whose field equals the value (a `displayName eq` filter passes the lower-cased key). */
 export async function groupsWhere(
   companyId: string,

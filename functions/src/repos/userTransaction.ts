@@ -72,6 +72,7 @@ export interface UserUpdate {
   role?: string;
   idpRole?: string | null;
   idpRoleMappedTo?: string;
+  groupRole?: string | null;
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;

@@ -32,6 +32,8 @@ export const userShape = {
   /** API-owned: the role value an identity provider last sent (SCIM), and the app role its mapping gave then. */
   idpRole: nullableString,
   idpRoleMappedTo: nullableString,
+  /** API-owned: the role the company's group map gave the user through their SCIM groups (it wins over `idpRole`). */
+  groupRole: nullableString,
   /** API-owned: the SCIM `name` parts (the app knows only `displayName`). */
   givenName: nullableString,
   familyName: nullableString,

@@ -13,6 +13,8 @@ import {
   type StoredGroup,
 } from "../repos/scimGroups";
 
+import { applyGroupMap } from "./groupMap";
+
 export type { GroupFields, Member, StoredGroup } from "../repos/scimGroups";
 
 /**
@@ -113,6 +115,7 @@ export async function createGroup(
   const id = newGroupId();
   const change = await membersToChange(companyId, id, { set: members });
   await write(companyId, id, fields, "group.created", change, origin);
+  await applyGroupMap(companyId, change.add, origin);
   return (await findGroup(companyId, id)) ?? Promise.reject(notFound());
 }
 
@@ -140,6 +143,12 @@ export async function updateGroup(
     members,
     origin,
   );
+  // A rename may change which entry of the group map applies: every member is looked at again.
+  const renamed = fields.displayName.trim().toLowerCase() !== current.displayNameKey;
+  const affected = renamed
+    ? (await membersOf(companyId, id)).map((m) => m.id).concat(members.remove)
+    : [...members.add, ...members.remove];
+  await applyGroupMap(companyId, affected, origin);
   return (await findGroup(companyId, id)) ?? Promise.reject(notFound());
 }
 
@@ -152,6 +161,7 @@ export async function deleteGroup(
   if (!(await findGroup(companyId, id))) throw notFound();
   const remove = (await membersOf(companyId, id)).map((m) => m.id);
   await write(companyId, id, null, "group.deleted", { add: [], remove }, origin);
+  await applyGroupMap(companyId, remove, origin);
 }
 
 export { findGroup, groupsWhere, groupsWindow, membersOf } from "../repos/scimGroups";

@@ -15,7 +15,8 @@ type RoleSettings = Pick<CompanyDoc, "provisioningRoleMap" | "provisioningRolesS
  * last gave them (`idpRoleMappedTo`) follows the map; with `identityProvider` every such user does.
  */
 export function roleAfterMapChange(company: RoleSettings, user: StoredUser): string | null {
-  if (user.idpRole === null || isProtected(user)) return null;
+  // A role the group map gave wins over the role map (services/groupMap.ts).
+  if (user.idpRole === null || user.groupRole !== null || isProtected(user)) return null;
   const role = mapRole(company.provisioningRoleMap, user.idpRole);
   if (role === user.role) return null;
   const appOwned = company.provisioningRolesSource !== "identityProvider";

@@ -108,6 +108,8 @@ export interface ResolvedPatch {
   name?: PersonName;
   profile?: Record<string, unknown>;
   department: DepartmentChoice;
+  /** The role the group map gives (null: none any more); undefined: membership unchanged. */
+  groupRole?: string | null;
   role?: RoleChoice;
 }
 
@@ -175,6 +177,8 @@ export function planUpdate(
     if (idpRole !== user.idpRole) update.idpRole = idpRole;
     if (role !== user.idpRoleMappedTo) update.idpRoleMappedTo = role;
   }
+  if (patch.groupRole !== undefined && patch.groupRole !== user.groupRole && !isProtected(user))
+    update.groupRole = patch.groupRole;
   // The adapter sends a profile only when it differs from the one it read.
   if (patch.profile !== undefined) update.scimProfile = patch.profile;
   for (const field of NAME_FIELDS)

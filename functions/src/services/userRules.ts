@@ -13,6 +13,8 @@ export { protectedAddress };
  */
 export interface ProvisioningSettings {
   roleMap: Record<string, unknown>;
+  /** SCIM group name → `{ role?, department? }` (roles.ts `groupAssignment`). */
+  groupMap: Record<string, unknown>;
   /** Lower-case e-mail domains; empty: provisioning off; null: any (the operator's explicit opt-in). */
   domains: string[] | null;
   rolesSource: AttributeSource;
@@ -23,6 +25,7 @@ export async function provisioningSettings(companyId: string): Promise<Provision
   const company = await findCompany(companyId);
   return {
     roleMap: company?.provisioningRoleMap ?? {},
+    groupMap: company?.provisioningGroupMap ?? {},
     domains: company ? company.provisioningDomains : [],
     rolesSource: company?.provisioningRolesSource ?? "app",
     departmentSource: company?.provisioningDepartmentSource ?? "app",

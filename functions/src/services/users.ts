@@ -99,7 +99,9 @@ async function applyUpdate(
       omittedFromReplace: patch.omitted?.department,
       source: settings.departmentSource,
     });
-    const role = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
+    const asked = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
+    // A role the group map gives wins over the `roles` value (which is still recorded).
+    const role = asked && current.groupRole ? { ...asked, role: current.groupRole } : asked;
     const resolved = {
       active: patch.active,
       displayName: patch.displayName,

@@ -1,4 +1,6 @@
-import { mapRole } from "../../src/services/roles";
+import type { StoredUser } from "../../src/repos/users";
+import { roleAfterMapChange } from "../../src/services/roleRematch";
+import { groupAssignment, mapRole } from "../../src/services/roles";
 
 describe("mapRole (provisioningRoleMap)", () => {
   const map = {
@@ -29,5 +31,45 @@ describe("mapRole (provisioningRoleMap)", () => {
     expect(mapRole({}, "Inspector")).toBe("standard");
     expect(mapRole({}, "manager")).toBe("standard");
     expect(mapRole({}, "owner")).toBe("standard");
+  });
+});
+
+describe("groupAssignment (provisioningGroupMap)", () => {
+  const map = {
+    "Deck crew": { role: "inspector", department: "Deck" },
+    Officers: { role: "manager" },
+    Owners: { role: "owner" },
+    Galley: { department: " Galley " },
+    Odd: "manager",
+  };
+  it.each([
+    [[], { role: null, department: null }],
+    [["deck crew"], { role: "inspector", department: "Deck" }],
+    [["Officers", "Deck crew"], { role: "manager", department: "Deck" }],
+    // The department of the first mapped group by name: "deck crew" < "galley".
+    [["Galley", "Deck crew"], { role: "inspector", department: "Deck" }],
+    [["Galley"], { role: null, department: "Galley" }],
+    [["Owners"], { role: null, department: null }],
+    [["Odd", "Unmapped"], { role: null, department: null }],
+  ])("groups %j give %j: the highest grantable role, never an elevated one", (names, given) => {
+    expect(groupAssignment(map, names)).toEqual(given);
+  });
+});
+
+describe("roleAfterMapChange (the roleRematch trigger)", () => {
+  const user = {
+    idpRole: "Inspector",
+    idpRoleMappedTo: "standard",
+    role: "standard",
+    keyUser: false,
+    groupRole: null as string | null,
+  } as unknown as StoredUser;
+  const company = {
+    provisioningRoleMap: { Inspector: "inspector" },
+    provisioningRolesSource: "app" as const,
+  };
+  it("follows the map, except for a user whose role the group map gives", () => {
+    expect(roleAfterMapChange(company, user)).toBe("inspector");
+    expect(roleAfterMapChange(company, { ...user, groupRole: "manager" })).toBeNull();
   });
 });

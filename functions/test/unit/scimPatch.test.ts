@@ -24,6 +24,7 @@ const stored: StoredUser = {
   formattedName: null,
   scimProfile: {},
   scimGroups: [],
+  groupRole: null,
   role: "standard",
   keyUser: false,
   status: "active",

@@ -27,6 +27,7 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   formattedName: null,
   scimProfile: {},
   scimGroups: [],
+  groupRole: null,
   role: "standard",
   keyUser: false,
   status: "active",

@@ -1,0 +1,46 @@
+import { mapPool } from "../lib/pool";
+import type { AuditOrigin } from "../repos/auditLogs";
+import { groupNames } from "../repos/scimGroups";
+import { findOnRoster } from "../repos/users";
+import { groupAssignment, mapRole } from "./roles";
+import { commitChange } from "./userCommit";
+import { planUpdate } from "./userDecisions";
+import { chooseDepartment, provisioningSettings } from "./userRules";
+
+/**
+ * The company's `provisioningGroupMap` applied to members whose groups changed
+ * (docs/firestore-data.md): the highest mapped role wins over the `roles` value; leaving the last
+ * role-mapped group returns the user to what `roles` gives; a mapped department is set, and kept
+ * when the user leaves. Never an elevated role, never the owner's or a Key User's role
+ * (planUpdate). Each user's change commits with its `user.updated` entry in one transaction.
+ */
+export async function applyGroupMap(
+  companyId: string,
+  uids: readonly string[],
+  origin: AuditOrigin,
+): Promise<void> {
+  const settings = await provisioningSettings(companyId);
+  if (!uids.length || !Object.keys(settings.groupMap).length) return;
+  await mapPool([...new Set(uids)], 8, async (uid) => {
+    const user = await findOnRoster(companyId, uid);
+    if (!user) return;
+    const given = groupAssignment(settings.groupMap, await groupNames(companyId, user.scimGroups));
+    const role = given.role
+      ? { role: given.role, idpRole: user.idpRole }
+      : user.groupRole
+        ? { role: mapRole(settings.roleMap, user.idpRole), idpRole: user.idpRole }
+        : undefined;
+    const department = given.department
+      ? await chooseDepartment(companyId, given.department, "record", {
+          creating: false,
+          source: settings.departmentSource,
+        })
+      : {};
+    await commitChange(
+      companyId,
+      uid,
+      (stored, now) => planUpdate(stored, { role, department, groupRole: given.role }, now),
+      origin,
+    );
+  });
+}
