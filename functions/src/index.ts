@@ -92,17 +92,23 @@ export const departmentRematch = onDocumentWritten(
 /**
  * A change of the company's role map (or of who owns roles) reaches its provisioned users: their
  * stored provider value is mapped again (docs/api-behaviour.md, SCIM: "A role map changed later
- * reaches existing users").
+ * reaches existing users"); a change of its group map reaches the members of its SCIM groups.
  * Every other write of the company (`seatsUsed` moves with each invitation) returns at once.
  */
 export const roleRematch = onDocumentWritten(
   { ...jobOptions, retry: true, document: "companies/{companyId}" },
   async (event) => {
-    const { rematchRoles, roleSettingsChanged } = await import("./services/roleRematch");
-    if (!roleSettingsChanged(event.data?.before.data(), event.data?.after.data())) return;
+    const { rematchRoles, roleSettingsChanged, groupMapChanged } =
+      await import("./services/roleRematch");
+    const [before, after] = [event.data?.before.data(), event.data?.after.data()];
+    const [roles, groups] = [roleSettingsChanged(before, after), groupMapChanged(before, after)];
+    if (!roles && !groups) return;
     const { companyId } = event.params;
-    const users = await rematchRoles(companyId);
-    jobFinished("role.rematch", { companyId, users });
+    const users = roles ? await rematchRoles(companyId) : 0;
+    // After the role map: a role a group gives wins over it.
+    const { rematchGroupMembers } = await import("./services/groupMap");
+    const members = groups ? await rematchGroupMembers(companyId) : 0;
+    jobFinished("role.rematch", { companyId, users, members });
   },
 );
 

@@ -1,6 +1,6 @@
 import { mapPool } from "../lib/pool";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { groupNames } from "../repos/scimGroups";
+import { groupNames, groupsCollection, membersOf } from "../repos/scimGroups";
 import { findOnRoster } from "../repos/users";
 import { groupAssignment, mapRole } from "./roles";
 import { commitChange } from "./userCommit";
@@ -43,4 +43,28 @@ export async function applyGroupMap(
       origin,
     );
   });
+}
+
+const REMATCH_ORIGIN: AuditOrigin = {
+  actor: { type: "system", id: "group-rematch", name: "Group re-match" },
+  api: null,
+  method: null,
+  path: null,
+  status: null,
+  requestId: null,
+  projectId: null,
+};
+
+/**
+ * After a change of the group map (the `roleRematch` trigger): every member of the company's
+ * groups is looked at again, audited as `user.updated` by `system`. Answers how many members
+ * were looked at (those whose role and department already agree are not written).
+ */
+export async function rematchGroupMembers(companyId: string): Promise<number> {
+  const groups = await groupsCollection(companyId).select().get();
+  const members = new Set<string>();
+  for (const group of groups.docs)
+    for (const member of await membersOf(companyId, group.id)) members.add(member.id);
+  await applyGroupMap(companyId, [...members], REMATCH_ORIGIN);
+  return members.size;
 }

@@ -60,16 +60,19 @@ function canonical(value: unknown): unknown {
   return value ?? null;
 }
 
-const ROLE_FIELDS = ["provisioningRoleMap", "provisioningRolesSource"] as const;
+type CompanyData = Record<string, unknown> | undefined;
 
-/** Whether a write of a company document changed its role map or who owns roles (every other write, e.g. `seatsUsed`, is not). */
-export function roleSettingsChanged(
-  before: Record<string, unknown> | undefined,
-  after: Record<string, unknown> | undefined,
-): boolean {
-  if (!after) return false;
-  return ROLE_FIELDS.some(
-    (field) =>
-      JSON.stringify(canonical(before?.[field])) !== JSON.stringify(canonical(after[field])),
-  );
-}
+/** Whether a write of a company document changed one of these fields (every other write, e.g. `seatsUsed`, is not). */
+const changed =
+  (fields: readonly string[]) =>
+  (before: CompanyData, after: CompanyData): boolean =>
+    Boolean(after) &&
+    fields.some(
+      (field) =>
+        JSON.stringify(canonical(before?.[field])) !== JSON.stringify(canonical(after?.[field])),
+    );
+
+/** The role map or who owns roles changed. */
+export const roleSettingsChanged = changed(["provisioningRoleMap", "provisioningRolesSource"]);
+/** The group map changed (services/groupMap.ts `rematchGroupMembers`). */
+export const groupMapChanged = changed(["provisioningGroupMap"]);

@@ -66,4 +66,23 @@ describe("role re-match through the Functions runtime", () => {
     expect((await keyUser.get()).get("role")).toBe("standard");
     expect((await stranger.get()).get("role")).toBe("standard");
   });
+
+  it("a group-map entry added later reaches the members of that group, and the role wins over the role map", async () => {
+    const companyId = await seedCompany({ provisioningRoleMap: { Deckhand: "inspector" } });
+    const group = firestore().collection(`companies/${companyId}/scimGroups`).doc(randomId("g"));
+    await group.set({ displayName: "Officers", displayNameKey: "officers", externalId: null });
+    const member = await seedProvisioned(companyId, { scimGroups: [group.id] });
+    const outsider = await seedProvisioned(companyId, {});
+    await firestore()
+      .doc(`companies/${companyId}`)
+      .update({ provisioningGroupMap: { Officers: { role: "manager" } } });
+    expect(await roleOf(member, "manager")).toBe("manager");
+    expect((await member.get()).get("groupRole")).toBe("manager");
+    const audit = await firestore()
+      .collection(`companies/${companyId}/auditLogs`)
+      .where("target.id", "==", member.id)
+      .get();
+    expect(audit.docs.map((d) => d.get("actor.id"))).toEqual(["group-rematch"]);
+    expect((await outsider.get()).get("role")).toBe("standard");
+  });
 });
