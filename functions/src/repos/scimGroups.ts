@@ -47,12 +47,18 @@ export async function findGroup(companyId: string, id: string): Promise<StoredGr
   return snap.exists ? parseGroup(snap) : null;
 }
 
-/** The names of the company's groups among these ids (ids of deleted groups have none). */
-export async function groupNames(companyId: string, ids: readonly string[]): Promise<string[]> {
+/** The company's groups among these ids (ids of deleted groups find none). */
+export async function groupsByIds(
+  companyId: string,
+  ids: readonly string[],
+): Promise<StoredGroup[]> {
   const valid = ids.filter(isDocumentId);
-  if (!valid.length) return [];
-  const snaps = await firestore().getAll(...valid.map((id) => groupsCollection(companyId).doc(id)));
-  return snaps.filter((s) => s.exists).map((s) => parseGroup(s).displayName);
+  const found: StoredGroup[] = [];
+  for (let i = 0; i < valid.length; i += 300) {
+    const refs = valid.slice(i, i + 300).map((id) => groupsCollection(companyId).doc(id));
+    found.push(...(await firestore().getAll(...refs)).filter((s) => s.exists).map(parseGroup));
+  }
+  return found;
 }
 
 /** The company's groups whose field equals the value (a `displayName eq` filter passes the lower-cased key). */

@@ -5,6 +5,7 @@ import { ScimError } from "./errors";
 import {
   listResponse,
   listResponseSchema,
+  MAX_RESULTS,
   SCIM_BASE,
   SCIM_ERRORS,
   SCIM_ROUTE,
@@ -13,7 +14,6 @@ import {
 import { ENTERPRISE_ATTRIBUTES, GROUP_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
 
 /** The discovery endpoints of RFC 7644 §4. */
-export const MAX_RESULTS = 200;
 
 /** Where the examples of the document say the API is. */
 const EXAMPLE_BASE = "https://europe-west1-my-project.cloudfunctions.net/companyApi";

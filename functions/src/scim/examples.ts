@@ -41,3 +41,27 @@ export const SCIM_PATCH_EXAMPLE = {
   schemas: [URN.patchOp],
   Operations: [{ op: "replace", value: { active: false } }],
 };
+
+const BASE = "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2";
+
+export const SCIM_GROUP_EXAMPLE = {
+  schemas: [URN.group],
+  id: "Gp4c2RkN8wQ1mZs5TyVb",
+  externalId: "00g1deckcrew",
+  displayName: "Deck crew",
+  members: [
+    {
+      value: "Xq3b9TtM2hV0sLkP7wZr",
+      display: "Ola Berg",
+      $ref: `${BASE}/Users/Xq3b9TtM2hV0sLkP7wZr`,
+      type: "User" as const,
+    },
+  ],
+  meta: {
+    resourceType: "Group" as const,
+    created: "2026-11-21T08:00:00.000Z",
+    lastModified: "2026-11-21T08:05:12.440Z",
+    location: `${BASE}/Groups/Gp4c2RkN8wQ1mZs5TyVb`,
+  },
+};
+export const SCIM_GROUP_LIST_EXAMPLE = listResponse([SCIM_GROUP_EXAMPLE]);

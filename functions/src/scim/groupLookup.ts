@@ -1,11 +1,18 @@
 import type { Request } from "express";
 import { findUser } from "../repos/users";
-import { findGroup, groupsWhere, membersOf, type StoredGroup } from "../services/groups";
-import { MAX_RESULTS } from "./discovery";
-import type { GroupTerms } from "./groupPatch";
+import {
+  findGroup,
+  groupsByIds,
+  groupsWhere,
+  groupsWindow,
+  membersOf,
+  type StoredGroup,
+} from "../services/groups";
+import { groupTerms, type GroupTerms } from "./groupPatch";
 import { toScimGroup } from "./groupWire";
 import { project } from "./projection";
-import { scimUrl } from "./routeKit";
+import { listResponse, pageWindow, scimUrl } from "./routeKit";
+import type { ListRequest } from "./search";
 
 /** Groups as SCIM answers them: one as a resource (members read only when asked for), and a filter's matches. */
 /** Whether the answer shows members (they are read only then: Entra and Okta leave them out). */
@@ -38,29 +45,42 @@ export async function groupResource(
   return project(resource, q.attributes, q.excludedAttributes);
 }
 
-/** The groups a filter selects: one exact lookup, the other terms checked on what it found. */
+/** One page of the company's groups as a ListResponse: by creation, or those a filter selects. */
+export async function groupsPage(companyId: string, req: Request, q: ListRequest) {
+  const { startIndex, count, page: window } = pageWindow(q);
+  const page =
+    q.filter === undefined
+      ? await groupsWindow(companyId, startIndex - 1, count)
+      : await groupsMatching(companyId, groupTerms(q.filter)).then((all) => ({
+          total: all.length,
+          groups: window(all),
+        }));
+  const resources = await Promise.all(page.groups.map((g) => groupResource(req, companyId, g, q)));
+  return listResponse(resources, page.total, startIndex);
+}
+
+/** The groups a filter selects: one exact lookup (or the member's groups), the other terms checked on what it found. */
 export async function groupsMatching(companyId: string, terms: GroupTerms): Promise<StoredGroup[]> {
-  let found: StoredGroup[];
-  if (terms.id !== undefined)
-    found = [await findGroup(companyId, terms.id)].filter((g) => g !== null);
-  else if (terms.displayName !== undefined)
-    found = await groupsWhere(companyId, "displayNameKey", terms.displayName);
-  else if (terms.externalId !== undefined)
-    found = await groupsWhere(companyId, "externalId", terms.externalId);
-  else {
-    const user = terms.member === undefined ? null : await findUser(terms.member);
-    const ids = user && user.companyId === companyId && !user.removedAt ? user.scimGroups : [];
-    found = (
-      await Promise.all(ids.slice(0, MAX_RESULTS).map((id) => findGroup(companyId, id)))
-    ).filter((g) => g !== null);
-  }
-  const member = terms.member;
-  const holders = member === undefined ? null : new Set((await findUser(member))?.scimGroups ?? []);
+  const member = terms.member === undefined ? undefined : await findUser(terms.member);
+  const holds =
+    member === undefined
+      ? null
+      : new Set(
+          member && member.companyId === companyId && !member.removedAt ? member.scimGroups : [],
+        );
+  const found =
+    terms.id !== undefined
+      ? [await findGroup(companyId, terms.id)].filter((g) => g !== null)
+      : terms.displayName !== undefined
+        ? await groupsWhere(companyId, "displayNameKey", terms.displayName)
+        : terms.externalId !== undefined
+          ? await groupsWhere(companyId, "externalId", terms.externalId)
+          : await groupsByIds(companyId, [...(holds ?? [])]);
   return found.filter(
     (g) =>
       (terms.displayName === undefined || g.displayNameKey === terms.displayName) &&
       (terms.externalId === undefined || g.externalId === terms.externalId) &&
       (terms.id === undefined || g.id === terms.id) &&
-      (holders === null || holders.has(g.id)),
+      (holds === null || holds.has(g.id)),
   );
 }

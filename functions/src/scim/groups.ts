@@ -1,17 +1,10 @@
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
-import {
-  createGroup,
-  deleteGroup,
-  findGroup,
-  GroupsError,
-  groupsWindow,
-  updateGroup,
-} from "../services/groups";
-import { MAX_RESULTS } from "./discovery";
+import { createGroup, deleteGroup, findGroup, GroupsError, updateGroup } from "../services/groups";
 import { invalidValue, ScimError } from "./errors";
-import { groupsMatching, groupResource as resourceOf } from "./groupLookup";
-import { groupChangeOf, groupOfBody, groupTerms } from "./groupPatch";
+import { SCIM_GROUP_EXAMPLE, SCIM_GROUP_LIST_EXAMPLE } from "./examples";
+import { groupsPage, groupResource as resourceOf } from "./groupLookup";
+import { groupChangeOf, groupOfBody } from "./groupPatch";
 import {
   groupPatchInput,
   SCIM_GROUP_INPUT_EXAMPLE,
@@ -20,7 +13,6 @@ import {
   scimGroupSchema,
 } from "./groupWire";
 import {
-  listResponse,
   listResponseSchema,
   SCIM_ERRORS,
   SCIM_ROUTE,
@@ -51,7 +43,10 @@ const asScimGroups = <T>(call: Promise<T>): Promise<T> =>
   });
 
 const groupResponse = (description: string, status?: number) =>
-  scimSuccess(description, scimGroupSchema, status ? { status } : {});
+  scimSuccess(description, scimGroupSchema, {
+    example: SCIM_GROUP_EXAMPLE,
+    ...(status ? { status } : {}),
+  });
 
 const listGroups = defineRoute({
   ...SCIM_ROUTE,
@@ -65,22 +60,10 @@ const listGroups = defineRoute({
   success: scimSuccess(
     "A ListResponse of groups.",
     listResponseSchema(scimGroupSchema, "ScimGroupList"),
+    { example: SCIM_GROUP_LIST_EXAMPLE },
   ),
   errors: SCIM_ERRORS,
-  handler: async ({ query: q, principal, req }) => {
-    const { companyId } = principal;
-    const startIndex = Math.max(1, q.startIndex ?? 1);
-    const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
-    const page =
-      q.filter === undefined
-        ? await groupsWindow(companyId, startIndex - 1, count)
-        : await groupsMatching(companyId, groupTerms(q.filter)).then((all) => ({
-            total: all.length,
-            groups: all.slice(startIndex - 1, startIndex - 1 + count),
-          }));
-    const resources = await Promise.all(page.groups.map((g) => resourceOf(req, companyId, g, q)));
-    return listResponse(resources, page.total, startIndex);
-  },
+  handler: ({ query: q, principal, req }) => groupsPage(principal.companyId, req, q),
 });
 
 const getGroup = defineRoute({

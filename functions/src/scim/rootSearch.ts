@@ -2,12 +2,12 @@ import type { Request } from "express";
 import type { AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { groupsWindow } from "../services/groups";
-import { MAX_RESULTS } from "./discovery";
 import { ScimError } from "./errors";
-import { groupResource, groupsMatching } from "./groupLookup";
+import { SCIM_GROUP_EXAMPLE, SCIM_USER_EXAMPLE } from "./examples";
+import { groupResource, groupsPage } from "./groupLookup";
 import { groupTerms } from "./groupPatch";
 import { scimGroupSchema } from "./groupWire";
-import { listResponse, listResponseSchema, scimSuccess } from "./routeKit";
+import { listResponse, listResponseSchema, pageWindow, scimSuccess } from "./routeKit";
 import { listUsersPage, searchRoute, type ListRequest } from "./search";
 import { userTerms } from "./userFilter";
 import { scimUserSchema } from "./userWire";
@@ -19,12 +19,10 @@ import { scimUserSchema } from "./userWire";
  * as the groups' (a filter neither understands is the Users' `invalidFilter`).
  */
 async function usersThenGroups(companyId: string, req: Request, q: ListRequest) {
-  const startIndex = Math.max(1, q.startIndex ?? 1);
-  const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
-  const users = await listUsersPage(companyId, req, { ...q, startIndex, count });
-  const left = count - users.Resources.length;
+  const { startIndex, count } = pageWindow(q);
+  const users = await listUsersPage(companyId, req, q);
   const offset = Math.max(0, startIndex - 1 - users.totalResults);
-  const groups = await groupsWindow(companyId, offset, left);
+  const groups = await groupsWindow(companyId, offset, count - users.Resources.length);
   const resources = await Promise.all(
     groups.groups.map((g) => groupResource(req, companyId, g, q)),
   );
@@ -39,22 +37,17 @@ async function rootPage(companyId: string, req: Request, q: ListRequest) {
   if (q.filter === undefined) return usersThenGroups(companyId, req, q);
   try {
     userTerms(q.filter);
-    return listUsersPage(companyId, req, q);
   } catch (usersRefusal) {
+    // Not a Users filter: a Groups one, else the Users' refusal (the more likely intent).
     if (!(usersRefusal instanceof ScimError)) throw usersRefusal;
-    let terms;
     try {
-      terms = groupTerms(q.filter);
+      groupTerms(q.filter);
     } catch {
       throw usersRefusal;
     }
-    const startIndex = Math.max(1, q.startIndex ?? 1);
-    const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
-    const all = await groupsMatching(companyId, terms);
-    const page = all.slice(startIndex - 1, startIndex - 1 + count);
-    const resources = await Promise.all(page.map((g) => groupResource(req, companyId, g, q)));
-    return listResponse(resources, all.length, startIndex);
+    return groupsPage(companyId, req, q);
   }
+  return listUsersPage(companyId, req, q);
 }
 
 export const ROOT_SEARCH_ROUTE: AnyRoute = searchRoute(
@@ -66,5 +59,6 @@ export const ROOT_SEARCH_ROUTE: AnyRoute = searchRoute(
   scimSuccess(
     "A ListResponse of users and groups.",
     listResponseSchema(z.union([scimUserSchema, scimGroupSchema]), "ScimResourceList"),
+    { example: listResponse([SCIM_USER_EXAMPLE, SCIM_GROUP_EXAMPLE]) },
   ),
 );

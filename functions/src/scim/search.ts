@@ -4,7 +4,6 @@ import { z } from "../http/zod";
 import { departmentsOf } from "../repos/departments";
 import { rosterWindow } from "../repos/users";
 import { departmentNameOf, type StoredUser } from "../services/users";
-import { MAX_RESULTS } from "./discovery";
 import { invalidValue } from "./errors";
 import { SCIM_USER_LIST_EXAMPLE } from "./examples";
 import { MAX_FILTER_LENGTH } from "./filter";
@@ -13,6 +12,8 @@ import { toScimUser } from "./resource";
 import {
   listResponse,
   listResponseSchema,
+  MAX_RESULTS,
+  pageWindow,
   SCIM_ERRORS,
   SCIM_ROUTE,
   scimSuccess,
@@ -50,15 +51,11 @@ export const userResource = (req: Request, user: StoredUser, departments: Depart
 
 /** One page of the company's users as a ListResponse: the GET listing and POST /.search share it. */
 export async function listUsersPage(companyId: string, req: Request, q: ListRequest) {
-  const startIndex = Math.max(1, q.startIndex ?? 1);
-  const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));
+  const { startIndex, count, page: window } = pageWindow(q);
   const terms = q.filter === undefined ? null : userTerms(q.filter);
   const [page, departments] = await Promise.all([
     terms
-      ? usersMatching(companyId, terms).then((all) => ({
-          total: all.length,
-          users: all.slice(startIndex - 1, startIndex - 1 + count),
-        }))
+      ? usersMatching(companyId, terms).then((all) => ({ total: all.length, users: window(all) }))
       : rosterWindow(companyId, startIndex - 1, count),
     departmentsOf(companyId),
   ]);

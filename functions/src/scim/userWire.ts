@@ -1,8 +1,7 @@
 import { z } from "../http/zod";
-import { MAX_RESULTS } from "./discovery";
 import { MAX_FILTER_LENGTH } from "./filter";
 import { MAX_OPERATIONS } from "./patch";
-import { documented } from "./routeKit";
+import { documented, MAX_RESULTS } from "./routeKit";
 import { URN } from "./schema";
 
 /** The wire shapes (zod) of the SCIM Users endpoints, for the OpenAPI document and the tests. */

@@ -1,6 +1,6 @@
 import { mapPool } from "../lib/pool";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { groupNames, groupsCollection, membersOf } from "../repos/scimGroups";
+import { groupsByIds, groupsCollection, membersOf } from "../repos/scimGroups";
 import { findOnRoster } from "../repos/users";
 import { groupAssignment, mapRole } from "./roles";
 import { commitChange } from "./userCommit";
@@ -24,7 +24,11 @@ export async function applyGroupMap(
   await mapPool([...new Set(uids)], 8, async (uid) => {
     const user = await findOnRoster(companyId, uid);
     if (!user) return;
-    const given = groupAssignment(settings.groupMap, await groupNames(companyId, user.scimGroups));
+    const groups = await groupsByIds(companyId, user.scimGroups);
+    const given = groupAssignment(
+      settings.groupMap,
+      groups.map((g) => g.displayName),
+    );
     const role = given.role
       ? { role: given.role, idpRole: user.idpRole }
       : user.groupRole

@@ -164,4 +164,4 @@ export async function deleteGroup(
   await applyGroupMap(companyId, remove, origin);
 }
 
-export { findGroup, groupsWhere, groupsWindow, membersOf } from "../repos/scimGroups";
+export { findGroup, groupsByIds, groupsWhere, groupsWindow, membersOf } from "../repos/scimGroups";
