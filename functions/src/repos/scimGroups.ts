@@ -8,8 +8,8 @@ import { parseUser, usersCollection } from "./users";
 
 /**
  * `companies/{c}/scimGroups/{id}` and the membership kept on the members' user documents
- * (`scimGroups`, docs/firestore-data.md "SCIM groups"). Reads never write; every write of a
- * request commits with its audit entry.
+ * (`scimGroups`, docs/firestore-data.md "SCIM groups"). Reads never write; a write commits the
+ * group document with the request's audit entry, then the members' lists (`changeMembers`).
  */
 export const groupsCollection = (companyId: string) =>
   firestore().collection("companies").doc(companyId).collection("scimGroups");

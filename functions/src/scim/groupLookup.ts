@@ -14,7 +14,8 @@ import { project } from "./projection";
 import { listResponse, pageWindow, scimUrl } from "./routeKit";
 import type { ListRequest } from "./search";
 
-/** Groups as SCIM answers them: one as a resource (members read only when asked for), and a filter's matches. */
+// Groups as SCIM answers them: one as a resource (members read only when asked for), a page, and a filter's matches.
+
 /** Whether the answer shows members (they are read only then: Entra and Okta leave them out). */
 function wantsMembers(attributes?: string, excluded?: string): boolean {
   const names = (list?: string) =>
@@ -32,6 +33,7 @@ function wantsMembers(attributes?: string, excluded?: string): boolean {
   return !wanted.length || wanted.some((n) => n === "members" || n.startsWith("members."));
 }
 
+/** The group as a resource, as `attributes` / `excludedAttributes` ask. */
 export async function groupResource(
   req: Request,
   companyId: string,

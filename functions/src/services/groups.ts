@@ -45,6 +45,11 @@ export interface GroupChange {
 
 const notFound = () => new GroupsError("not_found", "No such group in this company.");
 const unique = (ids: string[]) => [...new Set(ids)];
+const listed = (ids: string[]) =>
+  ids
+    .slice(0, 10)
+    .map((id) => JSON.stringify(id))
+    .join(", ") + (ids.length > 10 ? ` and ${ids.length - 10} more` : "");
 
 /** The ids to add and to remove for a change, every added one checked (all or none). */
 async function membersToChange(
@@ -60,12 +65,7 @@ async function membersToChange(
   if (invalid.length)
     throw new GroupsError(
       "invalid_members",
-      `Members must be users of this company: ${invalid
-        .slice(0, 10)
-        .map((id) => JSON.stringify(id))
-        .join(
-          ", ",
-        )}${invalid.length > 10 ? ` and ${invalid.length - 10} more` : ""} ${invalid.length === 1 ? "is" : "are"} not.`,
+      `Members must be users of this company: ${listed(invalid)} ${invalid.length === 1 ? "is" : "are"} not.`,
     );
   if (full.length)
     throw new GroupsError(
@@ -77,7 +77,8 @@ async function membersToChange(
     const keep = new Set(wanted);
     return { add, remove: (current ?? []).filter((id) => !keep.has(id)) };
   }
-  const removing = unique(change.remove).filter((id) => !add.includes(id));
+  const adding = new Set(add);
+  const removing = unique(change.remove).filter((id) => !adding.has(id));
   const present = await membershipOf(companyId, groupId, removing);
   return { add, remove: removing.filter((id) => present.members.has(id)) };
 }
