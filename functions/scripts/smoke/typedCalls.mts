@@ -272,14 +272,18 @@ async function scimCalls(
   const config = await api.GET("/scim/v2/ServiceProviderConfig", { headers });
   check("typed SCIM ServiceProviderConfig", config.response.status === 200, config.error);
   const types = await api.GET("/scim/v2/ResourceTypes", { headers });
-  check("typed SCIM ResourceTypes", types.data?.totalResults === 1, types.error);
+  check("typed SCIM ResourceTypes (User, Group)", types.data?.totalResults === 2, types.error);
   const type = await api.GET("/scim/v2/ResourceTypes/{id}", {
     params: { path: { id: "User" } },
     headers,
   });
   check("typed SCIM ResourceTypes/User", type.data?.id === "User", type.error);
   const schemas = await api.GET("/scim/v2/Schemas", { headers });
-  check("typed SCIM Schemas", schemas.data?.totalResults === 2, schemas.error);
+  check(
+    "typed SCIM Schemas (User, enterprise, Group)",
+    schemas.data?.totalResults === 3,
+    schemas.error,
+  );
   const schema = await api.GET("/scim/v2/Schemas/{id}", {
     params: { path: { id: "urn:ietf:params:scim:schemas:core:2.0:User" } },
     headers,

@@ -4,6 +4,7 @@ import { FilterSyntaxError, parseFilter, parsePath, type AttrPath, type Filter }
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { MAX_OPERATIONS } from "./patch";
 import { URN } from "./schema";
+import { propertyOf as member } from "./valueFilter";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH
@@ -13,8 +14,6 @@ import { URN } from "./schema";
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v);
-const member = (object: Json, name: string): unknown =>
-  object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
 const is = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
 
 function text(value: unknown, name: string, max: number, required: boolean): string | null {

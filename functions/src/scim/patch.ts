@@ -8,6 +8,7 @@ import {
   URN,
   type AttributeDef,
 } from "./schema";
+import { matches, propertyOf } from "./valueFilter";
 
 /**
  * PATCH (RFC 7644 §3.5.2) and attribute assignment for the User resource, as pure functions over
@@ -23,9 +24,6 @@ type Op = "add" | "replace" | "remove";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
-/** A member of a JSON object by name, case-insensitively (SCIM attribute names and PatchOp members). */
-const propertyOf = (object: Record<string, unknown>, name: string) =>
-  object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
 const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
 
 /** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
@@ -86,55 +84,6 @@ function toItems(def: AttributeDef, value: unknown): Item[] {
 /** A value's key for equality (strings case-insensitively), so matching is one map lookup. */
 const keyOf = (v: unknown) =>
   typeof v === "string" ? `s:${v.toLowerCase()}` : JSON.stringify(v ?? null);
-
-/** Whether a value of a multi-valued attribute matches a value filter (strings compared case-insensitively). */
-export function matches(filter: Filter, item: Item): boolean {
-  switch (filter.kind) {
-    case "and":
-      return matches(filter.left, item) && matches(filter.right, item);
-    case "or":
-      return matches(filter.left, item) || matches(filter.right, item);
-    case "not":
-      return !matches(filter.filter, item);
-    case "has":
-      return false;
-    case "present": {
-      const v = propertyOf(item, filter.path.attr);
-      return v !== undefined && v !== null && v !== "";
-    }
-    case "compare": {
-      const raw = propertyOf(item, filter.path.attr);
-      // Entra ID compares booleans with strings: `roles[primary eq "True"]`.
-      const value =
-        typeof raw === "boolean" &&
-        typeof filter.value === "string" &&
-        /^(true|false)$/i.test(filter.value)
-          ? filter.value.toLowerCase() === "true"
-          : filter.value;
-      const [a, b] = [
-        typeof raw === "string" ? raw.toLowerCase() : raw,
-        typeof value === "string" ? value.toLowerCase() : value,
-      ];
-      if (filter.op === "eq") return a === b || (a === undefined && b === null);
-      if (filter.op === "ne") return !(a === b || (a === undefined && b === null));
-      if (typeof a !== "string" && typeof a !== "number") return false;
-      if (filter.op === "co")
-        return typeof a === "string" && typeof b === "string" && a.includes(b);
-      if (filter.op === "sw")
-        return typeof a === "string" && typeof b === "string" && a.startsWith(b);
-      if (filter.op === "ew")
-        return typeof a === "string" && typeof b === "string" && a.endsWith(b);
-      if (b === null || typeof b === "boolean" || typeof a !== typeof b) return false;
-      return filter.op === "gt"
-        ? a > b
-        : filter.op === "ge"
-          ? a >= b
-          : filter.op === "lt"
-            ? a < b
-            : a <= b;
-    }
-  }
-}
 
 /** The equalities a value filter states (`type eq "work"`), for a value `add` creates. */
 function equalitiesOf(filter: Filter, def: AttributeDef): Item {
