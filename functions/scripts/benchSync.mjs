@@ -103,12 +103,13 @@ async function change(projectId) {
     for (let i = 0; i < count; i++) {
       const id = findingId((n++ * 97) % FINDINGS);
       const ref = firestore().doc(`projects/${projectId}/findings/${id}`);
+      const before = await ref.get();
       if (kind === "deleted") await ref.delete();
       else
         await ref.set(kind === "hidden" ? { hidden: true } : { title: `edit ${n}` }, {
           merge: true,
         });
-      await recordFindingChange(projectId, id, true);
+      await recordFindingChange(projectId, id, before);
     }
   return n;
 }

@@ -157,9 +157,6 @@ export const rosterSignIn = beforeUserSignedIn(
  */
 const changes = () => import("./services/changes");
 const findingDocument = "projects/{projectId}/findings/{findingId}";
-/** Whether the event's before-image was a visible document (absent, null and false `hidden` show). */
-const wasVisible = (before?: { exists: boolean; get(field: string): unknown }) =>
-  !!before?.exists && [undefined, null, false].includes(before.get("hidden") as never);
 
 export const onFindingWritten = onDocumentWritten(
   { ...triggerOptions, document: findingDocument },
@@ -167,18 +164,18 @@ export const onFindingWritten = onDocumentWritten(
     (await changes()).recordFindingChange(
       event.params.projectId,
       event.params.findingId,
-      wasVisible(event.data?.before),
+      event.data?.before,
     ),
 );
 export const onFindingCommentWritten = onDocumentWritten(
   { ...triggerOptions, document: `${findingDocument}/comments/{commentId}` },
   async (event) =>
-    (await changes()).recordFindingChange(event.params.projectId, event.params.findingId, false),
+    (await changes()).recordFindingChange(event.params.projectId, event.params.findingId),
 );
 export const onFindingFileWritten = onDocumentWritten(
   { ...triggerOptions, document: `${findingDocument}/files/{fileId}` },
   async (event) =>
-    (await changes()).recordFindingChange(event.params.projectId, event.params.findingId, false),
+    (await changes()).recordFindingChange(event.params.projectId, event.params.findingId),
 );
 export const onIncidentWritten = onDocumentWritten(
   { ...triggerOptions, document: "companies/{companyId}/incidents/{incidentId}" },
@@ -186,6 +183,6 @@ export const onIncidentWritten = onDocumentWritten(
     (await changes()).recordIncidentChange(
       event.params.companyId,
       event.params.incidentId,
-      wasVisible(event.data?.before),
+      event.data?.before,
     ),
 );

@@ -6,13 +6,17 @@ import { parseSnapshot, type Stored } from "./stored";
 import {
   flag,
   hiddenFlag,
+  isHiddenValue,
   nonNegativeInteger,
   nullableString,
   text,
   timestamp,
 } from "./storedFields";
 
-/** `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is private: never read. */
+/**
+ * `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is
+ * private: never read.
+ */
 export const incidentShape = {
   reference: text,
   title: text,
@@ -38,7 +42,10 @@ export type IncidentDoc = Stored<typeof incidentShape> & { id: string };
 export const incidentsOf = (companyId: string) =>
   firestore().collection("companies").doc(companyId).collection("incidents");
 
-/** One page by event date, then id; `convert` sees hidden incidents too (they still move the cursor). */
+/**
+ * One page by event date, then id; `convert` sees hidden incidents too (they still move the
+ * cursor).
+ */
 export async function queryIncidents<R>(
   companyId: string,
   q: RangeQuery<"status">,
@@ -48,13 +55,6 @@ export async function queryIncidents<R>(
     convert(parseSnapshot(incidentShape, doc)),
   );
 }
-
-/**
- * The one hidden rule, as `hiddenFlag` reads it: absent, null and `false` show; `true` and any
- * other value (`"true"`, `1`, …) hide. Every incident figure (the export, ESRS, the KPI rollup) uses it.
- */
-export const isHiddenValue = (value: unknown): boolean =>
-  value !== undefined && value !== null && value !== false;
 
 /**
  * Every hidden incident, its fields as stored (Timestamps as Dates), so that aggregations over
@@ -107,7 +107,10 @@ export async function incidentsMatchingAny(
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** The incidents with these ids, as stored now (hidden ones too); an absent id is a deleted incident. */
+/**
+ * The incidents with these ids, as stored now (hidden ones too); an absent id is a deleted
+ * incident.
+ */
 export async function incidentsByIds(
   companyId: string,
   ids: readonly string[],

@@ -43,11 +43,9 @@ export const projectRef = (projectId: string) => firestore().collection("project
 export const projectOf = (snap: DocumentSnapshot): ProjectDoc | null =>
   snap.exists ? parseSnapshot(projectShape, snap) : null;
 
-export async function findProject(projectId: string): Promise<ProjectDoc | null> {
-  return projectOf(await projectRef(projectId).get());
-}
-
-/** A project a key of this company may be bound to: it exists, is not deleted, and is the company's. */
+/**
+ * A project a key of this company may be bound to: it exists, is not deleted, and is the company's.
+ */
 export function isLiveProjectOf(
   project: Pick<ProjectDoc, "deleted" | "companyId"> | null,
   companyId: string,

@@ -18,16 +18,24 @@ export const text: Reader<string> = (v, path) =>
   typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, "");
 export const flag: Reader<boolean> = (v, path) =>
   typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false);
-/** A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional one reads as absent, logged. */
+/**
+ * A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional
+ * one reads as absent, logged.
+ */
 export const nonNegativeInteger: Reader<number | null> = (v, path) =>
   Number.isSafeInteger(v) && (v as number) >= 0
     ? (v as number)
     : isNullish(v)
       ? null
       : misfit(path, null);
-/** `hidden` and `deleted` flags: anything but absent, null or `false` excludes, never shows. */
+/**
+ * The one hidden rule: absent, null and `false` show; `true` and any other value (`"true"`, `1`,
+ * …) hide, never show. The listings, the change records, ESRS and the KPI rollup all apply it.
+ */
+export const isHiddenValue = (v: unknown): boolean => !isNullish(v) && v !== false;
+/** `hidden` and `deleted` flags, by that rule; a value that is not a boolean is logged. */
 export const hiddenFlag: Reader<boolean> = (v, path) =>
-  typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, true);
+  typeof v === "boolean" || isNullish(v) ? isHiddenValue(v) : misfit(path, true);
 export const freeForm: Reader<Record<string, unknown>> = (v, path) =>
   isMap(v) ? v : isNullish(v) ? {} : misfit(path, {});
 /** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
@@ -65,7 +73,9 @@ export const geoPoint: Reader<{ latitude: number; longitude: number } | null> = 
 const inRange = (n: unknown, max: number): n is number =>
   typeof n === "number" && n >= -max && n <= max;
 
-/** Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies). */
+/**
+ * Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies).
+ */
 export interface RateLimitOverride {
   perMinute?: number;
   perDay?: number;
@@ -106,8 +116,6 @@ export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, path
 /** Required fields: a document without them is unusable (StoredDataError). */
 export const requiredString: Reader<string> = (v, path) =>
   typeof v === "string" && v !== "" ? v : unusable(path);
-export const requiredNumber: Reader<number> = (v, path) =>
-  typeof v === "number" && Number.isFinite(v) ? v : unusable(path);
 export const requiredMap: Reader<Record<string, unknown>> = (v, path) =>
   isMap(v) ? v : unusable(path);
 export function requiredOneOf<T extends string>(values: readonly T[]): Reader<T> {

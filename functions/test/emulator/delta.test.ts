@@ -31,14 +31,13 @@ const findingsOf = (v: Vessel) => (path: string) => findings.get(path, v.key);
 async function changeFinding(v: Vessel, id: string, data: Record<string, unknown> | null) {
   const ref = findingRef(v.projectId, id);
   const before = await ref.get();
-  const visibleBefore = before.exists && !before.get("hidden");
   if (data === null) await ref.delete();
   else await ref.set(data, { merge: true });
-  await recordFindingChange(v.projectId, id, visibleBefore);
+  await recordFindingChange(v.projectId, id, before);
 }
 async function newFinding(v: Vessel, id: string, fields: Record<string, unknown> = {}) {
   await seedFinding(v.projectId, v.companyId, fields, id);
-  await recordFindingChange(v.projectId, id, false);
+  await recordFindingChange(v.projectId, id);
 }
 
 describe("GET /v1/findings/delta", () => {
@@ -64,9 +63,9 @@ describe("GET /v1/findings/delta", () => {
       lastEditedDate: at("2020-01-01T00:00:00Z"),
     });
     await seedComment(v.projectId, "f4");
-    await recordFindingChange(v.projectId, "f4", false);
+    await recordFindingChange(v.projectId, "f4");
     await seedFile(v.projectId, "f5");
-    await recordFindingChange(v.projectId, "f5", false);
+    await recordFindingChange(v.projectId, "f5");
     await newFinding(v, "f-born-hidden", { hidden: true });
     await changeFinding(v, "f-hidden", { title: "still hidden" });
     await changeFinding(other, "f-other", { title: "other vessel" });
@@ -117,7 +116,7 @@ describe("GET /v1/findings/delta", () => {
         );
       await batch.commit();
     }
-    for (const id of ids) await recordFindingChange(w.projectId, id, false);
+    for (const id of ids) await recordFindingChange(w.projectId, id);
     const delta = await sync(findingsOf(w), "/v1/findings/delta", {
       deltaToken: copy.deltaToken,
       limit: 120,
@@ -199,7 +198,7 @@ describe("GET /v1/incidents/delta", () => {
       const before = await incidentRef(co, id).get();
       if (data === null) await incidentRef(co, id).delete();
       else await incidentRef(co, id).set(data, { merge: true });
-      await recordIncidentChange(co, id, before.exists && !before.get("hidden"));
+      await recordIncidentChange(co, id, before);
     };
     for (const id of ["i1", "i2", "i3"]) await write(companyId, id, incidentData());
     await write(otherId, "i-other", incidentData());

@@ -1,7 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
 import { indexNeedsOf, matchesFilters } from "../../src/repos/aggregates";
-import { isHiddenValue, type IncidentDoc } from "../../src/repos/incidents";
+import type { IncidentDoc } from "../../src/repos/incidents";
+import { isHiddenValue } from "../../src/repos/storedFields";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
 import { evaluateInMemory, type IncidentFacts } from "../../src/services/esrs/evaluate";
 import { esrsQueryShapes, readCases, type ReadIncidentsFn } from "../../src/services/esrs/queries";
