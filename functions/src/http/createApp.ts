@@ -1,110 +1,25 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import { publicBaseUrl } from "./baseUrl";
 import { bodyGuard } from "./bodyGuard";
 import { docsPage, serveDocsPage } from "./docsPage";
 import { errorHandler, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
+import { getOpenApiDocument } from "./getOpenApiDocument";
+import { getServiceMetadata } from "./getServiceMetadata";
 import { buildDocument, type ApiDescription } from "./openapi";
 import { keyedHandler, keyedRefusal, publicHandler } from "./pipeline";
 import { requestContext } from "./requestId";
-import { defineRoute, expressPath, type AnyRoute } from "./route";
-import { jsonObject, z } from "./zod";
+import { expressPath, type AnyRoute } from "./route";
 
 export interface ApiConfig extends ApiDescription {
   api: KeyApi;
   routes: AnyRoute[];
 }
 
-const serviceMetadata = z
-  .object({
-    data: z.object({
-      name: z.string(),
-      api_version: z.literal("v1"),
-      document_version: z.string(),
-      openapi_version: z.string(),
-      links: z.object({
-        openapi: z
-          .string()
-          .openapi({ format: "uri", description: "Absolute address of the OpenAPI document." }),
-        docs: z.string().openapi({
-          format: "uri",
-          description: "Absolute address of the human-readable reference.",
-        }),
-      }),
-    }),
-  })
-  .openapi("ServiceMetadata");
-
 /** `GET /v1`, `GET /v1/openapi.json` and `GET /v1/docs`, which every API serves without a key. */
 function publicRoutes(config: ApiConfig, document: () => Record<string, unknown>): AnyRoute[] {
-  return [
-    defineRoute({
-      method: "get",
-      path: "/v1",
-      operationId: "getServiceMetadata",
-      summary: "Service metadata (no key required)",
-      tags: ["Service"],
-      public: true,
-      query: z.object({}).strict(),
-      success: {
-        description: "Name and version of the service, and where its description is.",
-        schema: serviceMetadata,
-        example: {
-          data: {
-            name: config.title,
-            api_version: "v1",
-            document_version: config.version,
-            openapi_version: config.openapi,
-            links: {
-              openapi: `${config.defaultBaseUrl}/v1/openapi.json`,
-              docs: `${config.defaultBaseUrl}/v1/docs`,
-            },
-          },
-        } satisfies z.infer<typeof serviceMetadata>,
-      },
-      errors: ["invalid_request"],
-      handler: async ({ req }) => ({
-        data: {
-          name: config.title,
-          api_version: "v1" as const,
-          document_version: config.version,
-          openapi_version: config.openapi,
-          links: {
-            openapi: `${publicBaseUrl(req)}/v1/openapi.json`,
-            docs: `${publicBaseUrl(req)}/v1/docs`,
-          },
-        },
-      }),
-    }),
-    defineRoute({
-      method: "get",
-      path: "/v1/openapi.json",
-      operationId: "getOpenApiDocument",
-      summary: `The OpenAPI ${config.openapi} description of this API (no key required)`,
-      tags: ["Service"],
-      public: true,
-      query: z.object({}).strict(),
-      success: {
-        description: "The OpenAPI document.",
-        schema: jsonObject(),
-        example: {
-          openapi: config.openapi,
-          info: { title: config.title, version: config.version },
-          servers: [{ url: "{base_url}" }],
-          paths: {},
-          components: {},
-        },
-      },
-      errors: ["invalid_request"],
-      handler: async () => document(),
-    }),
-    docsPage(config.api),
-  ];
+  return [getServiceMetadata(config), getOpenApiDocument(config, document), docsPage(config.api)];
 }
-
-/** Marks the 405 catch-alls, so route listings (tests) can tell them from endpoints. */
-export const METHOD_NOT_ALLOWED = Symbol("methodNotAllowed");
 
 function notAllowed(allowed: string[]) {
   const allow = [...new Set(allowed.flatMap((m) => (m === "GET" ? ["GET", "HEAD"] : [m])))].join(
@@ -138,7 +53,7 @@ function mount(app: Express, routes: AnyRoute[], dialects: readonly ErrorDialect
     const handler = publicPath
       ? (req: Request, _res: Response, next: NextFunction) => next(refuse(req))
       : keyedRefusal(refuse, dialects);
-    app.all(path, Object.assign(handler, { [METHOD_NOT_ALLOWED]: true }));
+    app.route(path).all(handler);
   }
 }
 
