@@ -1,8 +1,5 @@
 import type { GetEsrsS1Response } from "./esrsWire";
-import type { GetKpisResponse } from "./getKpis";
-import type { IncidentsDeltaResponse } from "./incidentsDelta";
-import type { ListAuditLogsResponse } from "./listAuditLogs";
-import type { ListIncidentsResponse } from "./listIncidents";
+import type { AuditEntry, Incident, KpiRollup } from "./schemas";
 import type { User } from "./users/wire";
 
 /**
@@ -11,7 +8,7 @@ import type { User } from "./users/wire";
  */
 const PAGE_TOKEN = "v3.Q2hhbmdlTWU.9sKq2mV0aLp3xN7bY1cR5dT8eW4fZ6gH2iJ0kL1mN3oP5qR7sT9uV";
 
-export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
+export const INCIDENT_PAGE_EXAMPLE: { data: Incident[]; next_page_token: string | null } = {
   data: [
     {
       id: "inc-0042",
@@ -38,7 +35,11 @@ export const INCIDENT_PAGE_EXAMPLE: ListIncidentsResponse = {
 };
 
 /** The last page of a delta: one changed incident, one hidden, and the token of the next delta. */
-export const INCIDENT_DELTA_EXAMPLE: IncidentsDeltaResponse = {
+export const INCIDENT_DELTA_EXAMPLE: {
+  data: Array<Incident | { id: string; removed: { reason: "hidden" | "deleted"; at: string } }>;
+  next_page_token: string | null;
+  delta_token: string | null;
+} = {
   data: [
     { ...INCIDENT_PAGE_EXAMPLE.data[0], status: "closed" },
     { id: "inc-0040", removed: { reason: "hidden", at: "2026-03-15T07:02:41.508Z" } },
@@ -59,7 +60,7 @@ const area = (total: number, byStatus: Record<string, number>) => ({
   by_status: byStatus,
 });
 
-export const KPIS_EXAMPLE: GetKpisResponse = {
+export const KPIS_EXAMPLE: { data: KpiRollup } = {
   data: {
     generated_at: "2026-11-20T02:30:04.118Z",
     months: MONTHS,
@@ -156,7 +157,7 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
   },
 };
 
-export const AUDIT_PAGE_EXAMPLE: ListAuditLogsResponse = {
+export const AUDIT_PAGE_EXAMPLE: { data: AuditEntry[]; next_page_token: string | null } = {
   data: [
     {
       id: "al-7f3c",

@@ -3,11 +3,10 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { incidentsByIds, queryIncidents } from "../repos/incidents";
 import { INCIDENT_DELTA_EXAMPLE } from "./examples";
-import { toIncident } from "./listIncidents";
+import { toIncident } from "./map";
 import { incidentSchema } from "./schemas";
 
 const responseSchema = deltaPageOf(incidentSchema, "IncidentDeltaPage");
-export type IncidentsDeltaResponse = z.infer<typeof responseSchema>;
 
 export const incidentsDelta = defineRoute({
   method: "get",
@@ -35,19 +34,23 @@ export const incidentsDelta = defineRoute({
     example: INCIDENT_DELTA_EXAMPLE,
   },
   errors: ["invalid_request", "resync_required"],
-  handler: async ({ query: q, principal, tokenScope }) => {
+  handler: async ({ query: q, principal, tokenScope, deltaScope }) => {
     const { companyId } = principal;
-    return (await deltaPage(q, tokenScope, "incidentsDelta", {
-      kind: "incident",
-      parentId: companyId,
-      list: (after, limit) =>
-        queryIncidents(companyId, { after, limit }, (i) => (i.hidden ? null : toIncident(i))),
-      current: async (ids) => {
-        const docs = await incidentsByIds(companyId, ids);
-        return new Map(
-          [...docs].map(([id, i]) => [id, i.hidden ? ("hidden" as const) : toIncident(i)]),
-        );
+    return (await deltaPage(
+      q,
+      { tokenScope, deltaScope },
+      {
+        kind: "incident",
+        parentId: companyId,
+        list: (after, limit) =>
+          queryIncidents(companyId, { after, limit }, (i) => (i.hidden ? null : toIncident(i))),
+        current: async (ids) => {
+          const docs = await incidentsByIds(companyId, ids);
+          return new Map(
+            [...docs].map(([id, i]) => [id, i.hidden ? ("hidden" as const) : toIncident(i)]),
+          );
+        },
       },
-    })) satisfies IncidentsDeltaResponse;
+    )) satisfies z.infer<typeof responseSchema>;
   },
 });

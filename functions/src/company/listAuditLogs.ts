@@ -1,66 +1,19 @@
 import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
-import { isoTimestamp, z } from "../http/zod";
+import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
 import { toIso } from "../repos/storedFields";
 import { AUDIT_PAGE_EXAMPLE } from "./examples";
+import { AUDIT_CLASSES, auditEntrySchema, type AuditEntry } from "./schemas";
 
-const CLASSES = ["privileged", "operational"] as const;
-
-const auditEntrySchema = z
-  .object({
-    id: z.string(),
-    at: isoTimestamp,
-    class: z.enum(CLASSES).openapi({
-      description:
-        "`privileged`: key and access changes, provisioning, anything done with the provisioning scope (kept 2 years). `operational`: reads (kept 90 days).",
-    }),
-    action: z.string().openapi({
-      example: "api.request",
-      description:
-        "`api.request`, `api.refused` (refused requests, aggregated), `api_key.created`, `api_key.revoked`, `api_access.changed`, `rate_limits.changed`, …",
-    }),
-    actor: z
-      .object({
-        type: z.enum(["api_key", "user", "system"]),
-        id: z.string().nullable().openapi({
-          description:
-            "A key's 12-character prefix (never the key or its hash), a user id, or the operator.",
-        }),
-        name: z.string().nullable(),
-      })
-      .openapi("AuditActor"),
-    api: z.enum(KEY_APIS).nullable(),
-    method: z.string().nullable(),
-    path: z.string().nullable(),
-    status: z.number().int().nullable(),
-    request_id: z.string().nullable().openapi({
-      description: "The id the API gave the request (`X-Request-Id` of its response).",
-    }),
-    client_request_id: z
-      .string()
-      .nullable()
-      .openapi({ description: "The caller's own `X-Request-Id`, when it sent a usable one." }),
-    count: z.number().int().min(1).openapi({
-      description:
-        "How many requests the entry stands for: 1, except `api.refused` entries (all refusals of one key with one status in one UTC minute).",
-    }),
-    project_id: z.string().nullable(),
-    target: z.object({ type: z.string(), id: z.string() }).nullable().openapi({
-      description:
-        "What a change concerns, e.g. `{ type: api_key, id: <prefix> }`; null for plain requests.",
-    }),
-  })
-  .openapi("AuditEntry");
-type AuditEntryOut = z.infer<typeof auditEntrySchema>;
-
-export function toAuditEntry(doc: AuditDoc): AuditEntryOut {
+/** Stored camelCase → exported snake_case. */
+function toAuditEntry(doc: AuditDoc): AuditEntry {
   return {
     id: doc.id,
     at: toIso(doc.at) ?? "",
-    class: oneOf(CLASSES, doc.class) ?? "operational",
+    class: oneOf(AUDIT_CLASSES, doc.class) ?? "operational",
     action: doc.action,
     actor: {
       type: oneOf(["api_key", "user", "system"] as const, doc.actor?.type) ?? "system",
@@ -83,14 +36,13 @@ const query = windowedListQuery(
   { from: "Inclusive lower bound on `at`.", to: "Exclusive upper bound on `at`." },
   {
     class: z
-      .enum(CLASSES, { message: "must be privileged or operational" })
+      .enum(AUDIT_CLASSES, { message: "must be privileged or operational" })
       .optional()
       .openapi({ description: "Only entries of this class." }),
   },
 );
 
 const responseSchema = pageOf(auditEntrySchema, "AuditEntryPage");
-export type ListAuditLogsResponse = z.infer<typeof responseSchema>;
 
 export const listAuditLogs = defineRoute({
   method: "get",
@@ -123,6 +75,8 @@ export const listAuditLogs = defineRoute({
         now: new Date(),
       }),
     );
-    return { data: data.map(toAuditEntry), next_page_token } satisfies ListAuditLogsResponse;
+    return { data: data.map(toAuditEntry), next_page_token } satisfies z.infer<
+      typeof responseSchema
+    >;
   },
 });

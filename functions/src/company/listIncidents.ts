@@ -1,41 +1,10 @@
 import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
-import { oneOf } from "../lib/oneOf";
-import { queryIncidents, type IncidentDoc } from "../repos/incidents";
-import { toIso } from "../repos/storedFields";
+import { queryIncidents } from "../repos/incidents";
 import { INCIDENT_PAGE_EXAMPLE } from "./examples";
-import {
-  INCIDENT_STATUSES,
-  INCIDENT_TYPES,
-  incidentSchema,
-  PERSON_TYPES,
-  type Incident,
-} from "./schemas";
-
-/** Stored camelCase → exported snake_case; the reporter's e-mail is never read. */
-export function toIncident(doc: IncidentDoc): Incident {
-  return {
-    id: doc.id,
-    reference: doc.reference,
-    title: doc.title,
-    description: doc.description,
-    event_date: toIso(doc.eventDate),
-    reported_at: toIso(doc.reportedAt),
-    date_of_death: toIso(doc.dateOfDeath),
-    status: oneOf(INCIDENT_STATUSES, doc.status),
-    type: oneOf(INCIDENT_TYPES, doc.type),
-    work_related: doc.workRelated,
-    recordable: doc.recordable,
-    fatality: doc.fatality,
-    person_type: oneOf(PERSON_TYPES, doc.personType),
-    days_lost: doc.daysLost,
-    location_id: doc.locationId,
-    department_id: doc.departmentId,
-    reported_by: doc.reportedBy,
-    reported_by_name: doc.reportedByName,
-  };
-}
+import { toIncident } from "./map";
+import { INCIDENT_STATUSES, incidentSchema } from "./schemas";
 
 const query = windowedListQuery(
   {
@@ -51,7 +20,6 @@ const query = windowedListQuery(
 );
 
 const responseSchema = pageOf(incidentSchema, "IncidentPage");
-export type ListIncidentsResponse = z.infer<typeof responseSchema>;
 
 export const listIncidents = defineRoute({
   method: "get",
@@ -86,6 +54,6 @@ export const listIncidents = defineRoute({
         },
         (incident) => (incident.hidden ? null : toIncident(incident)),
       ),
-    )) satisfies ListIncidentsResponse;
+    )) satisfies z.infer<typeof responseSchema>;
   },
 });

@@ -7,7 +7,6 @@ import { toFinding } from "./map";
 import { findingSchema } from "./schemas";
 
 const responseSchema = deltaPageOf(findingSchema, "FindingDeltaPage");
-export type FindingsDeltaResponse = z.infer<typeof responseSchema>;
 
 export const findingsDelta = defineProjectRoute({
   method: "get",
@@ -34,21 +33,25 @@ export const findingsDelta = defineProjectRoute({
     example: FINDING_DELTA_EXAMPLE,
   },
   errors: ["invalid_request", "resync_required"],
-  handler: async ({ query: q, principal, tokenScope }) => {
+  handler: async ({ query: q, principal, tokenScope, deltaScope }) => {
     const { projectId } = principal;
-    return (await deltaPage(q, tokenScope, "findingsDelta", {
-      kind: "finding",
-      parentId: projectId,
-      list: (after, limit) =>
-        queryFindings(projectId, "dateCreated", { after, limit }, (f) =>
-          f.hidden ? null : toFinding(f),
-        ),
-      current: async (ids) => {
-        const docs = await findingsByIds(projectId, ids);
-        return new Map(
-          [...docs].map(([id, f]) => [id, f.hidden ? ("hidden" as const) : toFinding(f)]),
-        );
+    return (await deltaPage(
+      q,
+      { tokenScope, deltaScope },
+      {
+        kind: "finding",
+        parentId: projectId,
+        list: (after, limit) =>
+          queryFindings(projectId, "dateCreated", { after, limit }, (f) =>
+            f.hidden ? null : toFinding(f),
+          ),
+        current: async (ids) => {
+          const docs = await findingsByIds(projectId, ids);
+          return new Map(
+            [...docs].map(([id, f]) => [id, f.hidden ? ("hidden" as const) : toFinding(f)]),
+          );
+        },
       },
-    })) satisfies FindingsDeltaResponse;
+    )) satisfies z.infer<typeof responseSchema>;
   },
 });

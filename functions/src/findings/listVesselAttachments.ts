@@ -3,10 +3,8 @@ import { publicBaseUrl } from "../http/baseUrl";
 import { limitParam, pagedScan, pageOf, pageTokenParam } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
-import { positionCursor } from "../lib/docPosition";
 import { vesselAttachmentPage } from "../services/vesselAttachments";
 import { ATTACHMENT_LIST_EXAMPLE } from "./examples";
-import { positionOf } from "./listVesselComments";
 import { attachmentSchema } from "./schemas";
 import { signRows } from "./signRows";
 
@@ -49,16 +47,11 @@ export const listVesselAttachments = defineProjectRoute({
   handler: async ({ query, principal, tokenScope, req }) =>
     (await pagedScan(query, tokenScope, async (after, limit) => {
       const { projectId } = principal;
-      const page = await vesselAttachmentPage(
-        projectId,
-        positionOf(after),
-        limit,
-        storageBuckets(),
-      );
+      const page = await vesselAttachmentPage(projectId, after, limit, storageBuckets());
       const signed = await signRows(page.rows, publicBaseUrl(req));
       return {
         rows: signed.map((row, i) => ({ ...row, finding_id: page.rows[i].findingId })),
-        resume: page.resume && positionCursor(page.resume),
+        resume: page.resume,
       };
     })) satisfies ListVesselAttachmentsResponse,
 });

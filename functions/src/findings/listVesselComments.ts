@@ -1,9 +1,6 @@
-import { invalidRequest } from "../http/errors";
-import { limitParam, NOT_OURS, pagedScan, pageOf, pageTokenParam } from "../http/paging";
+import { limitParam, pagedScan, pageOf, pageTokenParam } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
-import { cursorPosition, positionCursor, type Position } from "../lib/docPosition";
-import type { Cursor } from "../repos/rangeQuery";
 import { vesselCommentPage } from "../services/vesselComments";
 import { COMMENT_PAGE_EXAMPLE } from "./examples";
 import { toComment } from "./map";
@@ -11,14 +8,6 @@ import { commentSchema } from "./schemas";
 
 const responseSchema = pageOf(commentSchema, "VesselCommentPage");
 export type ListVesselCommentsResponse = z.infer<typeof responseSchema>;
-
-/** Where a page token of a vessel-wide listing resumes (tokens are authenticated and scoped). */
-export function positionOf(cursor: Cursor | undefined): Position | undefined {
-  if (!cursor) return undefined;
-  const position = cursorPosition(cursor);
-  if (!position) throw invalidRequest(NOT_OURS);
-  return position;
-}
 
 export const listVesselComments = defineProjectRoute({
   method: "get",
@@ -40,10 +29,10 @@ export const listVesselComments = defineProjectRoute({
   errors: ["invalid_request"],
   handler: async ({ query, principal, tokenScope }) =>
     (await pagedScan(query, tokenScope, async (after, limit) => {
-      const page = await vesselCommentPage(principal.projectId, positionOf(after), limit);
+      const page = await vesselCommentPage(principal.projectId, after, limit);
       return {
         rows: page.rows.map((r) => r && toComment(r.comment, r.findingId)),
-        resume: page.resume && positionCursor(page.resume),
+        resume: page.resume,
       };
     })) satisfies ListVesselCommentsResponse,
 });

@@ -1,27 +1,24 @@
-import { Timestamp } from "firebase-admin/firestore";
 import { DELTA_RETENTION_DAYS } from "../config/constants";
-import { pageTokenSecrets } from "../config/params";
-import { DAY_MS } from "../lib/dates";
-import { decodeToken, encodeToken, scopeDigest } from "../lib/pageToken";
 import {
-  changesSince,
-  readTimeNow,
-  type ChangeKind,
-  type ChangeRecord,
-} from "../repos/changeRecords";
-import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
-import type { Cursor } from "../repos/rangeQuery";
-import { ApiError, invalidRequest } from "./errors";
-import { limitParam, MAX_TOKEN_LENGTH, pageTokenParam } from "./paging";
+  DeltaExpiredError,
+  Removal,
+  resumeOf,
+  retainedWatermark,
+  syncPage,
+  type DeltaSource,
+} from "../services/delta";
+import { ApiError } from "./errors";
+import {
+  issueToken,
+  limitParam,
+  MAX_TOKEN_LENGTH,
+  pageTokenParam,
+  readToken,
+  shown,
+} from "./paging";
 import { z } from "./zod";
 
-/**
- * The delta endpoints' kernel (docs/api-behaviour.md, "Delta sync"). Without `delta_token`: the
- * full listing; with it: the change records since the token's watermark. The watermark of the
- * next token is a Firestore read time taken before the first page is read (the full copy's, or
- * the first change page's): every change committed later gets a later change record, so the
- * next delta sees it; a change the pages saw already may come again (repeats, never gaps).
- */
+/** The delta endpoints' query, page and tokens (docs/api-behaviour.md, "Delta sync"). */
 export const deltaQuery = z
   .object({
     limit: limitParam,
@@ -54,7 +51,7 @@ export const removalSchema = z
   .openapi("Removal", {
     description: "A row removed since the delta_token (hidden in the app, or deleted): drop it.",
   });
-export type Removal = z.infer<typeof removalSchema>;
+type RemovalWire = z.infer<typeof removalSchema>;
 
 export const deltaPageOf = <T extends z.ZodType>(item: T, name: string) =>
   z
@@ -71,112 +68,47 @@ export const deltaPageOf = <T extends z.ZodType>(item: T, name: string) =>
     })
     .openapi(name);
 
-/** Where a delta page comes from: the full listing, and the current rows of changed ids. */
-export interface DeltaSource<R> {
-  kind: ChangeKind;
-  parentId: string;
-  /** The normal listing's rows after `after` (null: hidden, still moves the cursor). */
-  list(after: Cursor | undefined, limit: number): Promise<Array<{ row: R | null; cursor: Cursor }>>;
-  /** The rows of these ids as they are now: the full row, or why it is not visible. */
-  current(ids: string[]): Promise<Map<string, R | "hidden">>;
-}
+/** The rows of a delta page on the wire: a removal as `{ id, removed: { reason, at } }`. */
+const wire = <R>(row: R | Removal): R | RemovalWire =>
+  row instanceof Removal
+    ? { id: row.id, removed: { reason: row.reason, at: row.at.toISOString() } }
+    : row;
 
-type PageCursor = { w: [number, number]; c?: unknown; a?: [number, number, string] };
-const pair = (t: Timestamp): [number, number] => [t.seconds, t.nanoseconds];
-const isPair = (v: unknown): v is [number, number] =>
-  Array.isArray(v) && v.length === 2 && v.every((n) => Number.isSafeInteger(n));
-const NOT_OURS = (name: string) =>
-  invalidRequest(
-    `Invalid query parameter "${name}": not a token this API issued for this key and endpoint; copy it exactly.`,
-  );
-
-function readDeltaToken(token: string, scope: string): Timestamp {
-  const decoded = decodeToken<unknown>(pageTokenSecrets(), scope, token);
-  if (!decoded.ok || !isPair(decoded.cursor)) throw NOT_OURS("delta_token");
-  const since = new Timestamp(decoded.cursor[0], decoded.cursor[1]);
-  if (Date.now() - since.toMillis() > DELTA_RETENTION_DAYS * DAY_MS)
+/**
+ * One page of a delta endpoint: its tokens read (the `delta_token` bound by the kernel's
+ * `deltaScope` to the operation and tenant, the `page_token` to the whole query), the page
+ * the delta service gives, and the next tokens.
+ */
+export async function deltaPage<R>(
+  q: { limit: number; page_token?: string; delta_token?: string },
+  scopes: { tokenScope: string; deltaScope: string },
+  source: DeltaSource<R>,
+): Promise<{
+  data: Array<R | RemovalWire>;
+  next_page_token: string | null;
+  delta_token: string | null;
+}> {
+  const { tokenScope, deltaScope } = scopes;
+  try {
+    const since =
+      q.delta_token === undefined
+        ? undefined
+        : readToken("delta_token", q.delta_token, deltaScope, retainedWatermark);
+    const resumed =
+      q.page_token === undefined
+        ? undefined
+        : readToken("page_token", q.page_token, tokenScope, resumeOf);
+    const page = await syncPage(source, since, resumed, q.limit);
+    return {
+      data: shown(page.rows).map(wire),
+      next_page_token: page.next && issueToken(tokenScope, page.next),
+      delta_token: page.next ? null : issueToken(deltaScope, page.watermark),
+    };
+  } catch (err) {
+    if (!(err instanceof DeltaExpiredError)) throw err;
     throw new ApiError(
       "resync_required",
       `This delta_token is older than ${DELTA_RETENTION_DAYS} days, the changes' retention; start a full copy again without delta_token.`,
     );
-  return since;
-}
-
-function readPageCursor(token: string, scope: string): PageCursor {
-  const decoded = decodeToken<PageCursor>(pageTokenSecrets(), scope, token);
-  if (!decoded.ok || !isPair(decoded.cursor?.w)) throw NOT_OURS("page_token");
-  return decoded.cursor;
-}
-
-const iso = (t: Timestamp) => t.toDate().toISOString();
-/** `valueOf()` of a Timestamp is a string that sorts in time order (to the nanosecond). */
-const atLeast = (a: Timestamp | null, b: Timestamp) => !!a && a.valueOf() >= b.valueOf();
-
-/** One page of a delta endpoint. `operation` names the endpoint the delta_token is bound to. */
-export async function deltaPage<R>(
-  q: { limit: number; page_token?: string; delta_token?: string },
-  tokenScope: string,
-  operation: string,
-  source: DeltaSource<R>,
-): Promise<{
-  data: Array<R | Removal>;
-  next_page_token: string | null;
-  delta_token: string | null;
-}> {
-  const deltaScope = scopeDigest({ operation, tenant: source.parentId, delta: true });
-  const since = q.delta_token === undefined ? undefined : readDeltaToken(q.delta_token, deltaScope);
-  const resumed = q.page_token === undefined ? undefined : readPageCursor(q.page_token, tokenScope);
-  const secrets = pageTokenSecrets();
-  const finish = (watermark: [number, number], more: PageCursor | undefined) => ({
-    next_page_token: more ? encodeToken(secrets, tokenScope, more) : null,
-    delta_token: more ? null : encodeToken(secrets, deltaScope, watermark),
-  });
-
-  if (!since) {
-    const w = resumed?.w ?? pair(await readTimeNow(source.kind, source.parentId));
-    const after = resumed && resumed.c !== undefined ? decodeCursor(resumed.c) : undefined;
-    if (after === null) throw NOT_OURS("page_token");
-    const rows = await source.list(after, q.limit + 1);
-    const page = rows.slice(0, q.limit);
-    const more =
-      rows.length > q.limit ? { w, c: encodeCursor(page[page.length - 1].cursor) } : undefined;
-    return { data: page.flatMap((r) => (r.row === null ? [] : [r.row])), ...finish(w, more) };
   }
-
-  const after = resumed?.a && {
-    changedAt: new Timestamp(resumed.a[0], resumed.a[1]),
-    id: resumed.a[2],
-  };
-  const { records, readTime } = await changesSince(
-    source.kind,
-    source.parentId,
-    since,
-    after,
-    q.limit + 1,
-  );
-  const w = resumed?.w ?? pair(readTime);
-  const page = records.slice(0, q.limit);
-  const current = await source.current(page.map((r) => r.id));
-  const last = page[page.length - 1];
-  const more =
-    records.length > q.limit
-      ? { w, a: [...pair(last.changedAt), last.id] as [number, number, string] }
-      : undefined;
-  return { data: page.flatMap((r) => deltaRow(r, current.get(r.id), since)), ...finish(w, more) };
-}
-
-/**
- * A changed row as it is now: the full row if visible; a removal if it was visible at some
- * time since the token (the record says so); nothing for a row never visible since.
- */
-function deltaRow<R>(
-  record: ChangeRecord,
-  now: R | "hidden" | undefined,
-  since: Timestamp,
-): Array<R | Removal> {
-  if (now !== undefined && now !== "hidden") return [now];
-  const wasVisible = record.state === "visible" || atLeast(record.lastVisibleAt, since);
-  if (!wasVisible) return [];
-  const reason = now === "hidden" ? ("hidden" as const) : ("deleted" as const);
-  return [{ id: record.id, removed: { reason, at: iso(record.changedAt) } }];
 }

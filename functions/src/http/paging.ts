@@ -1,6 +1,7 @@
 import { pageTokenSecrets } from "../config/params";
 import { compareInstants, INSTANT_PATTERN, parseInstant, type Instant } from "../lib/dates";
-import { decodeToken, encodeToken } from "../lib/pageToken";
+import { cursorPosition, positionCursor, type Position } from "../lib/docPosition";
+import { decodeToken, encodeToken, type TokenRefusal } from "../lib/pageToken";
 import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
 import { invalidRequest } from "./errors";
@@ -102,14 +103,54 @@ export function windowedListQuery<S extends z.ZodRawShape>(
     .superRefine((q, ctx) => refineWindow(q as { from?: Instant; to?: Instant }, ctx)); // declared just above
 }
 
-/** The rows of a page that remain after reading (hidden or expired rows read as null). */
-const presentRows = <T>(page: ReadonlyArray<{ row: T | null }>): T[] =>
-  page.flatMap((r) => (r.row === null ? [] : [r.row]));
+type TokenParam = "page_token" | "delta_token";
+const COPY_FROM: Record<TokenParam, string> = {
+  page_token: "next_page_token",
+  delta_token: "delta_token",
+};
+const notOurs = (param: TokenParam) =>
+  `not a token this API issued; copy ${COPY_FROM[param]} exactly.`;
+/** Why a token is refused: one message per cause, for page and delta tokens alike. */
+const REFUSALS: Record<TokenRefusal, (param: TokenParam) => string> = {
+  malformed: notOurs,
+  tampered: notOurs,
+  retired_key: (param) =>
+    `it was signed with a key that has since been retired; restart without ${param}.`,
+  other_query: (param) =>
+    `it belongs to another query (other filters, mode or key); restart without ${param}.`,
+};
+
+/**
+ * The one token reader: the payload of `token`, authenticated, bound to `scope` (see the
+ * kernel's `tokenScope` and `deltaScope`) and read by `parse`, whose null means a payload of
+ * another shape, which no token of ours for this scope holds.
+ */
+export function readToken<C>(
+  param: TokenParam,
+  token: string,
+  scope: string,
+  parse: (payload: unknown) => C | null,
+): C {
+  const decoded = decodeToken<unknown>(pageTokenSecrets(), scope, token);
+  const payload = decoded.ok ? parse(decoded.cursor) : null;
+  if (payload !== null) return payload;
+  const why = REFUSALS[decoded.ok ? "malformed" : decoded.reason](param);
+  throw invalidRequest(`Invalid query parameter "${param}": ${why}`);
+}
+
+/** A token carrying `payload`, bound to `scope`. */
+export const issueToken = (scope: string, payload: unknown): string =>
+  encodeToken(pageTokenSecrets(), scope, payload);
+
+/** The one place hidden rows leave a page: they were read as null, and still moved the cursor. */
+export const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
+  rows.filter((row): row is T => row !== null);
 
 /**
  * One page of a list endpoint: the token checked against the request's scope (the kernel's
- * `tokenScope`: operation, tenant, path and every filter), `limit + 1` rows
- * fetched after its cursor, and the rows that remain after reading, with the next token.
+ * `tokenScope`: operation, tenant, path and every filter), `limit + 1` rows fetched after its
+ * cursor to learn whether a next page exists, and the rows shown. The next token resumes after
+ * the last row of this page even when that row is hidden, so paging never loops and never skips.
  */
 export async function paged<R>(
   q: { page_token?: string; limit: number },
@@ -119,62 +160,46 @@ export async function paged<R>(
     limit: number,
   ) => Promise<Array<{ row: R | null; cursor: Cursor }>>,
 ): Promise<{ data: R[]; next_page_token: string | null }> {
-  const rows = await fetch(readPageToken(q.page_token, scope), q.limit + 1);
-  const { page, next_page_token } = pageResult(rows, q.limit, scope);
-  return { data: presentRows(page), next_page_token };
+  const after =
+    q.page_token === undefined
+      ? undefined
+      : readToken("page_token", q.page_token, scope, decodeCursor);
+  const rows = await fetch(after, q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  const last = rows.length > q.limit ? page[page.length - 1].cursor : undefined;
+  return {
+    data: shown(page.map((r) => r.row)),
+    next_page_token: last ? issueToken(scope, encodeCursor(last)) : null,
+  };
+}
+
+/** A position of a vessel-wide listing, back from its token (null: no position of ours). */
+function positionOfToken(payload: unknown): Position | null {
+  const cursor = decodeCursor(payload);
+  return cursor && cursorPosition(cursor);
 }
 
 /**
- * One page of a listing that decides for itself where the next page resumes (a scan that may
- * end a page early, or step over what it need not read): `resume` null ends the listing.
+ * One page of a vessel-wide listing, which decides for itself where the next page resumes (a
+ * scan that may end a page early, or step over what it need not read): `resume` null ends it.
  */
 export async function pagedScan<R>(
   q: { page_token?: string; limit: number },
   scope: string,
   fetch: (
-    after: Cursor | undefined,
+    after: Position | undefined,
     limit: number,
-  ) => Promise<{ rows: Array<R | null>; resume: Cursor | null }>,
+  ) => Promise<{ rows: Array<R | null>; resume: Position | null }>,
 ): Promise<{ data: R[]; next_page_token: string | null }> {
-  const { rows, resume } = await fetch(readPageToken(q.page_token, scope), q.limit);
+  const after =
+    q.page_token === undefined
+      ? undefined
+      : readToken("page_token", q.page_token, scope, positionOfToken);
+  const { rows, resume } = await fetch(after, q.limit);
   return {
-    data: rows.flatMap((row) => (row === null ? [] : [row])),
-    next_page_token: resume && encodeToken(pageTokenSecrets(), scope, encodeCursor(resume)),
+    data: shown(rows),
+    next_page_token: resume && issueToken(scope, encodeCursor(positionCursor(resume))),
   };
-}
-
-export const NOT_OURS =
-  'Invalid query parameter "page_token": not a token this API issued; copy next_page_token exactly.';
-const MESSAGES = {
-  malformed: NOT_OURS,
-  tampered: NOT_OURS,
-  retired_key:
-    'Invalid query parameter "page_token": it was signed with a key that has since been retired; restart without page_token.',
-  other_query:
-    'Invalid query parameter "page_token": it belongs to another query (other filters, mode or key); restart without page_token.',
-};
-
-/** The cursor inside `page_token`, checked against the scope it must belong to. */
-function readPageToken(token: string | undefined, scope: string): Cursor | undefined {
-  if (token === undefined) return undefined;
-  const decoded = decodeToken<unknown>(pageTokenSecrets(), scope, token);
-  if (!decoded.ok) throw invalidRequest(MESSAGES[decoded.reason]);
-  const cursor = decodeCursor(decoded.cursor);
-  if (!cursor) throw invalidRequest(NOT_OURS);
-  return cursor;
-}
-
-/**
- * Reads `limit + 1` rows to learn whether a next page exists; the token resumes after the
- * last row of this page even when that row is then filtered out (hidden), so paging never
- * loops and never skips.
- */
-function pageResult<R>(rows: Array<{ cursor: Cursor } & R>, limit: number, scope: string) {
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const token =
-    rows.length > limit ? encodeToken(pageTokenSecrets(), scope, encodeCursor(last.cursor)) : null;
-  return { page, next_page_token: token };
 }
 
 /** The list envelope of every paginated endpoint. */

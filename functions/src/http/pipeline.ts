@@ -36,21 +36,18 @@ async function readBody(req: Request, res: Response): Promise<void> {
   }
 }
 
-/** The page-token scope of a request: its operation, its tenant, its path and every filter it was given. */
-function tokenScopeOf(
-  operationId: string,
-  principal: Principal,
-  params: unknown,
-  query: unknown,
-): string {
+/**
+ * What a request's tokens are bound to: a page token to its operation, its tenant, its path and
+ * every filter it was given; a delta token to its operation and tenant only.
+ */
+function tokenScopesOf(operationId: string, principal: Principal, params: unknown, query: unknown) {
   const filters =
     query && typeof query === "object" ? { ...query, limit: undefined, page_token: undefined } : {};
-  return scopeDigest({
-    operation: operationId,
-    tenant: principal.projectId ?? principal.companyId,
-    params,
-    filters,
-  });
+  const tenant = principal.projectId ?? principal.companyId;
+  return {
+    tokenScope: scopeDigest({ operation: operationId, tenant, params, filters }),
+    deltaScope: scopeDigest({ operation: operationId, tenant, delta: true }),
+  };
 }
 
 /** What a keyed request runs once it is counted: a route's handler, or the 404/405 of a path. */
@@ -64,7 +61,7 @@ async function run(target: Target, req: Request, ctx: RequestContext, principal:
     ...input,
     principal,
     origin: originOf(req, ctx, principal),
-    tokenScope: tokenScopeOf(route.operationId, principal, input.params, input.query),
+    ...tokenScopesOf(route.operationId, principal, input.params, input.query),
   });
   return answerOf(route as AnyRoute, result);
 }
@@ -130,7 +127,10 @@ export const keyedHandler =
   (route: KeyedRoute, dialects: readonly ErrorDialect[]) => (req: Request, res: Response) =>
     serveKeyed({ route }, dialects, req, res);
 
-/** A keyed path's refusal (unknown path, method not allowed): authenticated, counted and recorded like any request. */
+/**
+ * A keyed path's refusal (unknown path, method not allowed): authenticated, counted and recorded
+ * like any request.
+ */
 export const keyedRefusal =
   (refuse: (req: Request) => ApiError, dialects: readonly ErrorDialect[]) =>
   (req: Request, res: Response) =>

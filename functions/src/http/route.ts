@@ -31,13 +31,20 @@ interface ParsedInput<Q, P, B> {
   req: Request;
 }
 
-/** What a keyed route's handler gets: the validated input, its caller, and what the kernel derives. */
+/**
+ * What a keyed route's handler gets: the validated input, its caller, and what the kernel derives.
+ */
 export interface KeyedInput<Q, P, B, C extends Principal = Principal> extends ParsedInput<Q, P, B> {
   principal: C;
   /** Who changes something through this request, for the change's own audit entry. */
   origin: AuditOrigin;
-  /** What a page token of this request is bound to: the operation, the tenant, the path and every filter. */
+  /**
+   * What a page token of this request is bound to: the operation, the tenant, the path and every
+   * filter.
+   */
   tokenScope: string;
+  /** What a delta token of this operation is bound to: the operation and the tenant. */
+  deltaScope: string;
 }
 
 interface Common<Q, P, B> {
@@ -53,20 +60,28 @@ interface Common<Q, P, B> {
   body?: B;
   /** An example of the body, shown in the document (the OpenAPI tests check it against `body`). */
   bodyExample?: unknown;
-  /** Rules between parameters that OpenAPI cannot express, listed in the description; breaking one is a 400. */
+  /**
+   * Rules between parameters that OpenAPI cannot express, listed in the description; breaking one
+   * is a 400.
+   */
   rules?: string[];
   success: {
     status?: number;
     description: string;
     schema: z.ZodType;
-    /** An example of the success body (checked against `schema` by the OpenAPI tests); none for a 204. */
+    /**
+     * An example of the success body (checked against `schema` by the OpenAPI tests); none for a
+     * 204.
+     */
     example?: unknown;
     contentType?: string;
-    /** Other media types of the same response (e.g. `text/csv`), each with its schema and example. */
+    /**
+     * Other media types of the same response (e.g. `text/csv`), each with its schema and example.
+     */
     alternatives?: Record<string, { schema: z.ZodType; example: unknown }>;
     /** Further success statuses with the same body, each with its own description. */
     otherStatuses?: Record<number, string>;
-    /** Headers of the success response worth documenting (name → description), e.g. `Location`. */
+    /** Headers of the success response worth documenting (name → description): `Location`. */
     headers?: Record<string, string>;
   };
   /** The operation's own error codes; the kernel adds those of authentication and limits. */
