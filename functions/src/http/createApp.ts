@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { bodyGuard } from "./bodyGuard";
+import { requestContext } from "./context";
 import { docsPage, serveDocsPage } from "./docsPage";
 import { errorHandler, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
@@ -8,7 +9,6 @@ import { getOpenApiDocument } from "./getOpenApiDocument";
 import { getServiceMetadata } from "./getServiceMetadata";
 import { buildDocument, type ApiDescription } from "./openapi";
 import { keyedHandler, keyedRefusal, publicHandler } from "./pipeline";
-import { requestContext } from "./requestId";
 import { expressPath, type AnyRoute } from "./route";
 
 export interface ApiConfig extends ApiDescription {

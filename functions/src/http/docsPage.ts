@@ -155,7 +155,7 @@ export function serveDocsPage(api: KeyApi, dir = BUILT_DOCS): RequestHandler {
       const coding = chooseCoding(req.get("accept-encoding"));
       const body = await encoded(page, coding);
       const etag = `"${page.hash}${coding === "identity" ? "" : `-${coding}`}"`;
-      // Replaces the no-store every response gets (requestId.ts).
+      // Replaces the no-store every response gets (context.ts, `requestContext`).
       res.set({ ...page.headers, ETag: etag });
       if (notModified(req.get("if-none-match"), etag)) {
         res.status(304).end();

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const app = express();
   app.set("query parser", "simple");
   app.use((_req, res, next) => {
-    res.set("Cache-Control", "no-store"); // as requestId.ts does for every response
+    res.set("Cache-Control", "no-store"); // as context.ts's requestContext does for every response
     next();
   });
   app.get("/findings", serveDocsPage("findings", dir));
