@@ -12,7 +12,7 @@ export type GetProjectResponse = z.infer<typeof responseSchema>;
 const freeForm = (value: Record<string, unknown>) => toPlainJson(value) as Record<string, unknown>;
 
 /** The allow-list mapping of the spec's Project record. */
-export function toProject(doc: ProjectDoc): Project {
+function toProject(doc: ProjectDoc): Project {
   return {
     id: doc.id,
     name: doc.name ?? "",

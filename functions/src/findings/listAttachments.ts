@@ -14,7 +14,7 @@ import { signRows } from "./signRows";
  * Comments one request reads for comment files. With `limit` (at most 500 rows, so at most
  * 500 signBlob calls) this bounds what one request can cost.
  */
-export const MAX_THREAD_READS = 1000;
+const MAX_THREAD_READS = 1000;
 
 const responseSchema = z
   .object({

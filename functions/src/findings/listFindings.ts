@@ -8,7 +8,7 @@ import { findingSchema, STATUS_VALUES } from "./schemas";
 
 const FILTERS: EqualityField[] = ["status", "system", "priority"];
 
-export const listFindingsQuery = windowedListQuery(
+const listFindingsQuery = windowedListQuery(
   {
     from: "Default mode: inclusive lower bound on `date_created`. Findings without a `date_created` are excluded when it is given.",
     to: "Default mode: exclusive upper bound on `date_created`. Findings without a `date_created` sort first and are included.",

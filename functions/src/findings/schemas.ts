@@ -42,7 +42,7 @@ export const STATUS_VALUES = [
   "Shipyard confirmed rectification",
 ] as const;
 
-export const checklistItemSchema = z
+const checklistItemSchema = z
   .object({
     index: z.number().int().openapi({
       description:

@@ -8,7 +8,7 @@ import type { Attachment } from "./schemas";
 const SIGNING_CONCURRENCY = 16;
 
 /** The path of an attachment's content route, which answers 302 to a fresh link. */
-export const contentPath = (findingId: string, item: AttachmentItem) =>
+const contentPath = (findingId: string, item: AttachmentItem) =>
   `/v1/findings/${encodeURIComponent(findingId)}/attachments/${encodeURIComponent(attachmentIdOf(item.source))}/content`;
 
 async function signed(

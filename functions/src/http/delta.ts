@@ -37,7 +37,7 @@ export const deltaQuery = z
   })
   .strict();
 
-export const removalSchema = z
+const removalSchema = z
   .object({
     id: z.string(),
     removed: z.object({

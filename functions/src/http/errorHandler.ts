@@ -27,7 +27,7 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | nul
   }
 }
 
-export function toApiError(err: unknown): ApiError | null {
+function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   // The router's decoding of a path parameter (e.g. `%E0%A4%A`); the value is not echoed.
   if (err instanceof URIError)

@@ -22,7 +22,6 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** A refused change of a protected user, audited with the request (http/record.ts). */
 export interface RefusedChangeNote {

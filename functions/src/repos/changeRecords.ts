@@ -30,7 +30,7 @@ const sourceOf = (kind: ChangeKind, parentId: string, id: string) =>
     ? firestore().collection("projects").doc(parentId).collection("findings").doc(id)
     : firestore().collection("companies").doc(parentId).collection("incidents").doc(id);
 
-export const changesOf = (kind: ChangeKind, parentId: string): CollectionReference =>
+const changesOf = (kind: ChangeKind, parentId: string): CollectionReference =>
   kind === "finding"
     ? firestore().collection("projects").doc(parentId).collection("findingChanges")
     : firestore().collection("companies").doc(parentId).collection("incidentChanges");

@@ -39,7 +39,7 @@ export const incidentShape = {
 };
 export type IncidentDoc = Stored<typeof incidentShape> & { id: string };
 
-export const incidentsOf = (companyId: string) =>
+const incidentsOf = (companyId: string) =>
   firestore().collection("companies").doc(companyId).collection("incidents");
 
 /**

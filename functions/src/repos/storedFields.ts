@@ -88,7 +88,7 @@ export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, path
 };
 
 /** The scopes a company's limits may be arranged for (docs/firestore-data.md, `rateLimits`). */
-export const LIMIT_SCOPES = ["read", "provisioning"] as const;
+const LIMIT_SCOPES = ["read", "provisioning"] as const;
 export type LimitScope = (typeof LIMIT_SCOPES)[number];
 
 /** `companies.rateLimits`: company-wide fields plus one override per scope. */
