@@ -1,9 +1,9 @@
 import { HttpsError } from "firebase-functions/v2/https";
 import { z } from "../http/zod";
 import { isReportableYear, MIN_YEAR } from "../lib/months";
+import { assertMayReport } from "../services/adminAccess";
 import { esrsReport } from "../services/esrs/cache";
 import { PeriodNotBegunError } from "../services/esrs/report";
-import { assertMayReport } from "../services/keyAdmin";
 import { callableHandler } from "./callable";
 import { companyInput } from "./schemas";
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ProjectDoc } from "../repos/projects";
-import type { Limits } from "../services/rateLimit";
+import type { Limits } from "../services/rateWindows";
 
 /** What every request carries from its first middleware on (requestId.ts). */
 export interface RequestContext {

@@ -84,9 +84,6 @@ export function matchesFilters(
   });
 }
 
-/** What a sum aggregation adds up over matching documents: numeric values only. */
-export const summable = (value: unknown): number => (typeof value === "number" ? value : 0);
-
 function filtered(companyId: string, collection: string, filters: Filter[]): Query {
   let query: Query = companyRef(companyId).collection(collection);
   for (const [field, op, value] of filters) query = query.where(field, op, value);

@@ -89,10 +89,6 @@ export async function findOnRoster(companyId: string, uid: string): Promise<Stor
   return onRoster(user, companyId) ? user : null;
 }
 
-export async function userExists(uid: string): Promise<boolean> {
-  return isUserId(uid) && (await usersCollection().doc(uid).get()).exists;
-}
-
 /** Users of any company with this address, removed ones included. */
 export async function usersWithEmail(email: string): Promise<StoredUser[]> {
   return (await withEmailQuery(email).get()).docs.map(parseUser);

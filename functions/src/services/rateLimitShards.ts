@@ -1,5 +1,5 @@
 import type { Limits } from "../repos/apiKeyUsage";
-import type { RateLimitDecision, WindowStatus } from "./rateLimit";
+import type { RateLimitDecision, WindowStatus } from "./rateWindows";
 
 /**
  * The arithmetic of the sharded counter (docs/firestore-data.md, `apiKeyUsage` shards; the

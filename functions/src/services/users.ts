@@ -1,6 +1,5 @@
 import { accountSyncFailed } from "../logs";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { moveRemovedAside } from "../repos/userTransaction";
 import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
 import { intendAccountChange, settleAccount, settleLeftover } from "./accountIntents";
 import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
@@ -183,11 +182,3 @@ export async function removeUser(
   if (own) await settleAccount(uid, { own });
   return outcome;
 }
-
-/**
- * Operator repair of the stored form: users removed by versions from before removal moved
- * `createdAt` aside still sit in the roster ordered by creation (SCIM paging counts them). Moves
- * it aside for every such user of the company; idempotent. Returns how many were moved.
- */
-export const repairRemovedUsers = (companyId: string): Promise<number> =>
-  moveRemovedAside(companyId);
