@@ -2,7 +2,7 @@ import { companyOf, companyRef, findCompany, type CompanyDoc } from "../repos/co
 import { rematchUsers } from "../repos/userRematch";
 import { rosterWithIdpRole, type StoredUser } from "../repos/users";
 import { mapRole } from "./roles";
-import { isProtected } from "./userDecisions";
+import { isProtected } from "./users/decisions";
 
 type RoleSettings = Pick<CompanyDoc, "provisioningRoleMap" | "provisioningRolesSource">;
 

@@ -1,8 +1,8 @@
-import { findCompany, type AttributeSource } from "../repos/companies";
-import { departmentsOf, type Department } from "../repos/departments";
-import type { StoredUser } from "../repos/users";
-import { DEFAULT_ROLE, mapRole } from "./roles";
-import { outsideDomains, protectedAddress, provisioningOff, unknownDepartment } from "./userErrors";
+import { findCompany, type AttributeSource } from "../../repos/companies";
+import { departmentsOf, type Department } from "../../repos/departments";
+import type { StoredUser } from "../../repos/users";
+import { DEFAULT_ROLE, mapRole } from "../roles";
+import { outsideDomains, protectedAddress, provisioningOff, unknownDepartment } from "./errors";
 
 export { protectedAddress };
 

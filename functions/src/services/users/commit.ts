@@ -1,13 +1,13 @@
 import type { Timestamp } from "firebase-admin/firestore";
-import type { AuditOrigin } from "../repos/auditLogs";
+import type { AuditOrigin } from "../../repos/auditLogs";
 import {
   readUserTransaction,
   runUserTransaction,
   type NewUserRecord,
   type UserTransaction,
   type UserUpdate,
-} from "../repos/userTransaction";
-import type { StoredUser } from "../repos/users";
+} from "../../repos/userTransaction";
+import type { StoredUser } from "../../repos/users";
 import {
   assertAddressFree,
   assertOtherActiveOwner,
@@ -18,8 +18,8 @@ import {
   SEATED,
   seatsFrom,
   type PlannedChange,
-} from "./userDecisions";
-import { addressTaken, deactivatedLimit, notFound, type Seats } from "./userErrors";
+} from "./decisions";
+import { addressTaken, deactivatedLimit, notFound, type Seats } from "./errors";
 
 /**
  * The lifecycle's transactions: each reads what its decisions need (userDecisions.ts), then

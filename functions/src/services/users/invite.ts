@@ -1,24 +1,19 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { accountSyncFailed } from "../logs";
-import type { AuditOrigin } from "../repos/auditLogs";
-import type { NewUserRecord } from "../repos/userTransaction";
-import { usersWithEmail, type StoredUser } from "../repos/users";
-import {
-  abandonInvite,
-  accountForInvite,
-  settleAccount,
-  uidWithoutAccount,
-} from "./accountIntents";
-import { commitInvite, InviteIntentLost, seatsLookFull } from "./userCommit";
-import { assertAddressFree, type PersonName } from "./userDecisions";
-import { asUsersError, seatsExhausted } from "./userErrors";
+import { accountSyncFailed } from "../../logs";
+import type { AuditOrigin } from "../../repos/auditLogs";
+import type { NewUserRecord } from "../../repos/userTransaction";
+import { usersWithEmail, type StoredUser } from "../../repos/users";
+import { abandonInvite, accountForInvite, settleAccount, uidWithoutAccount } from "./accountSync";
+import { commitInvite, InviteIntentLost, seatsLookFull } from "./commit";
+import { assertAddressFree, type PersonName } from "./decisions";
+import { asUsersError, seatsExhausted } from "./errors";
 import {
   assertInDomains,
   chooseDepartment,
   provisioningSettings,
   roleOfNewUser,
   type UnmatchedDepartment,
-} from "./userRules";
+} from "./rules";
 
 /** The invitation of the users service (users.ts): a new user on the roster, with their sign-in account. */
 export interface NewUser {

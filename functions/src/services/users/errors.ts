@@ -1,4 +1,4 @@
-import { EmailTakenError } from "../repos/authAccounts";
+import { EmailTakenError } from "../../repos/authAccounts";
 /**
  * The users service's refusals: a closed list of codes, each answered by the adapters through
  * one table (http/usersErrors.ts). Knows nothing of HTTP.

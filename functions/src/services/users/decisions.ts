@@ -1,6 +1,6 @@
 import type { Timestamp } from "firebase-admin/firestore";
-import type { StoredSeats, UserStatus, UserUpdate } from "../repos/userTransaction";
-import type { StoredUser } from "../repos/users";
+import type { StoredSeats, UserStatus, UserUpdate } from "../../repos/userTransaction";
+import type { StoredUser } from "../../repos/users";
 import {
   addressTaken,
   lastOwner,
@@ -8,8 +8,8 @@ import {
   seatsExhausted,
   userNameTaken,
   type Seats,
-} from "./userErrors";
-import type { DepartmentChoice, RoleChoice } from "./userRules";
+} from "./errors";
+import type { DepartmentChoice, RoleChoice } from "./rules";
 
 /**
  * The decisions of the user lifecycle, as pure functions of what the transaction read: seats,

@@ -1,31 +1,24 @@
-import { accountSyncFailed } from "../logs";
-import type { AuditOrigin } from "../repos/auditLogs";
-import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
-import { intendAccountChange, settleAccount, settleLeftover } from "./accountIntents";
-import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
-import { commitChange, commitRemoval } from "./userCommit";
+import { accountSyncFailed } from "../../logs";
+import type { AuditOrigin } from "../../repos/auditLogs";
+import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../../repos/users";
+import { intendAccountChange, settleAccount, settleLeftover } from "./accountSync";
+import { commitChange, commitRemoval } from "./commit";
 import {
   assertAddressFree,
   isProtected,
   planRemoval,
   planUpdate,
   type PersonName,
-} from "./userDecisions";
-import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./userErrors";
+} from "./decisions";
+import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./errors";
 import {
   assertInDomains,
   chooseDepartment,
   chooseRole,
   provisioningSettings,
   type UnmatchedDepartment,
-} from "./userRules";
-
-export type { AuditOrigin } from "../repos/auditLogs";
-export type { StoredUser } from "../repos/users";
-export type { PersonName } from "./userDecisions";
-export { UsersError, type UsersErrorCode } from "./userErrors";
-export { inviteUser, type NewUser } from "./userInvite";
-export { departmentNameOf } from "./userRules";
+} from "./rules";
+import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
 
 /**
  * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,

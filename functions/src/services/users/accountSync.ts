@@ -1,5 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { accountSyncFailed } from "../logs";
+import { accountSyncFailed } from "../../logs";
 import {
   abandonIntent,
   claimIntent,
@@ -10,17 +10,17 @@ import {
   recordIntent,
   staleIntents,
   type IntentReason,
-} from "../repos/accountIntents";
+} from "../../repos/accountIntents";
 import {
   accountWithEmail,
   createAccount,
   deleteAccount,
   EmailTakenError,
   setAccountProfile,
-} from "../repos/authAccounts";
-import { findUser } from "../repos/users";
+} from "../../repos/authAccounts";
+import { findUser } from "../../repos/users";
+import { addressTaken } from "./errors";
 import { matchAccount, releaseRemovedAddress } from "./signInAccounts";
-import { addressTaken } from "./userErrors";
 
 /**
  * Crash safety of the sign-in accounts (docs/provisioning-crash-safety.md): an intent is recorded
