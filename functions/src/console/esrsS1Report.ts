@@ -7,7 +7,10 @@ import { PeriodNotBegunError } from "../services/esrs/report";
 import { callableHandler } from "./callable";
 import { companyInput } from "./schemas";
 
-/** `{ companyId, year }`: the company as every console callable names it, and a period named by its start year (the report refuses one that has not begun). */
+/**
+ * `{ companyId, year }`: the company as every console callable names it, and a period named by its
+ * start year (the report refuses one that has not begun).
+ */
 export const esrsS1ReportInput = companyInput.extend({
   year: z
     .number({ message: "year must be a whole number, e.g. 2025" })

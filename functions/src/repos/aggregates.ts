@@ -27,8 +27,8 @@ export interface AggregateStats {
   queries: number;
   documentsRead: number;
   /**
-   * What Firestore bills: one read per document read, and per aggregation one read for each
-   * 1,000 index entries it matched (at least one). Optional: tests comparing query counts leave it out.
+   * What Firestore bills: one read per document read, and per aggregation one read for each 1,000
+   * index entries it matched (at least one). Optional: tests comparing query counts leave it out.
    */
   billedReads?: number;
 }

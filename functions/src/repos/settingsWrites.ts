@@ -80,7 +80,9 @@ export async function storeRateLimits(
   });
 }
 
-/** The update of one override map at `path`: fields into a map, or the whole map when it is not one. */
+/**
+ * The update of one override map at `path`: fields into a map, or the whole map when it is not one.
+ */
 function limitFields(
   path: string,
   limits: Partial<Limits> | null,
@@ -95,7 +97,10 @@ function limitFields(
   );
 }
 
-/** The operator's provisioning settings of a company (docs/firestore-data.md); a field given as null is removed. */
+/**
+ * The operator's provisioning settings of a company (docs/firestore-data.md); a field given as null
+ * is removed.
+ */
 export interface ProvisioningChange {
   provisioningDomains?: string[] | null;
   provisioningRolesSource?: string;

@@ -105,7 +105,9 @@ export interface UserTransaction {
   withUserNameKey(companyId: string, key: string): Promise<StoredUser[]>;
   withRoleAndStatus(companyId: string, role: string, status: string): Promise<StoredUser[]>;
   create(companyId: string, uid: string, record: NewUserRecord): StoredUser;
-  /** Updates a user read by `user()` in this transaction; `touch: false` leaves `updatedAt` alone. */
+  /**
+   * Updates a user read by `user()` in this transaction; `touch: false` leaves `updatedAt` alone.
+   */
   update(uid: string, change: UserUpdate, options?: { touch?: boolean }): StoredUser;
   setSeatsUsed(companyId: string, used: number): void;
   audit(companyId: string, uid: string, action: string, origin: AuditOrigin): void;
@@ -224,7 +226,9 @@ function userTransaction(tx: Transaction): UserTransaction {
   };
 }
 
-/** Runs `work` in a read-write transaction (retried on contention, so `work` must be repeatable). */
+/**
+ * Runs `work` in a read-write transaction (retried on contention, so `work` must be repeatable).
+ */
 export function runUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>): Promise<T> {
   return firestore().runTransaction((tx) => work(userTransaction(tx)), TX_OPTIONS);
 }

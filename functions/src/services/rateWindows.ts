@@ -28,7 +28,9 @@ export interface RateLimitDecision {
   firstInMinute: boolean;
 }
 
-/** One fixed window at `nowMs`: its index, what was used in it, and its status after this request. */
+/**
+ * One fixed window at `nowMs`: its index, what was used in it, and its status after this request.
+ */
 function windowAt(
   name: WindowStatus["name"],
   lengthMs: number,

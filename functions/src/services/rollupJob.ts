@@ -20,7 +20,9 @@ export async function refreshRollup(
 /** On-demand refreshes of one company (the console's callable) are this far apart at least. */
 export const REFRESH_INTERVAL_MS = 10 * MINUTE_MS;
 
-/** The console's refresh: refused (`too_soon`, naming when) within REFRESH_INTERVAL_MS of the last. */
+/**
+ * The console's refresh: refused (`too_soon`, naming when) within REFRESH_INTERVAL_MS of the last.
+ */
 export async function refreshRollupOnDemand(
   companyId: string,
   now = new Date(),

@@ -43,7 +43,10 @@ export interface UserPatch {
   idpRole?: string | null;
   /** SCIM attributes the app has no field for, as sent: replaces the stored ones. */
   profile?: Record<string, unknown>;
-  /** A full replace (PUT) that did not carry these: kept, or reset if the company made the identity provider their source. */
+  /**
+   * A full replace (PUT) that did not carry these: kept, or reset if the company made the identity
+   * provider their source.
+   */
   omitted?: { roles?: boolean; department?: boolean };
 }
 
@@ -64,9 +67,11 @@ async function applyUpdate(
   await settleLeftover(uid);
   const email = patch.email === undefined ? undefined : lower(patch.email);
   const movesEmail = email !== undefined && email !== current.email;
-  // A user without an address gets their sign-in account with the first one (made before the commit, as an invitation's).
+  // A user without an address gets their sign-in account with the first one (made before the
+  // commit, as an invitation's).
   const firstAddress = movesEmail && current.email === null;
-  // The account follows the committed roster afterwards, also when nothing changed: repeating a request repairs Auth.
+  // The account follows the committed roster afterwards, also when nothing changed: repeating a
+  // request repairs Auth.
   const own =
     movesEmail || patch.active !== undefined
       ? await intendAccountChange(
@@ -115,7 +120,8 @@ async function applyUpdate(
     if (own) await settleAccount(uid, { own });
     return user;
   } catch (err) {
-    // Auth back to what the roster holds (an address moved before a refused commit); a failure here leaves it to the sweep.
+    // Auth back to what the roster holds (an address moved before a refused commit); a failure here
+    // leaves it to the sweep.
     if (own)
       await settleAccount(uid, { own }).catch((cleanup: unknown) =>
         accountSyncFailed({ uid, step: "settle_after_refusal" }, cleanup),

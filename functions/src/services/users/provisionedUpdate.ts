@@ -6,7 +6,10 @@ import type { UnmatchedDepartment } from "./rules";
 
 export interface ProvisionedUpdate {
   user: StoredUser;
-  /** Set when the owner's or a Key User's address change was left out (for its privileged audit entry). */
+  /**
+   * Set when the owner's or a Key User's address change was left out (for its privileged audit
+   * entry).
+   */
   refusedAddressOf?: string;
 }
 

@@ -51,7 +51,10 @@ async function giveAddress(uid: string, email: string, write: () => Promise<void
 export const moveAccountEmail = (uid: string, email: string) =>
   giveAddress(uid, email, () => setAccountEmail(uid, email));
 
-/** The first account of a user who had no address: created disabled (settling enables it once the roster seats the person). */
+/**
+ * The first account of a user who had no address: created disabled (settling enables it once the
+ * roster seats the person).
+ */
 export const createFirstAccount = (uid: string, email: string, displayName: string) =>
   giveAddress(uid, email, () => createAccount(uid, email, displayName, true));
 
