@@ -128,7 +128,7 @@ export const kpiRollupDaily = onSchedule(
 export const accountIntentSweep = onSchedule(
   { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
   async () => {
-    const { sweepAccountIntents } = await import("./services/accountIntents");
+    const { sweepAccountIntents } = await import("./services/users/accountSync");
     jobFinished("provisioning.intent_sweep", await sweepAccountIntents());
   },
 );
@@ -140,7 +140,7 @@ export const accountIntentSweep = onSchedule(
 export const rosterSignIn = beforeUserSignedIn(
   { region: callableOptions.region, serviceAccount: callableOptions.serviceAccount },
   async (event) => {
-    const { recordSignIn } = await import("./services/userCommit");
+    const { recordSignIn } = await import("./services/users/commit");
     if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
       throw new HttpsError(
         "permission-denied",

@@ -1,8 +1,12 @@
-import { HttpsError, type CallableRequest } from "firebase-functions/v2/https";
+import {
+  HttpsError,
+  type CallableRequest,
+  type FunctionsErrorCode,
+} from "firebase-functions/v2/https";
 import type { z } from "../http/zod";
 import { callableFailed } from "../logs";
 import { findUser } from "../repos/users";
-import { KeyAdminError, type Caller } from "../services/keyAdmin";
+import { KeyAdminError, type Caller } from "../services/adminAccess";
 
 /**
  * The shared shell of the console's callables: Firebase Auth required, input validated by
@@ -19,6 +23,16 @@ async function callerOf(request: CallableRequest<unknown>): Promise<Caller> {
     (typeof auth.token.name === "string" ? auth.token.name : admin ? "Platform admin" : auth.uid);
   return { uid: auth.uid, admin, name, user };
 }
+
+/** The callable error code of each refusal of the service (the console's wire codes). */
+const CALLABLE_CODE: Record<KeyAdminError["code"], FunctionsErrorCode> = {
+  forbidden: "permission-denied",
+  invalid_input: "invalid-argument",
+  not_found: "not-found",
+  limit_reached: "resource-exhausted",
+  too_soon: "resource-exhausted",
+  plan_required: "failed-precondition",
+};
 
 export function callableHandler<S extends z.ZodType, R>(
   name: string,
@@ -42,7 +56,7 @@ export function callableHandler<S extends z.ZodType, R>(
       return await run(parsed.data, caller);
     } catch (err) {
       if (err instanceof HttpsError) throw err;
-      if (err instanceof KeyAdminError) throw new HttpsError(err.code, err.message);
+      if (err instanceof KeyAdminError) throw new HttpsError(CALLABLE_CODE[err.code], err.message);
       callableFailed(name, err);
       throw new HttpsError("internal", "An internal error occurred.");
     }

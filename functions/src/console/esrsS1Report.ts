@@ -1,13 +1,16 @@
 import { HttpsError } from "firebase-functions/v2/https";
 import { z } from "../http/zod";
 import { isReportableYear, MIN_YEAR } from "../lib/months";
+import { assertMayReport } from "../services/adminAccess";
 import { esrsReport } from "../services/esrs/cache";
 import { PeriodNotBegunError } from "../services/esrs/report";
-import { assertMayReport } from "../services/keyAdmin";
 import { callableHandler } from "./callable";
 import { companyInput } from "./schemas";
 
-/** `{ companyId, year }`: the company as every console callable names it, and a period named by its start year (the report refuses one that has not begun). */
+/**
+ * `{ companyId, year }`: the company as every console callable names it, and a period named by its
+ * start year (the report refuses one that has not begun).
+ */
 export const esrsS1ReportInput = companyInput.extend({
   year: z
     .number({ message: "year must be a whole number, e.g. 2025" })

@@ -1,7 +1,7 @@
 import { HttpsError } from "firebase-functions/v2/https";
+import { assertMayReport } from "../services/adminAccess";
 import { FreezeRefusedError, freezeEsrsReport } from "../services/esrs/freeze";
 import { PeriodNotBegunError } from "../services/esrs/report";
-import { assertMayReport } from "../services/keyAdmin";
 import { callableHandler } from "./callable";
 import { esrsS1ReportInput } from "./esrsS1Report";
 

@@ -1,4 +1,4 @@
-import { assertMayReport } from "../services/keyAdmin";
+import { assertMayReport } from "../services/adminAccess";
 import { refreshRollupOnDemand } from "../services/rollupJob";
 import { callableHandler } from "./callable";
 import { companyInput } from "./schemas";

@@ -1,4 +1,4 @@
-import { setAccess } from "../services/keyAdmin";
+import { setAccess } from "../services/companySettings";
 import { callableHandler } from "./callable";
 import { setApiAccessInput } from "./schemas";
 

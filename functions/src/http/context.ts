@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { randomUUID } from "node:crypto";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ProjectDoc } from "../repos/projects";
-import type { Limits } from "../services/rateLimit";
+import type { Limits } from "../services/rateWindows";
 
 /** What every request carries from its first middleware on (`requestContext`). */
 export interface RequestContext {

@@ -1,7 +1,9 @@
 import type { Response } from "express";
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { UsageContentionError } from "../repos/apiKeyUsage";
-import { consume, policyHeader, remainingHeader, type CountedEntry } from "../services/rateLimit";
+import type { CountedEntry } from "../repos/usageCommit";
+import { consume } from "../services/rateLimit";
+import type { RateLimitDecision } from "../services/rateWindows";
 import type { Principal } from "./context";
 import { ApiError } from "./errors";
 import { rememberRefusal } from "./refusalMemory";
@@ -47,4 +49,20 @@ export async function admit(
     rememberRefusal(principal.keyHash, error, principal, decision.retryAfterSeconds * 1000);
     throw error;
   }
+}
+
+/** `RateLimit-Policy` of draft-ietf-httpapi-ratelimit-headers-11. */
+export function policyHeader(decision: RateLimitDecision): string {
+  return decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(", ");
+}
+
+/**
+ * `RateLimit` of the same draft, for the closer limit: the window with the fewest requests
+ * left, and on a tie the one that resets first.
+ */
+export function remainingHeader(decision: RateLimitDecision): string {
+  const [closer] = [...decision.windows].sort(
+    (a, b) => a.remaining - b.remaining || a.resetSeconds - b.resetSeconds,
+  );
+  return `"${closer.name}";r=${closer.remaining};t=${closer.resetSeconds}`;
 }

@@ -9,7 +9,7 @@ import {
   settleRequestEntry,
   type AuditOrigin,
 } from "../repos/auditLogs";
-import type { CountedEntry } from "../services/rateLimit";
+import type { CountedEntry } from "../repos/usageCommit";
 import { pathOf, type AuditSubject, type RequestContext } from "./context";
 import type { RefusedChangeNote } from "./errors";
 import { noteRefusal, REFUSED_STATUSES } from "./refusals";

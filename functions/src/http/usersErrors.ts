@@ -1,4 +1,4 @@
-import { UsersError, type UsersErrorCode } from "../services/userErrors";
+import { UsersError, type UsersErrorCode } from "../services/users/errors";
 import { ApiError, type ErrorCode } from "./errors";
 
 /**

@@ -37,7 +37,9 @@ const parseIntent = (snap: DocumentSnapshot): AccountIntent | null => {
   return { uid: id, companyId, reason, at, abandoned, version: snap.updateTime };
 };
 
-/** A fresh uid for a new account (Firestore's auto-id form, valid for Auth and as a document id). */
+/**
+ * A fresh uid for a new account (Firestore's auto-id form, valid for Auth and as a document id).
+ */
 export const newAccountUid = () => accountIntentsCollection().doc().id;
 
 /** Records (or renews) the intent; returns its version. */
@@ -59,7 +61,10 @@ export async function intentIn(tx: Transaction, uid: string): Promise<AccountInt
   return parseIntent(await tx.get(accountIntentsCollection().doc(uid)));
 }
 
-/** As the users' transactions: an instance stopped mid-transaction holds its locks until Firestore expires it. */
+/**
+ * As the users' transactions: an instance stopped mid-transaction holds its locks until Firestore
+ * expires it.
+ */
 const TX_OPTIONS = { maxAttempts: 30 };
 
 const FAILED_PRECONDITION = 9;
@@ -97,7 +102,10 @@ export async function abandonIntent(uid: string): Promise<"committed" | "gone" |
   }, TX_OPTIONS);
 }
 
-/** Takes over an invitation's unfinished intent (no user, not abandoned) for `companyId`; false if it is not one. */
+/**
+ * Takes over an invitation's unfinished intent (no user, not abandoned) for `companyId`; false if
+ * it is not one.
+ */
 export async function claimIntent(uid: string, companyId: string): Promise<boolean> {
   if (!isUserId(uid)) return false;
   return firestore().runTransaction(async (tx) => {

@@ -27,8 +27,8 @@ export interface AggregateStats {
   queries: number;
   documentsRead: number;
   /**
-   * What Firestore bills: one read per document read, and per aggregation one read for each
-   * 1,000 index entries it matched (at least one). Optional: tests comparing query counts leave it out.
+   * What Firestore bills: one read per document read, and per aggregation one read for each 1,000
+   * index entries it matched (at least one). Optional: tests comparing query counts leave it out.
    */
   billedReads?: number;
 }
@@ -83,9 +83,6 @@ export function matchesFilters(
     return op === ">=" ? x >= y : op === ">" ? x > y : op === "<" ? x < y : x <= y;
   });
 }
-
-/** What a sum aggregation adds up over matching documents: numeric values only. */
-export const summable = (value: unknown): number => (typeof value === "number" ? value : 0);
 
 function filtered(companyId: string, collection: string, filters: Filter[]): Query {
   let query: Query = companyRef(companyId).collection(collection);

@@ -24,20 +24,28 @@ export interface UsageState {
   dayCount: number;
 }
 
-/** Per-key limits: the default, or the override of `companies.rateLimits` / `apiKeys.rateLimits`. */
+/**
+ * Per-key limits: the default, or the override of `companies.rateLimits` / `apiKeys.rateLimits`.
+ */
 export interface Limits {
   perMinute: number;
   perDay: number;
 }
 
-/** What the store needs of a decision: admitted or not, the state to store, and whether to touch `lastUsedAt`. */
+/**
+ * What the store needs of a decision: admitted or not, the state to store, and whether to touch
+ * `lastUsedAt`.
+ */
 export interface UsageDecision {
   allowed: boolean;
   next: UsageState;
   firstInMinute: boolean;
 }
 
-/** Decides `count` requests arriving together from the stored state (services/rateLimit's arithmetic). */
+/**
+ * Decides `count` requests arriving together from the stored state (services/rateLimit's
+ * arithmetic).
+ */
 export type DecideBatch<D extends UsageDecision> = (
   stored: UsageState | undefined,
   nowMs: number,
@@ -67,7 +75,9 @@ function isConflict(err: unknown): boolean {
   return code === ALREADY_EXISTS || code === FAILED_PRECONDITION;
 }
 
-/** When this instance last wrote each counter document (by path): older prefetched reads are stale. */
+/**
+ * When this instance last wrote each counter document (by path): older prefetched reads are stale.
+ */
 const lastWrite = new Map<string, Timestamp>();
 
 const FIELDS = ["minuteWindow", "minuteCount", "dayWindow", "dayCount"] as const;
@@ -80,7 +90,9 @@ export function storedUsage(snap: DocumentSnapshot): UsageState | undefined {
   return { minuteWindow, minuteCount, dayWindow, dayCount };
 }
 
-/** Further writes of admitted request `index`, committed in the counter's batch (an audit entry). */
+/**
+ * Further writes of admitted request `index`, committed in the counter's batch (an audit entry).
+ */
 export type AlsoWrite = (batch: WriteBatch, index: number) => void;
 
 /**

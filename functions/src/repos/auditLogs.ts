@@ -20,7 +20,9 @@ export interface AuditEntry {
   path: string | null;
   status: number | null;
   requestId: string | null;
-  /** The caller's own `X-Request-Id` (absent when none was sent, and on entries of older versions). */
+  /**
+   * The caller's own `X-Request-Id` (absent when none was sent, and on entries of older versions).
+   */
   clientRequestId?: string | null;
   projectId: string | null;
   /** What a change concerns (absent on plain requests). */
@@ -141,7 +143,10 @@ export async function addRefusals(
     .set({ ...entry, count: FieldValue.increment(count) }, { merge: true });
 }
 
-/** Refused changes of protected users a key leaves as entries of their own per UTC minute; the rest are only counted. */
+/**
+ * Refused changes of protected users a key leaves as entries of their own per UTC minute; the rest
+ * are only counted.
+ */
 export const REFUSED_CHANGES_PER_MINUTE = 10;
 
 /**

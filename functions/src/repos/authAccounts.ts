@@ -82,7 +82,10 @@ export async function setSignInAllowed(uid: string, allowed: boolean): Promise<v
   }
 }
 
-/** Ends every session of the account (refresh tokens revoked); the blocking function does not run on token refresh. */
+/**
+ * Ends every session of the account (refresh tokens revoked); the blocking function does not run on
+ * token refresh.
+ */
 export async function revokeSessions(uid: string): Promise<void> {
   await auth()
     .revokeRefreshTokens(uid)
@@ -91,7 +94,10 @@ export async function revokeSessions(uid: string): Promise<void> {
     });
 }
 
-/** The uid of the account with this e-mail address, or null (also for a value Auth refuses as no address: a lookup by `jdoe`). */
+/**
+ * The uid of the account with this e-mail address, or null (also for a value Auth refuses as no
+ * address: a lookup by `jdoe`).
+ */
 export async function accountWithEmail(email: string): Promise<string | null> {
   try {
     return (await auth().getUserByEmail(email)).uid;

@@ -16,7 +16,10 @@ export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];
 const attributeSource = oneOf(ATTRIBUTE_SOURCES, "app");
 
-/** The company's domains; null only for the operator's explicit `["*"]` (any domain). Absent: none. A list that cannot be read refuses every address. */
+/**
+ * The company's domains; null only for the operator's explicit `["*"]` (any domain). Absent: none.
+ * A list that cannot be read refuses every address.
+ */
 const domains: Reader<string[] | null> = (v, path) => {
   if (v === undefined || v === null) return [];
   if (Array.isArray(v) && v.every((d) => typeof d === "string"))
@@ -24,7 +27,10 @@ const domains: Reader<string[] | null> = (v, path) => {
   return misfit(path, []);
 };
 
-/** The stored list that opts a company into provisioning any domain (`keys -- provisioning --any-domain`). */
+/**
+ * The stored list that opts a company into provisioning any domain (`keys -- provisioning
+ * --any-domain`).
+ */
 export const ANY_DOMAIN = "*";
 
 const isMonth = (v: unknown): v is number =>
@@ -40,20 +46,35 @@ export const companyShape = {
   rateLimits: companyRateLimits,
   /** IdP role value → app role, set by the operator (see services/roles.ts). */
   provisioningRoleMap: freeForm,
-  /** SCIM group name → `{ role?, department? }`, set by the operator (services/roles.ts `groupAssignment`). */
+  /**
+   * SCIM group name → `{ role?, department? }`, set by the operator (services/roles.ts
+   * `groupAssignment`).
+   */
   provisioningGroupMap: freeForm,
-  /** The company's e-mail domains for provisioning; empty (also absent): none, so no provisioning; null: any domain. */
+  /**
+   * The company's e-mail domains for provisioning; empty (also absent): none, so no provisioning;
+   * null: any domain.
+   */
   provisioningDomains: domains,
-  /** Who owns the role and the department of provisioned users (docs/firestore-data.md); anything else reads as `app`. */
+  /**
+   * Who owns the role and the department of provisioned users (docs/firestore-data.md); anything
+   * else reads as `app`.
+   */
   provisioningRolesSource: attributeSource,
   provisioningDepartmentSource: attributeSource,
-  /** ESRS reporting period (lib/period.ts): an IANA zone and the financial year's first month; invalid reads as the default. */
+  /**
+   * ESRS reporting period (lib/period.ts): an IANA zone and the financial year's first month;
+   * invalid reads as the default.
+   */
   reportingTimeZone: valueWhere(
     (v): v is string => typeof v === "string" && isTimeZone(v),
     DEFAULT_REPORTING.timeZone,
   ),
   financialYearStartMonth: valueWhere(isMonth, DEFAULT_REPORTING.firstMonth),
-  /** ESRS datapoint id → why it is not disclosed (docs/firestore-data.md); interpreted by services/esrs. */
+  /**
+   * ESRS datapoint id → why it is not disclosed (docs/firestore-data.md); interpreted by
+   * services/esrs.
+   */
   esrsOmissions: freeForm,
 };
 export type CompanyDoc = Stored<typeof companyShape>;
@@ -68,7 +89,10 @@ export async function findCompany(companyId: string): Promise<CompanyDoc | null>
   return companyOf(await companyRef(companyId).get());
 }
 
-/** The company's ESRS settings in one read: the reporting period's and the datapoints marked as not disclosed (as stored). */
+/**
+ * The company's ESRS settings in one read: the reporting period's and the datapoints marked as not
+ * disclosed (as stored).
+ */
 export async function findEsrsSettings(
   companyId: string,
 ): Promise<{ reporting: ReportingSettings; omissions: Record<string, unknown> }> {
@@ -84,7 +108,9 @@ export async function findEsrsSettings(
     : { reporting: DEFAULT_REPORTING, omissions: {} };
 }
 
-/** The company's reporting period settings; the defaults (UTC, January) when it or they are absent. */
+/**
+ * The company's reporting period settings; the defaults (UTC, January) when it or they are absent.
+ */
 export async function findReportingSettings(companyId: string): Promise<ReportingSettings> {
   const company = await findCompany(companyId);
   return company

@@ -107,7 +107,8 @@ function decodeOrderValue(
 
 /**
  * Encoded values longer than this resume from the document itself instead (`startAfter` of its
- * snapshot): a timestamp takes about 30 characters, and a token stays small whatever bad data holds.
+ * snapshot): a timestamp takes about 30 characters, and a token stays small whatever bad data
+ * holds.
  */
 const MAX_VALUE_CHARS = 64;
 const SNAPSHOT_TAG = "d";

@@ -17,7 +17,8 @@ const frozenShape = {
   version: nullableInteger,
   frozenAt: timestamp,
   frozenBy: storedMap({ type: requiredString, id: requiredString, name: requiredString }),
-  // Written by us as the service shapes it (the rows, the inputs behind them); the service reads it back.
+  // Written by us as the service shapes it (the rows, the inputs behind them); the service reads it
+  // back.
   content: requiredMap,
 };
 

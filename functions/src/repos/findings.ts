@@ -154,7 +154,9 @@ export async function liveFiles(projectId: string, findingId: string): Promise<F
   return snap.docs.map((doc) => parseSnapshot(fileShape, doc)).filter((file) => !file.deleted);
 }
 
-/** The findings with these ids, as stored now (hidden ones too); an absent id is a deleted finding. */
+/**
+ * The findings with these ids, as stored now (hidden ones too); an absent id is a deleted finding.
+ */
 export async function findingsByIds(
   projectId: string,
   ids: readonly string[],

@@ -33,7 +33,10 @@ const ownedOf = ([company, project]: DocumentSnapshot[]): OwnerDocuments => ({
   project: project ? projectOf(project) : null,
 });
 
-/** A key and its counter, fresh, with the documents of its owners when those are known (one `getAll`). */
+/**
+ * A key and its counter, fresh, with the documents of its owners when those are known (one
+ * `getAll`).
+ */
 export async function readKeyDocuments(
   keyHash: string,
   owners: KeyOwners | undefined,

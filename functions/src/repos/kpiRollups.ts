@@ -69,7 +69,10 @@ export async function claimRefresh(
   });
 }
 
-/** Companies the daily job rolls up: the company API switched on, on the enterprise plan (the only one it serves). */
+/**
+ * Companies the daily job rolls up: the company API switched on, on the enterprise plan (the only
+ * one it serves).
+ */
 export async function companiesWithCompanyApi(): Promise<string[]> {
   const snap = await companiesCollection()
     .where("apiAccess.companyApi", "==", true)

@@ -88,7 +88,8 @@ export async function rangeQuery(
     if (q.after) query = await startAfter(query, base, q.after);
     if (q.to) query = query.endBefore(toTimestamp(q.to));
   } else {
-    // Newest first: both bounds are range filters (nulls, which sort last, are left out of a window).
+    // Newest first: both bounds are range filters (nulls, which sort last, are left out of a
+    // window).
     if (q.from) query = query.where(order, ">=", toTimestamp(q.from));
     if (q.to) query = query.where(order, "<", toTimestamp(q.to));
     if (q.after) query = await startAfter(query, base, q.after);
@@ -125,7 +126,9 @@ export function streamRows<R>(
   });
 }
 
-/** A valid Firestore document id: not empty, no slash, not `.`/`..`/`__…__`, at most 1,500 bytes. */
+/**
+ * A valid Firestore document id: not empty, no slash, not `.`/`..`/`__…__`, at most 1,500 bytes.
+ */
 export const isDocumentId = (id: string) =>
   id.length > 0 &&
   !id.includes("/") &&

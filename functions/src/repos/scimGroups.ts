@@ -61,7 +61,10 @@ export async function groupsByIds(
   return found;
 }
 
-/** The company's groups whose field equals the value (a `displayName eq` filter passes the lower-cased key). */
+/**
+ * The company's groups whose field equals the value (a `displayName eq` filter passes the
+ * lower-cased key).
+ */
 export async function groupsWhere(
   companyId: string,
   field: "displayNameKey" | "externalId",
@@ -98,7 +101,10 @@ export async function membersOf(companyId: string, groupId: string): Promise<Mem
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Of `ids`: those that are no user on the company's roster (`invalid`), and those in the group now (`members`). */
+/**
+ * Of `ids`: those that are no user on the company's roster (`invalid`), and those in the group now
+ * (`members`).
+ */
 export async function membershipOf(
   companyId: string,
   groupId: string,

@@ -110,7 +110,10 @@ export function parseSnapshot<S extends Shape>(
   return parseStored(shape, snap.ref.path, snap.data(), snap.id);
 }
 
-/** Reads a stored document, with its `id` first when given. Throws StoredDataError only when unusable. */
+/**
+ * Reads a stored document, with its `id` first when given. Throws StoredDataError only when
+ * unusable.
+ */
 export function parseStored<S extends Shape>(shape: S, document: string, data: unknown): Stored<S>;
 export function parseStored<S extends Shape>(
   shape: S,

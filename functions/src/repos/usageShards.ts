@@ -28,11 +28,19 @@ export type DecideShard<D extends UsageDecision> = (
 ) => D[];
 
 export interface ShardedOutcome<D> {
-  /** Per request: the decision of the shard that admitted it, or null when every shard refused it. */
+  /**
+   * Per request: the decision of the shard that admitted it, or null when every shard refused it.
+   */
   decisions: Array<D | null>;
-  /** One refusal per shard tried that refused (every shard's, when any request is refused and none was contended). */
+  /**
+   * One refusal per shard tried that refused (every shard's, when any request is refused and none
+   * was contended).
+   */
   refusals: D[];
-  /** A shard stayed contended after its retries: the requests left undecided are neither admitted nor refused by it. */
+  /**
+   * A shard stayed contended after its retries: the requests left undecided are neither admitted
+   * nor refused by it.
+   */
   contended: boolean;
 }
 

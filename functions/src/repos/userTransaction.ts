@@ -9,6 +9,7 @@ import { firestore } from "../config/firebase";
 import { intentIn, type AccountIntent } from "./accountIntents";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
+import { movedAside } from "./movedAside";
 import { parseStored } from "./stored";
 import {
   isUserId,
@@ -22,9 +23,9 @@ import {
 
 /**
  * The writes of `users/{uid}`: a transaction's primitives, so that a user, the company's seat
- * counter and the change's privileged audit entry commit together; and the operator's repair of
- * an older stored form. They read and write what they are told: every decision (seats,
- * uniqueness, owners, state changes) is the users service's.
+ * counter and the change's privileged audit entry commit together. They read and write what
+ * they are told: every decision (seats, uniqueness, owners, state changes) is the users
+ * service's.
  */
 
 export type UserStatus = "invited" | "active" | "deactivated";
@@ -104,7 +105,9 @@ export interface UserTransaction {
   withUserNameKey(companyId: string, key: string): Promise<StoredUser[]>;
   withRoleAndStatus(companyId: string, role: string, status: string): Promise<StoredUser[]>;
   create(companyId: string, uid: string, record: NewUserRecord): StoredUser;
-  /** Updates a user read by `user()` in this transaction; `touch: false` leaves `updatedAt` alone. */
+  /**
+   * Updates a user read by `user()` in this transaction; `touch: false` leaves `updatedAt` alone.
+   */
   update(uid: string, change: UserUpdate, options?: { touch?: boolean }): StoredUser;
   setSeatsUsed(companyId: string, used: number): void;
   audit(companyId: string, uid: string, action: string, origin: AuditOrigin): void;
@@ -132,27 +135,6 @@ function fieldsOf(
   }
   return fields;
 }
-
-/** What removal moves aside: `createdAt` (the ordered roster), `email`, `userNameKey` and `externalId` (the lookups). */
-const ASIDE = {
-  createdAt: "removedCreatedAt",
-  email: "removedEmail",
-  userNameKey: "removedUserNameKey",
-  externalId: "removedExternalId",
-} as const;
-
-/** The writes that move a removed user's lookup fields aside (none when they already are). */
-export function movedAside(data: Record<string, unknown>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [from, to] of Object.entries(ASIDE))
-    if (data[from] !== undefined)
-      Object.assign(fields, { [from]: FieldValue.delete(), [to]: data[from] });
-  return fields;
-}
-
-/** Whether a removed user still holds a field removal moves aside (an older version removed it). */
-export const needsMoveAside = (data: Record<string, unknown>): boolean =>
-  Object.keys(ASIDE).some((f) => data[f] !== undefined);
 
 /** The document after an update (a deleted field is absent). */
 function merged(
@@ -244,7 +226,9 @@ function userTransaction(tx: Transaction): UserTransaction {
   };
 }
 
-/** Runs `work` in a read-write transaction (retried on contention, so `work` must be repeatable). */
+/**
+ * Runs `work` in a read-write transaction (retried on contention, so `work` must be repeatable).
+ */
 export function runUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>): Promise<T> {
   return firestore().runTransaction((tx) => work(userTransaction(tx)), TX_OPTIONS);
 }
@@ -252,29 +236,4 @@ export function runUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>)
 /** Runs `work` in a read-only transaction (its writes would fail). */
 export function readUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>): Promise<T> {
   return firestore().runTransaction((tx) => work(userTransaction(tx)), { readOnly: true });
-}
-
-/**
- * Repairs users removed before removal moved `createdAt`, `email`, `userNameKey` and `externalId` aside (they
- * still sit in the ordered roster and in the lookups): a hundred at a time, one pass per field
- * (ordering by a field reads only documents that have it); idempotent. Returns how many were moved.
- */
-export async function moveRemovedAside(companyId: string): Promise<number> {
-  let moved = 0;
-  for (const field of Object.keys(ASIDE))
-    for (;;) {
-      const stale = await usersCollection()
-        .where("companyId", "==", companyId)
-        .where("removedAt", "!=", null)
-        .orderBy("removedAt")
-        .orderBy(field)
-        .limit(100)
-        .get();
-      if (stale.empty) break;
-      const batch = firestore().batch();
-      for (const doc of stale.docs) batch.update(doc.ref, movedAside(doc.data()));
-      await batch.commit();
-      moved += stale.size;
-    }
-  return moved;
 }

@@ -22,17 +22,27 @@ export const userShape = {
   status: nullableString,
   departmentId: nullableString,
   externalId: nullableString,
-  /** API-owned: the SCIM userName as written (absent: the e-mail address) and its lower-cased key. */
+  /**
+   * API-owned: the SCIM userName as written (absent: the e-mail address) and its lower-cased key.
+   */
   userName: nullableString,
   userNameKey: nullableString,
-  /** API-owned: the sign-in address was taken from the SCIM userName and no `emails` were ever sent. */
+  /**
+   * API-owned: the sign-in address was taken from the SCIM userName and no `emails` were ever sent.
+   */
   addressFromUserName: flag,
   /** API-owned: a department name an identity provider sent that matches none of the company's. */
   unmatchedDepartment: nullableString,
-  /** API-owned: the role value an identity provider last sent (SCIM), and the app role its mapping gave then. */
+  /**
+   * API-owned: the role value an identity provider last sent (SCIM), and the app role its mapping
+   * gave then.
+   */
   idpRole: nullableString,
   idpRoleMappedTo: nullableString,
-  /** API-owned: the role the company's group map gave the user through their SCIM groups (it wins over `idpRole`). */
+  /**
+   * API-owned: the role the company's group map gave the user through their SCIM groups (it wins
+   * over `idpRole`).
+   */
   groupRole: nullableString,
   /** API-owned: the SCIM `name` parts (the app knows only `displayName`). */
   givenName: nullableString,
@@ -40,7 +50,9 @@ export const userShape = {
   formattedName: nullableString,
   /** API-owned: the SCIM attributes the app has no field for, as sent (scim/profile.ts). */
   scimProfile: freeForm,
-  /** API-owned: the ids of the company's SCIM groups the user is a member of (repos/scimGroups.ts). */
+  /**
+   * API-owned: the ids of the company's SCIM groups the user is a member of (repos/scimGroups.ts).
+   */
   scimGroups: stringList,
   provisionedBy: nullableString,
   createdAt: timestamp,
@@ -53,7 +65,9 @@ export const userShape = {
 export type StoredUser = Stored<typeof userShape> & { id: string };
 
 export const parseUser = (snap: StoredSnapshot): StoredUser => parseSnapshot(userShape, snap);
-/** Whether the id can name a document at all (anything else is no user, never a Firestore error). */
+/**
+ * Whether the id can name a document at all (anything else is no user, never a Firestore error).
+ */
 export const isUserId = isDocumentId;
 
 /**
@@ -62,7 +76,9 @@ export const isUserId = isDocumentId;
  * read besides the holder. No limit: a lookup that stops early can miss the holder behind them.
  */
 export const withEmailQuery = (email: string) => usersCollection().where("email", "==", email);
-/** The company's users with this address (as for `withEmailQuery`, removed ones are moved aside). */
+/**
+ * The company's users with this address (as for `withEmailQuery`, removed ones are moved aside).
+ */
 export const rosterEmailQuery = (companyId: string, email: string) =>
   usersCollection().where("companyId", "==", companyId).where("email", "==", email);
 /** The company's users with this lower-cased userName (removal moves `userNameKey` aside). */
@@ -89,16 +105,15 @@ export async function findOnRoster(companyId: string, uid: string): Promise<Stor
   return onRoster(user, companyId) ? user : null;
 }
 
-export async function userExists(uid: string): Promise<boolean> {
-  return isUserId(uid) && (await usersCollection().doc(uid).get()).exists;
-}
-
 /** Users of any company with this address, removed ones included. */
 export async function usersWithEmail(email: string): Promise<StoredUser[]> {
   return (await withEmailQuery(email).get()).docs.map(parseUser);
 }
 
-/** One page of the roster by creation, then id; removed users read as null (they still move the cursor). */
+/**
+ * One page of the roster by creation, then id; removed users read as null (they still move the
+ * cursor).
+ */
 export async function queryRoster(
   companyId: string,
   q: RangeQuery<"email" | "status">,
@@ -129,7 +144,10 @@ export async function rosterByEmail(companyId: string, email: string): Promise<S
   return found.length ? found : bySignInAccount(companyId, email, false);
 }
 
-/** The company's user with this userName (lower-cased key); users from before `userNameKey` are named by their e-mail address (in any case). */
+/**
+ * The company's user with this userName (lower-cased key); users from before `userNameKey` are
+ * named by their e-mail address (in any case).
+ */
 export async function rosterByUserName(companyId: string, key: string): Promise<StoredUser[]> {
   const [named, legacy] = await Promise.all([
     withUserNameKeyQuery(companyId, key).get(),
@@ -157,7 +175,10 @@ export async function rosterByExternalId(
   );
 }
 
-/** What a window cost, as Firestore bills it (a count: one read per 1,000 entries; an offset: every skipped document). */
+/**
+ * What a window cost, as Firestore bills it (a count: one read per 1,000 entries; an offset: every
+ * skipped document).
+ */
 export interface ReadStats {
   queries: number;
   billedReads: number;

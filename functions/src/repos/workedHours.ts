@@ -19,8 +19,8 @@ export type WorkerCategory = (typeof WORKER_CATEGORIES)[number];
 
 const workedHoursShape = {
   /**
-   * Only a real `YYYY-MM` key is a month: `2025-05-15` sorts inside 2025's range but is no
-   * month, so it is read as absent (and logged), exactly as the per-month aggregations (`==`) miss it.
+   * Only a real `YYYY-MM` key is a month: `2025-05-15` sorts inside 2025's range but is no month,
+   * so it is read as absent (and logged), exactly as the per-month aggregations (`==`) miss it.
    */
   month: valueWhere(
     (v): v is string => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v),
@@ -28,7 +28,10 @@ const workedHoursShape = {
   ),
   hours: nullableNumber,
   source: oneOf(["app", "api"], "app"),
-  /** Absent (or not one of the two): hours of the whole own workforce, or of a part not attributed to either group. */
+  /**
+   * Absent (or not one of the two): hours of the whole own workforce, or of a part not attributed
+   * to either group.
+   */
   workerCategory: oneOf(WORKER_CATEGORIES, null),
   updatedAt: timestamp,
 };
@@ -41,7 +44,10 @@ export interface StoredHours {
   updatedAt: Timestamp | null;
 }
 
-/** Every record of the months from `first` to `last` (`YYYY-MM`, inclusive); unreadable ones left out (logged). */
+/**
+ * Every record of the months from `first` to `last` (`YYYY-MM`, inclusive); unreadable ones left
+ * out (logged).
+ */
 export async function hoursBetween(
   companyId: string,
   first: string,
@@ -60,7 +66,9 @@ export async function hoursBetween(
   return snap.docs.flatMap((doc) => readHoursRecord(doc.ref.path, doc.data()) ?? []);
 }
 
-/** One stored record, or null when it has no real month or no numeric hours (the field is logged). */
+/**
+ * One stored record, or null when it has no real month or no numeric hours (the field is logged).
+ */
 export function readHoursRecord(path: string, data: unknown): StoredHours | null {
   const record = parseStored(workedHoursShape, path, data);
   return record.month !== null && record.hours !== null
@@ -87,7 +95,8 @@ export async function setApiHours(
     const replaced = (await tx.get(ref)).exists;
     const updatedAt = Timestamp.now();
     const record: StoredHours = { month, hours, source: "api", workerCategory, updatedAt };
-    // Written only when given: a whole-workforce document stays as it was before categories existed.
+    // Written only when given: a whole-workforce document stays as it was before categories
+    // existed.
     tx.set(ref, {
       month,
       hours,

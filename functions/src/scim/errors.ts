@@ -2,7 +2,7 @@ import type { ErrorDialect } from "../http/errorHandler";
 import { ApiError, type ErrorCode } from "../http/errors";
 import { usersAnswer, withRefusedChange } from "../http/usersErrors";
 import { z } from "../http/zod";
-import { UsersError } from "../services/users";
+import { UsersError } from "../services/users/errors";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";
 
 /** The `scimType` values of RFC 7644 §3.12 this service answers with. */

@@ -1,6 +1,9 @@
 import { z } from "../http/zod";
 import { toIso } from "../repos/storedFields";
-import type { NewUser, PersonName, StoredUser, UserPatch } from "../services/users";
+import type { StoredUser } from "../repos/users";
+import type { PersonName } from "../services/users/decisions";
+import type { NewUser } from "../services/users/invite";
+import type { UserPatch } from "../services/users/lifecycle";
 import { invalidValue } from "./errors";
 import { assign, type State } from "./patch";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";

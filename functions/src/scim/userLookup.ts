@@ -1,5 +1,5 @@
+import type { StoredUser } from "../repos/users";
 import { findOnRoster, rosterByEmail, rosterByExternalId, rosterByUserName } from "../repos/users";
-import type { StoredUser } from "../services/users";
 import type { UserTerm } from "./userFilter";
 
 const byCreation = (a: StoredUser, b: StoredUser) =>

@@ -9,7 +9,10 @@ import { isLiveProjectOf, type ProjectDoc } from "../repos/projects";
  */
 const UNKNOWN_KEY = "The API key is unknown or has been revoked.";
 
-/** A refused key (`unauthenticated`) or a refused company or project (`forbidden`); the HTTP kernel maps it. */
+/**
+ * A refused key (`unauthenticated`) or a refused company or project (`forbidden`); the HTTP kernel
+ * maps it.
+ */
 export class AccessError extends Error {
   constructor(
     readonly kind: "unauthenticated" | "forbidden",

@@ -29,7 +29,10 @@ export async function rematchDepartment(
   );
 }
 
-/** The name to re-match after a write of a department document: its new name when it appeared or changed, else null. */
+/**
+ * The name to re-match after a write of a department document: its new name when it appeared or
+ * changed, else null.
+ */
 export function nameToRematch(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown> | undefined,

@@ -3,9 +3,9 @@ import type { AuditOrigin } from "../repos/auditLogs";
 import { groupsByIds, groupsCollection, membersOf } from "../repos/scimGroups";
 import { findOnRoster } from "../repos/users";
 import { groupAssignment, mapRole } from "./roles";
-import { commitChange } from "./userCommit";
-import { planUpdate } from "./userDecisions";
-import { chooseDepartment, provisioningSettings } from "./userRules";
+import { commitChange } from "./users/commit";
+import { planUpdate } from "./users/decisions";
+import { chooseDepartment, provisioningSettings } from "./users/rules";
 
 /**
  * The company's `provisioningGroupMap` applied to members whose groups changed

@@ -91,7 +91,8 @@ async function write(
   members: { add: string[]; remove: string[] },
   origin: AuditOrigin,
 ): Promise<void> {
-  // A deleted group's id leaves its members first: a retry after a failure finds the group still there.
+  // A deleted group's id leaves its members first: a retry after a failure finds the group still
+  // there.
   if (group === null) await changeMembers(groupId, members.add, members.remove);
   try {
     await commitGroup(companyId, groupId, group, action, origin);

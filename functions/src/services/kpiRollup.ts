@@ -13,11 +13,12 @@ import { findReportingSettings } from "../repos/companies";
 import { readHiddenIncidents } from "../repos/incidents";
 
 /**
- * The KPI rollup of one company: for each area a total, a count per month for the 24 most
- * recent months of the company's reporting calendar (its `reportingTimeZone`, as ESRS; zero-filled) and a count per status value present (incidents also per
- * type), computed with aggregation queries, plus one read of the hidden incidents. The number of
- * queries depends on the number of months, areas and distinct status/type values, never on the
- * number of documents; documents read are the distinct values' and the hidden incidents'.
+ * The KPI rollup of one company: for each area a total, a count per month for the 24 most recent
+ * months of the company's reporting calendar (its `reportingTimeZone`, as ESRS; zero-filled) and a
+ * count per status value present (incidents also per type), computed with aggregation queries, plus
+ * one read of the hidden incidents. The number of queries depends on the number of months, areas
+ * and distinct status/type values, never on the number of documents; documents read are the
+ * distinct values' and the hidden incidents'.
  */
 interface Area {
   collection: string;
@@ -71,7 +72,9 @@ type Run = <T>(task: () => Promise<T>) => Promise<T>;
 
 type Month = MonthWindow;
 
-/** The filters every rollup query is built from (the queries below and rollupAggregations alike). */
+/**
+ * The filters every rollup query is built from (the queries below and rollupAggregations alike).
+ */
 const inMonth = (area: Area, m: Month): Filter[] => [
   [area.dateField, ">=", m.start],
   [area.dateField, "<", m.end],

@@ -1,5 +1,5 @@
 import type { Limits } from "../repos/apiKeyUsage";
-import type { RateLimitDecision, WindowStatus } from "./rateLimit";
+import type { RateLimitDecision, WindowStatus } from "./rateWindows";
 
 /**
  * The arithmetic of the sharded counter (docs/firestore-data.md, `apiKeyUsage` shards; the
@@ -14,7 +14,9 @@ export const MAX_SHARDS = 32;
 export const shardCount = (limits: Limits): number =>
   Math.min(MAX_SHARDS, Math.max(1, Math.ceil(limits.perMinute / SHARD_SLICE)));
 
-/** Shard `i`'s slice of `total` over `shards`: the slices sum to `total`, remainders to the first. */
+/**
+ * Shard `i`'s slice of `total` over `shards`: the slices sum to `total`, remainders to the first.
+ */
 export const sliceOf = (total: number, shards: number, i: number): number =>
   Math.floor(total / shards) + (i < total % shards ? 1 : 0);
 

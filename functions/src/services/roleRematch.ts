@@ -2,7 +2,7 @@ import { companyOf, companyRef, findCompany, type CompanyDoc } from "../repos/co
 import { rematchUsers } from "../repos/userRematch";
 import { rosterWithIdpRole, type StoredUser } from "../repos/users";
 import { mapRole } from "./roles";
-import { isProtected } from "./userDecisions";
+import { isProtected } from "./users/decisions";
 
 type RoleSettings = Pick<CompanyDoc, "provisioningRoleMap" | "provisioningRolesSource">;
 
@@ -48,7 +48,10 @@ export async function rematchRoles(companyId: string): Promise<number> {
   );
 }
 
-/** A value in one canonical form (map keys sorted), so a map re-written in another order is no change. */
+/**
+ * A value in one canonical form (map keys sorted), so a map re-written in another order is no
+ * change.
+ */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
@@ -62,7 +65,10 @@ function canonical(value: unknown): unknown {
 
 type CompanyData = Record<string, unknown> | undefined;
 
-/** Whether a write of a company document changed one of these fields (every other write, e.g. `seatsUsed`, is not). */
+/**
+ * Whether a write of a company document changed one of these fields (every other write, e.g.
+ * `seatsUsed`, is not).
+ */
 const changed =
   (fields: readonly string[]) =>
   (before: CompanyData, after: CompanyData): boolean =>

@@ -32,7 +32,10 @@ export function groupAssignment(
   return { role: rank >= 0 ? GRANTABLE_ROLES[rank] : null, department };
 }
 
-/** The app role for an IdP role value: an exact key first, then one equal after trimming, case-insensitively. */
+/**
+ * The app role for an IdP role value: an exact key first, then one equal after trimming,
+ * case-insensitively.
+ */
 export function mapRole(
   roleMap: Record<string, unknown>,
   value: string | null | undefined,

@@ -3,7 +3,7 @@ import { createLimiter } from "../lib/pool";
 import { rollupFailed } from "../logs";
 import type { AggregateStats } from "../repos/aggregates";
 import { claimRefresh, companiesWithCompanyApi, saveRollup } from "../repos/kpiRollups";
-import { KeyAdminError } from "./keyAdmin";
+import { KeyAdminError } from "./adminAccess";
 import { computeRollup, type Rollup } from "./kpiRollup";
 
 /** Rolls up one company now and stores the result (the callable and the daily job). */
@@ -20,7 +20,9 @@ export async function refreshRollup(
 /** On-demand refreshes of one company (the console's callable) are this far apart at least. */
 export const REFRESH_INTERVAL_MS = 10 * MINUTE_MS;
 
-/** The console's refresh: refused (resource-exhausted, naming when) within REFRESH_INTERVAL_MS of the last. */
+/**
+ * The console's refresh: refused (`too_soon`, naming when) within REFRESH_INTERVAL_MS of the last.
+ */
 export async function refreshRollupOnDemand(
   companyId: string,
   now = new Date(),
@@ -28,7 +30,7 @@ export async function refreshRollupOnDemand(
   const claim = await claimRefresh(companyId, REFRESH_INTERVAL_MS, now);
   if (!claim.claimed) {
     throw new KeyAdminError(
-      "resource-exhausted",
+      "too_soon",
       `The KPI rollup of this company was refreshed less than ${REFRESH_INTERVAL_MS / MINUTE_MS} minutes ago; refresh again after ${claim.nextAt.toISOString()}.`,
     );
   }

@@ -11,7 +11,10 @@ export interface MonthHours {
   app: number;
   api: number;
   total: number;
-  /** Hours recorded for employees, for non-employees, and not attributed to either (the rest of `total`). */
+  /**
+   * Hours recorded for employees, for non-employees, and not attributed to either (the rest of
+   * `total`).
+   */
   employees: number;
   nonEmployees: number;
   unattributed: number;

@@ -1,29 +1,19 @@
 import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
-import { keyView } from "../console/keyView";
-import {
-  createApiKeyInput,
-  listApiKeysInput,
-  revokeApiKeyInput,
-  setApiAccessInput,
-  setRateLimitsInput,
-} from "../console/schemas";
-import { ANY_DOMAIN } from "../repos/companies";
-import {
-  createKey,
-  listKeysWithLimits,
-  revokeKey,
-  setAccess,
-  setProvisioning,
-  setRateLimits,
-  type Caller,
-} from "../services/keyAdmin";
-import { repairRemovedUsers } from "../services/users";
+import type { Caller } from "../services/adminAccess";
+import { access } from "./operator/access";
+import { UsageError, type Command } from "./operator/cli";
+import { create } from "./operator/create";
+import { limits } from "./operator/limits";
+import { list } from "./operator/list";
+import { provisioning } from "./operator/provisioning";
+import { repairRemoved } from "./operator/repairRemoved";
+import { revoke } from "./operator/revoke";
 
 /**
- * The operator command: key management for support staff. Same validation, rules and audit
- * entries as the console's callables (actor `system`). Prints JSON on stdout and nothing else;
- * what it talks to goes to stderr.
+ * The operator command: key management and company settings for support staff, one file per
+ * command in operator/. Same validation, rules and audit entries as the console's callables
+ * (actor `system`). Prints JSON on stdout and nothing else; what it talks to goes to stderr.
  *
  * Target: the local stack the README starts (the Firestore emulator at 127.0.0.1:8080, project
  * demo-safety-apis) unless --project-id names a real project; FIRESTORE_EMULATOR_HOST, when set,
@@ -51,13 +41,22 @@ options:
                              or the port in FIRESTORE_PORT)
   --help                     this text`;
 
-// FIRESTORE_PORT: the local stack's Firestore port when it is not the default (start.sh and the smoke test take it too).
+// FIRESTORE_PORT: the local stack's Firestore port when it is not the default (start.sh and the
+// smoke test take it too).
 const LOCAL = {
   host: `127.0.0.1:${process.env.FIRESTORE_PORT ?? 8080}`,
   project: "demo-safety-apis",
 };
 
-class UsageError extends Error {}
+const COMMANDS: Record<string, Command> = {
+  create,
+  list,
+  revoke,
+  access,
+  limits,
+  provisioning,
+  "repair-removed": repairRemoved,
+};
 
 async function chooseTarget(projectIdFlag: string | undefined): Promise<string> {
   if (projectIdFlag && !process.env.FIRESTORE_EMULATOR_HOST) {
@@ -76,21 +75,6 @@ async function chooseTarget(projectIdFlag: string | undefined): Promise<string> 
     );
   }
   return `the Firestore emulator at ${host} (project ${process.env.GCLOUD_PROJECT})`;
-}
-
-function parse<T>(
-  schema: {
-    safeParse(
-      v: unknown,
-    ):
-      | { success: true; data: T }
-      | { success: false; error: { issues: Array<{ message: string }> } };
-  },
-  input: unknown,
-): T {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new UsageError(result.error.issues.map((i) => i.message).join("; "));
-  return result.data;
 }
 
 /** Runs one command; returns what to print as JSON. Exported for the tests. */
@@ -130,11 +114,9 @@ export async function run(
   const { positionals, values } = parsed;
   const command = positionals[0];
   if (values.help || command === "help") return USAGE;
-  if (
-    !["create", "list", "revoke", "access", "limits", "provisioning", "repair-removed"].includes(
-      command ?? "",
-    )
-  )
+  const runCommand =
+    command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!runCommand)
     throw new UsageError(command ? `unknown command "${command}"` : "no command given");
 
   log(`keys: ${await chooseTarget(values["project-id"])}`);
@@ -146,99 +128,7 @@ export async function run(
     user: null,
     actorType: "system",
   };
-  switch (command) {
-    case "create": {
-      const input = parse(createApiKeyInput, {
-        companyId: values.company,
-        api: values.api,
-        name: values.name,
-        projectId: values.project,
-        scopes: values.scopes?.split(",").map((s) => s.trim()),
-      });
-      const { key, doc } = await createKey(
-        { ...input, projectId: input.projectId ?? null },
-        caller,
-      );
-      log("keys: the key is shown once; only its hash is stored.");
-      return { key, ...keyView(doc) };
-    }
-    case "list": {
-      const input = parse(listApiKeysInput, { companyId: values.company, api: values.api });
-      const keys = await listKeysWithLimits(input.companyId, input.api, caller);
-      return keys.map(({ doc, rateLimits }) => keyView(doc, rateLimits));
-    }
-    case "revoke": {
-      const input = parse(revokeApiKeyInput, { companyId: values.company, prefix: values.prefix });
-      const { doc, alreadyRevoked } = await revokeKey(input.companyId, input.prefix, caller);
-      return { ...keyView(doc), alreadyRevoked };
-    }
-    case "access": {
-      if (values.on === values.off)
-        throw new UsageError("access needs exactly one of --on or --off");
-      const input = parse(setApiAccessInput, {
-        companyId: values.company,
-        api: values.api,
-        enabled: Boolean(values.on),
-      });
-      await setAccess(input.companyId, input.api, input.enabled, caller);
-      return input;
-    }
-    case "provisioning": {
-      if (!values.company) throw new UsageError("provisioning needs --company");
-      if (
-        [values.domains !== undefined, values["any-domain"], values.clear].filter(Boolean).length >
-        1
-      )
-        throw new UsageError("give one of --domains, --clear or --any-domain");
-      const change = {
-        ...(values.domains !== undefined
-          ? {
-              provisioningDomains: values.domains
-                .split(",")
-                .map((d) => d.trim())
-                .filter(Boolean),
-            }
-          : {}),
-        ...(values["any-domain"] ? { provisioningDomains: [ANY_DOMAIN] } : {}),
-        ...(values.clear ? { provisioningDomains: null } : {}),
-        ...(values["roles-source"] !== undefined
-          ? { provisioningRolesSource: values["roles-source"] }
-          : {}),
-        ...(values["department-source"] !== undefined
-          ? { provisioningDepartmentSource: values["department-source"] }
-          : {}),
-      };
-      if (!Object.keys(change).length)
-        throw new UsageError("provisioning needs at least one setting");
-      await setProvisioning(values.company, change, caller).catch((err: unknown) =>
-        Promise.reject(
-          err instanceof Error && err.name === "KeyAdminError" ? new UsageError(err.message) : err,
-        ),
-      );
-      return { companyId: values.company, ...change };
-    }
-    case "repair-removed": {
-      if (!values.company) throw new UsageError("repair-removed needs --company");
-      return { companyId: values.company, moved: await repairRemovedUsers(values.company) };
-    }
-    default: {
-      const input = parse(setRateLimitsInput, {
-        companyId: values.company,
-        prefix: values.prefix,
-        scope: values.scope,
-        perMinute: values["per-minute"],
-        perDay: values["per-day"],
-        clear: values.clear ?? false,
-      });
-      await setRateLimits(input.companyId, input.prefix, input.rateLimits, caller, input.scope);
-      return {
-        companyId: input.companyId,
-        prefix: input.prefix ?? null,
-        ...(input.scope ? { scope: input.scope } : {}),
-        rateLimits: input.rateLimits,
-      };
-    }
-  }
+  return runCommand(values, caller, log);
 }
 
 if (require.main === module) {

@@ -1,8 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
-import { sweepAccountIntents } from "../../src/services/accountIntents";
-import { recordSignIn } from "../../src/services/userCommit";
+import { sweepAccountIntents } from "../../src/services/users/accountSync";
+import { recordSignIn } from "../../src/services/users/commit";
 import { randomId, seedCompany, seedProvisioningKey, seedUser } from "../support/builders";
 import { client } from "../support/http";
 

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { auth, firestore } from "../../src/config/firebase";
-import { settleAccount } from "../../src/services/accountIntents";
+import { settleAccount } from "../../src/services/users/accountSync";
 import { randomId, seedCompany, seedKey } from "../support/builders";
 import { randomAddress } from "../support/http";
 import { patchOp } from "../support/scim";

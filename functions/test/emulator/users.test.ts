@@ -2,7 +2,7 @@ import { FieldValue } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
-import * as userCommit from "../../src/services/userCommit";
+import * as userCommit from "../../src/services/users/commit";
 import {
   randomId,
   seatsUsed,

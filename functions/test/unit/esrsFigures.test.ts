@@ -2,14 +2,10 @@ import { logger } from "firebase-functions";
 import { reportingPeriod } from "../../src/lib/period";
 import { incidentShape } from "../../src/repos/incidents";
 import { parseStored } from "../../src/repos/stored";
-import { evaluateCases, evaluateInMemory } from "../../src/services/esrs/evaluate";
-import {
-  buildRows,
-  decimalsOf,
-  periodStatus,
-  roundHalfUp,
-  type EsrsRow,
-} from "../../src/services/esrs/rows";
+import { evaluateCases } from "../../src/services/esrs/evaluate";
+import { periodStatus } from "../../src/services/esrs/periodStatus";
+import { decimalsOf, roundHalfUp } from "../../src/services/esrs/publishing";
+import { buildRows, type EsrsRow } from "../../src/services/esrs/rows";
 import type { MonthHours } from "../../src/services/workedHours";
 import { BERLIN, inc } from "../support/esrsFixture";
 
@@ -74,21 +70,21 @@ describe("ill-health deaths dated by when they happened", () => {
     dateOfDeath: new Date("2025-02-10T00:00:00Z"),
   });
   it("a 2025 death, a 2023 case", () => {
-    expect(evaluateInMemory([late], period)).toMatchObject({
+    expect(evaluateCases([late], period).values).toMatchObject({
       "S1-14_02": 1,
       "S1-14_02.ill_health": 1,
       "S1-14_06": 0,
     });
     const p2023 = reportingPeriod(2023, BERLIN);
-    expect(evaluateInMemory([late], p2023)).toMatchObject({ "S1-14_02": 0, "S1-14_06": 1 });
+    expect(evaluateCases([late], p2023).values).toMatchObject({ "S1-14_02": 0, "S1-14_06": 1 });
   });
   it("without a date of death: dated as its case (the report date)", () => {
     const undated = { ...late, dateOfDeath: null };
-    expect(evaluateInMemory([undated], reportingPeriod(2023, BERLIN))).toMatchObject({
+    expect(evaluateCases([undated], reportingPeriod(2023, BERLIN)).values).toMatchObject({
       "S1-14_02": 1,
       "S1-14_06": 1,
     });
-    expect(evaluateInMemory([undated], period)["S1-14_02"]).toBe(0);
+    expect(evaluateCases([undated], period).values["S1-14_02"]).toBe(0);
   });
 });
 
@@ -99,7 +95,7 @@ describe("days lost: whole days only (IG 3: an integer)", () => {
       inc("employee", "injury", "2025-03-02T10:00:00Z", -3),
       inc("employee", "injury", "2025-03-03T10:00:00Z", 2.5),
     ];
-    expect(evaluateInMemory(incidents, period)).toMatchObject({ "S1-14_07": 7, "S1-14_04": 3 });
+    expect(evaluateCases(incidents, period).values).toMatchObject({ "S1-14_07": 7, "S1-14_04": 3 });
   });
   it("the stored reader reads a negative or fractional value as absent and logs it once per document", () => {
     warn.mockClear();

@@ -5,13 +5,9 @@ import type { CoverageDoc } from "../../src/repos/coverage";
 import { parseStored } from "../../src/repos/stored";
 import { readHoursRecord } from "../../src/repos/workedHours";
 import { esrsCsv, esrsCsvFilename } from "../../src/services/esrs/csv";
-import { evaluateInMemory } from "../../src/services/esrs/evaluate";
-import {
-  buildRows,
-  describePeriod,
-  periodStatus,
-  type EsrsRow,
-} from "../../src/services/esrs/rows";
+import { evaluateCases } from "../../src/services/esrs/evaluate";
+import { describePeriod, periodStatus } from "../../src/services/esrs/periodStatus";
+import { buildRows, type EsrsRow } from "../../src/services/esrs/rows";
 import { hoursByMonth } from "../../src/services/workedHours";
 import {
   APRIL_LONDON,
@@ -52,7 +48,7 @@ function report(
   const rows = buildRows(
     period,
     {
-      incidents: evaluateInMemory(FIXTURE, period),
+      incidents: evaluateCases(FIXTURE, period).values,
       hours,
       coverage: overrides.coverage === undefined ? COVERAGE : overrides.coverage,
     },
@@ -388,7 +384,7 @@ describe("the tagging fields", () => {
     };
     const rows = buildRows(
       period,
-      { incidents: evaluateInMemory(FIXTURE, period), hours, coverage: COVERAGE, omissions },
+      { incidents: evaluateCases(FIXTURE, period).values, hours, coverage: COVERAGE, omissions },
       periodStatus(period, hours, AFTER),
     );
     const byId = Object.fromEntries(rows.map((r) => [r.datapoint_id, r]));

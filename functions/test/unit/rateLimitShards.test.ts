@@ -1,5 +1,5 @@
-import { decideMany } from "../../src/services/rateLimit";
 import { refusedByAll, shardCount, shardLimits, sliceOf } from "../../src/services/rateLimitShards";
+import { decideMany } from "../../src/services/rateWindows";
 
 describe("sharded counter arithmetic", () => {
   it("keeps one document up to 60/min and shards above it, at most 32", () => {

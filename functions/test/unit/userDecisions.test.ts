@@ -11,8 +11,8 @@ import {
   planUpdate,
   seatsFrom,
   type ResolvedPatch,
-} from "../../src/services/userDecisions";
-import { UsersError } from "../../src/services/userErrors";
+} from "../../src/services/users/decisions";
+import { UsersError } from "../../src/services/users/errors";
 
 /** The users service's decisions (seats, uniqueness, last owner, what a change writes), without Firestore. */
 const now = Timestamp.fromMillis(Date.UTC(2026, 10, 23, 12));

@@ -3,7 +3,7 @@ import { defineRoute, Reply } from "../../http/route";
 import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/departments";
-import { inviteUser } from "../../services/users";
+import { inviteUser } from "../../services/users/invite";
 import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
 import { toUser, userSchema } from "./wire";
 

@@ -1,7 +1,7 @@
 import { defineRoute, Reply } from "../../http/route";
 import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
-import { removeUser } from "../../services/users";
+import { removeUser } from "../../services/users/lifecycle";
 import { userIdParams } from "./wire";
 
 export const deleteUser = defineRoute({

@@ -2,7 +2,8 @@ import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
 import type { Department } from "../../repos/departments";
 import { toIso } from "../../repos/storedFields";
-import { departmentNameOf, type StoredUser } from "../../services/users";
+import type { StoredUser } from "../../repos/users";
+import { departmentNameOf } from "../../services/users/rules";
 
 /** The wire shapes of /v1/users: the provisioning view of a user (the only place an API returns e-mail addresses). */
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;

@@ -6,10 +6,10 @@ import { computeEsrsReport, figuresOf, type EsrsFigures } from "./report";
 
 /**
  * The ESRS report of a company and year, computed at most once per CACHE_MS per instance: one
- * report costs six queries and a read per candidate case, and an API key may ask 60 times a minute. The
- * cached report keeps its `generatedAt`, so numbers never look newer than they are; a change to
- * the data shows at the latest CACHE_MS later (docs/api-behaviour.md and the company guide say so). Concurrent
- * requests for the same report share one computation.
+ * report costs six queries and a read per candidate case, and an API key may ask 60 times a minute.
+ * The cached report keeps its `generatedAt`, so numbers never look newer than they are; a change to
+ * the data shows at the latest CACHE_MS later (docs/api-behaviour.md and the company guide say so).
+ * Concurrent requests for the same report share one computation.
  */
 export const CACHE_MS = 5 * MINUTE_MS;
 const MAX_ENTRIES = 1000;

@@ -4,9 +4,10 @@ import type { EsrsRow } from "./rows";
 /**
  * The CSV form of the ESRS S1-14 rows, for a tagging tool or a spreadsheet: the JSON's columns and
  * numbers, plus the breakdown, the period, its completeness and `generated_at` as columns of every
- * row (not inside notes), and whether they are a frozen version. UTF-8 with a BOM (so that Excel reads "×" as "×", not "Ã—"), a header
- * row, CRLF line ends and RFC 4180 quoting. Notes and values are text a spreadsheet could run as
- * a formula (`=`, `+`, `-`, `@` first), so those cells get a leading `'`.
+ * row (not inside notes), and whether they are a frozen version. UTF-8 with a BOM (so that Excel
+ * reads "×" as "×", not "Ã—"), a header row, CRLF line ends and RFC 4180 quoting. Notes and values
+ * are text a spreadsheet could run as a formula (`=`, `+`, `-`, `@` first), so those cells get a
+ * leading `'`.
  */
 export const CSV_COLUMNS = [
   "datapoint_id",
@@ -35,7 +36,10 @@ export const CSV_COLUMNS = [
   "note",
 ] as const;
 
-/** What every row of one file shares: the period, when the numbers were computed, and whether they are a frozen version. */
+/**
+ * What every row of one file shares: the period, when the numbers were computed, and whether they
+ * are a frozen version.
+ */
 export interface CsvContext {
   periodStart: string;
   periodEnd: string;
@@ -88,7 +92,10 @@ export function esrsCsv(rows: readonly EsrsRow[], context: CsvContext): string {
   });
 }
 
-/** `esrs-s1-14-<companyId>-<year>.csv`, the id reduced to characters safe in a quoted header value and a file name. */
+/**
+ * `esrs-s1-14-<companyId>-<year>.csv`, the id reduced to characters safe in a quoted header value
+ * and a file name.
+ */
 export function esrsCsvFilename(companyId: string, year: number): string {
   const safeId = companyId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
   return `esrs-s1-14-${safeId}-${year}.csv`;

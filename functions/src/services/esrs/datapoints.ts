@@ -7,9 +7,15 @@
  * counts as (a case, its kind and date) is decided in one place, `s1Case` in evaluate.ts.
  */
 
-/** `employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites. */
+/**
+ * `employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the
+ * company's sites.
+ */
 export type PersonType = "employee" | "non_employee" | "other_worker";
-/** What a counted incident is for S1-14: an injury (any fatal incident not filed as ill health) or an ill-health case. */
+/**
+ * What a counted incident is for S1-14: an injury (any fatal incident not filed as ill health) or
+ * an ill-health case.
+ */
 export type CaseKind = "injury" | "ill_health";
 export type Unit = "percent" | "count" | "per_million_hours" | "days" | "text";
 /** XBRL period type: a flow over the period, or a state at its end. */
@@ -33,7 +39,9 @@ export interface IncidentSelection {
   kinds: readonly CaseKind[];
   /** Only deaths. */
   fatalOnly?: boolean;
-  /** Count the cases, or sum their `daysLost` (calendar days, not counting the day of the incident). */
+  /**
+   * Count the cases, or sum their `daysLost` (calendar days, not counting the day of the incident).
+   */
   measure: "count" | "daysLost";
 }
 
@@ -61,13 +69,18 @@ interface Meta {
 export type Datapoint = Meta &
   (
     | { source: "incidents"; select: IncidentSelection }
-    /** `numerator` (another datapoint's id) per `per` hours worked in the period; `workforce`: hours of that group only. */
+    /**
+     * `numerator` (another datapoint's id) per `per` hours worked in the period; `workforce`: hours
+     * of that group only.
+     */
     | { source: "rate"; numerator: string; per: number; workforce?: PersonType }
     /** A headcount field of `healthSafetyCoverage/{year}` as a percentage of its `headcount`. */
     | { source: "coverage"; field: "coveredHeadcount" | "auditedHeadcount" }
     /** `certificationStandards` of `healthSafetyCoverage/{year}`, as text. */
     | { source: "standards" }
-    /** Data the app does not collect: always null, the row present so that a tagging tool finds it. */
+    /**
+     * Data the app does not collect: always null, the row present so that a tagging tool finds it.
+     */
     | { source: "not_collected" }
   );
 
@@ -224,7 +237,10 @@ const byPerson = (of: string, member: "employee" | "non_employee") => ({
   breakdown: { of, by: "person_type", member } as BreakdownOf,
 });
 
-/** ¶88 "where applicable broken down between employees and non-employees", and AR 82's split of deaths by cause. */
+/**
+ * ¶88 "where applicable broken down between employees and non-employees", and AR 82's split of
+ * deaths by cause.
+ */
 export const BREAKDOWNS: readonly Datapoint[] = [
   ...OWN_WORKFORCE.map((p): Datapoint => ({
     ...byPerson("S1-14_02", p),

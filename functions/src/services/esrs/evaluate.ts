@@ -13,7 +13,10 @@ export type IncidentValues = Record<string, number>;
 
 export type Window = Pick<ReportingPeriod, "start" | "end">;
 
-/** An incident as the contract stores it (companies/{c}/incidents), the fields the datapoints read, as the repo reads them. */
+/**
+ * An incident as the contract stores it (companies/{c}/incidents), the fields the datapoints read,
+ * as the repo reads them.
+ */
 export interface IncidentFacts {
   /** The document id (absent in fixtures that do not need it). */
   id?: string;
@@ -26,7 +29,10 @@ export interface IncidentFacts {
   workRelated: boolean;
   recordable: boolean;
   fatality: boolean;
-  /** Whole days (IG 3: an integer); anything else is not added (the repo reads it as null and logs it). */
+  /**
+   * Whole days (IG 3: an integer); anything else is not added (the repo reads it as null and logs
+   * it).
+   */
   daysLost: number | null;
   /** As stored (absent on most documents): see `isHiddenValue`. */
   hidden?: unknown;
@@ -85,7 +91,10 @@ export function selects(select: IncidentSelection, period: Window) {
   };
 }
 
-/** What a datapoint's value is made of: the incidents counted (ids), and how many were filed under another type. */
+/**
+ * What a datapoint's value is made of: the incidents counted (ids), and how many were filed under
+ * another type.
+ */
 export interface Basis {
   incidents: string[];
   filedAsOtherType: number;
@@ -113,9 +122,3 @@ export function evaluateCases(incidents: readonly IncidentFacts[], period: Windo
   }
   return { values, basis };
 }
-
-/** Every incident datapoint's value over a list. */
-export const evaluateInMemory = (
-  incidents: readonly IncidentFacts[],
-  period: Window,
-): IncidentValues => evaluateCases(incidents, period).values;

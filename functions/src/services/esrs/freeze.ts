@@ -1,8 +1,9 @@
 import type { ReportingPeriod } from "../../lib/period";
 import type { AuditActor } from "../../repos/auditLogs";
 import { findFrozenReport, saveFrozenReport } from "../../repos/esrsReports";
+import type { PeriodStatus } from "./periodStatus";
 import { computeEsrsReport, type EsrsFigures, type EsrsReport } from "./report";
-import type { EsrsRow, PeriodStatus } from "./rows";
+import type { EsrsRow } from "./rows";
 
 /**
  * Frozen ESRS S1-14 reports (ESRS 1 §7.4: a published figure changes only by a stated
@@ -39,7 +40,10 @@ export interface Difference {
 /** Plain Firestore data: Dates as ISO text, no `undefined`. */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
-/** Freezes the year's report as computed now; refused while the period runs (its figures are not final). */
+/**
+ * Freezes the year's report as computed now; refused while the period runs (its figures are not
+ * final).
+ */
 export async function freezeEsrsReport(
   companyId: string,
   year: number,
@@ -116,7 +120,10 @@ export class NoFrozenReportError extends Error {
   }
 }
 
-/** What GET /v1/esrs-s1 serves: the frozen version when there is one (unless live is asked for), and the restatement. */
+/**
+ * What GET /v1/esrs-s1 serves: the frozen version when there is one (unless live is asked for), and
+ * the restatement.
+ */
 export interface ServedEsrs extends Pick<
   FrozenEsrs,
   "period" | "status" | "hours" | "generatedAt" | "datapoints"

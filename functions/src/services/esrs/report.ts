@@ -5,8 +5,9 @@ import { findCoverage, type CoverageDoc } from "../../repos/coverage";
 import { hoursBetween } from "../../repos/workedHours";
 import { hoursByMonth, type MonthHours } from "../workedHours";
 import { evaluateCases, type Basis, type IncidentFacts } from "./evaluate";
+import { describePeriod, periodStatus, type PeriodStatus } from "./periodStatus";
 import { readCases } from "./queries";
-import { buildRows, describePeriod, periodStatus, type EsrsRow, type PeriodStatus } from "./rows";
+import { buildRows, type EsrsRow } from "./rows";
 
 /**
  * The ESRS S1-14 report of one company and reporting period: the one calculation behind both
@@ -39,7 +40,9 @@ export interface EsrsReport {
 /** The figures alone, without what they were made of: what the cache keeps and the API serves. */
 export type EsrsFigures = Omit<EsrsReport, "basis" | "inputs">;
 
-/** The figures of a report, dropping its inputs (the cache would otherwise hold every case it read). */
+/**
+ * The figures of a report, dropping its inputs (the cache would otherwise hold every case it read).
+ */
 export const figuresOf = ({
   companyId,
   year,

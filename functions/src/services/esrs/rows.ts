@@ -1,4 +1,3 @@
-import { monthKey } from "../../lib/months";
 import type { ReportingPeriod } from "../../lib/period";
 import type { CoverageDoc } from "../../repos/coverage";
 import type { MonthHours } from "../workedHours";
@@ -12,8 +11,13 @@ import {
   type Unit,
 } from "./datapoints";
 import type { Basis, IncidentValues } from "./evaluate";
+import { describePeriod, incompleteNote, type PeriodStatus } from "./periodStatus";
+import { published, xbrlOf } from "./publishing";
 
-/** One row of the S1-14 export (JSON and CSV), in datapoint order: the twelve totals, then the breakdowns. */
+/**
+ * One row of the S1-14 export (JSON and CSV), in datapoint order: the twelve totals, then the
+ * breakdowns.
+ */
 export interface EsrsRow {
   datapoint_id: string;
   esrs_paragraph: string;
@@ -29,14 +33,20 @@ export interface EsrsRow {
    * taxonomy's published files (docs/company-api.md), and a guessed name would mis-tag a report.
    */
   concept: string | null;
-  /** `value` as the taxonomy types it: a percentage as a fraction (83.33 → 0.8333), anything else as is. */
+  /**
+   * `value` as the taxonomy types it: a percentage as a fraction (83.33 → 0.8333), anything else as
+   * is.
+   */
   xbrl_value: number | string | null;
   /** `pure` for every number (counts, days, rates, fractions); null for text. */
   xbrl_unit: "pure" | null;
   /** XBRL `decimals` of `xbrl_value`; null for text and null values. */
   decimals: number | null;
   period_type: PeriodType;
-  /** The breakdown as axis and member (`person_type` / `employee`, `cause` / `ill_health`); null on a total. */
+  /**
+   * The breakdown as axis and member (`person_type` / `employee`, `cause` / `ill_health`); null on
+   * a total.
+   */
   axis: BreakdownOf["by"] | null;
   member: BreakdownOf["member"] | null;
   /** May be disclosed (¶89, AR 94), not must. */
@@ -56,65 +66,8 @@ export interface EsrsInputs {
   coverage: CoverageDoc | null;
 }
 
-/** Whether the period is a full one: over, and with hours in every month. */
-export interface PeriodStatus {
-  complete: boolean;
-  inProgress: boolean;
-  monthsWithoutHours: string[];
-}
-
-export function periodStatus(
-  period: ReportingPeriod,
-  hours: readonly MonthHours[],
-  now: Date,
-): PeriodStatus {
-  const inProgress = now.getTime() < period.end.getTime();
-  const monthsWithoutHours = hours.filter((m) => !(m.total > 0)).map((m) => m.month);
-  return {
-    complete: !inProgress && monthsWithoutHours.length === 0,
-    inProgress,
-    monthsWithoutHours,
-  };
-}
-
-/**
- * `x` rounded half away from zero to `decimals` places on its decimal form: 15 significant digits
- * first, so that a quotient such as 1.00499999999999989… (the double nearest 1.005) rounds to 1.01,
- * where `Math.round(1.005 * 100) / 100` gives 1.
- */
-export function roundHalfUp(x: number, decimals: number): number {
-  if (!Number.isFinite(x) || x === 0) return x;
-  const [mantissa, exponent] = Math.abs(x).toPrecision(15).includes("e")
-    ? Math.abs(x).toPrecision(15).split("e")
-    : [Math.abs(x).toPrecision(15), "0"];
-  const shifted = Math.round(Number(`${mantissa}e${Number(exponent) + decimals}`));
-  return Math.sign(x) * Number(`${shifted}e${-decimals}`);
-}
-
-/**
- * The decimals a value is published with (its XBRL `decimals`): counts and days are whole numbers;
- * percentages two decimals; rates two decimals, or three significant digits when below 1, so a
- * small rate is never shown as 0. Null for text.
- */
-export function decimalsOf(unit: Unit, value: number | null): number | null {
-  if (unit === "text") return null;
-  if (unit === "count" || unit === "days") return 0;
-  if (unit === "per_million_hours" && value !== null && value !== 0 && Math.abs(value) < 1)
-    return Math.max(2, 2 - Math.floor(Math.log10(Math.abs(value))));
-  return 2;
-}
-
-const published = (unit: Unit, x: number): number => roundHalfUp(x, decimalsOf(unit, x) ?? 0);
 const figure = (x: number) => x.toLocaleString("en", { maximumFractionDigits: 2 });
 const cases = (n: number) => (n === 1 ? "1 case" : `${n} cases`);
-
-/** "1 April 2025 to 31 March 2026 (Europe/Berlin)", as local calendar dates. */
-export function describePeriod(p: ReportingPeriod): string {
-  const first = `${monthKey(p.year, p.firstMonth - 1)}-01`;
-  const lastDay = new Date(Date.UTC(p.year, p.firstMonth - 1 + 12, 0));
-  const last = `${monthKey(lastDay.getUTCFullYear(), lastDay.getUTCMonth())}-${String(lastDay.getUTCDate()).padStart(2, "0")}`;
-  return `${first} to ${last} (${p.timeZone})`;
-}
 
 interface Outcome {
   value: number | string | null;
@@ -230,23 +183,16 @@ function outcomeOf(
   }
 }
 
-function incompleteNote(period: ReportingPeriod, status: PeriodStatus): string {
-  const why = [
-    ...(status.inProgress ? ["it has not ended yet (year to date)"] : []),
-    ...(status.monthsWithoutHours.length
-      ? [`no worked hours are recorded for ${status.monthsWithoutHours.join(", ")}`]
-      : []),
-  ];
-  return `Incomplete period ${describePeriod(period)}: ${why.join("; ")}.`;
-}
-
 const OMISSION_REASON: Record<Omission, string> = {
   not_collected_legal_restrictions:
     "the undertaking does not collect this data where legal restrictions prevent it (marked by the company).",
   voluntary_not_disclosed: "a voluntary datapoint the company has chosen not to disclose.",
 };
 
-/** The company's mark for a datapoint (a breakdown row follows its total); voluntary_not_disclosed only on a voluntary one. */
+/**
+ * The company's mark for a datapoint (a breakdown row follows its total); voluntary_not_disclosed
+ * only on a voluntary one.
+ */
 function omissionOf(d: Datapoint, omissions: Readonly<Record<string, unknown>>): Omission | null {
   const of = d.breakdown ? DATAPOINTS.find((t) => t.id === d.breakdown?.of) : d;
   const mark = omissions[d.id] ?? (d.breakdown ? omissions[d.breakdown.of] : undefined);
@@ -254,23 +200,6 @@ function omissionOf(d: Datapoint, omissions: Readonly<Record<string, unknown>>):
   return mark === "voluntary_not_disclosed" && !(d.voluntary || of?.voluntary)
     ? null
     : (mark as Omission);
-}
-
-/** `value` as the taxonomy types it, and its decimals. */
-function xbrlOf(
-  unit: Unit,
-  value: number | string | null,
-): Pick<EsrsRow, "xbrl_value" | "xbrl_unit" | "decimals"> {
-  if (typeof value !== "number")
-    return { xbrl_value: value, xbrl_unit: unit === "text" ? null : "pure", decimals: null };
-  const decimals = decimalsOf(unit, value) ?? 0;
-  return unit === "percent"
-    ? {
-        xbrl_value: roundHalfUp(value / 100, decimals + 2),
-        xbrl_unit: "pure",
-        decimals: decimals + 2,
-      }
-    : { xbrl_value: value, xbrl_unit: "pure", decimals };
 }
 
 /** The rows, totals first then breakdowns: pure, from already-read inputs. */

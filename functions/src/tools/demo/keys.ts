@@ -43,7 +43,9 @@ export const DEMO_KEYS: DemoKey[] = [
   ),
 ];
 
-/** Stores the demo keys as the console would (hash as the id, display prefix), created by "seed". */
+/**
+ * Stores the demo keys as the console would (hash as the id, display prefix), created by "seed".
+ */
 export async function writeDemoKeys(
   companyId: string,
   projectId: string,

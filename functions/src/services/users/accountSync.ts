@@ -1,5 +1,5 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { accountSyncFailed } from "../logs";
+import { accountSyncFailed } from "../../logs";
 import {
   abandonIntent,
   claimIntent,
@@ -10,17 +10,17 @@ import {
   recordIntent,
   staleIntents,
   type IntentReason,
-} from "../repos/accountIntents";
+} from "../../repos/accountIntents";
 import {
   accountWithEmail,
   createAccount,
   deleteAccount,
   EmailTakenError,
   setAccountProfile,
-} from "../repos/authAccounts";
-import { findUser } from "../repos/users";
+} from "../../repos/authAccounts";
+import { findUser } from "../../repos/users";
+import { addressTaken } from "./errors";
 import { matchAccount, releaseRemovedAddress } from "./signInAccounts";
-import { addressTaken } from "./userErrors";
 
 /**
  * Crash safety of the sign-in accounts (docs/provisioning-crash-safety.md): an intent is recorded
@@ -76,7 +76,10 @@ export async function accountForInvite(
   throw addressTaken();
 }
 
-/** The uid of an invitation without an address: its intent recorded, and no account (until an address comes). */
+/**
+ * The uid of an invitation without an address: its intent recorded, and no account (until an
+ * address comes).
+ */
 export async function uidWithoutAccount(companyId: string): Promise<string> {
   const uid = newAccountUid();
   await recordIntent(uid, companyId, "invite");
@@ -117,12 +120,14 @@ export async function settleAccount(
   if (!settles) return;
   const user = await findUser(uid);
   if (!user) {
-    // No roster entry: an invitation that never committed is ours to undo; anything else was never ours.
+    // No roster entry: an invitation that never committed is ours to undo; anything else was never
+    // ours.
     if (intent.reason === "invite") await abandonInvite(uid);
     else await clearIntent(intent);
     return;
   }
-  // A first address that never committed: the account made for it goes (the user still has no address).
+  // A first address that never committed: the account made for it goes (the user still has no
+  // address).
   if (intent.reason === "address" && user.email === null) await deleteAccount(uid);
   else await matchAccount(user, intent.reason === "email");
   await clearIntent(intent);
@@ -130,7 +135,9 @@ export async function settleAccount(
 
 const staleCutoff = (now = Date.now()) => now - STALE_AFTER_MS;
 
-/** Settles whatever a stopped request left for this user (the next touch); never fails the caller. */
+/**
+ * Settles whatever a stopped request left for this user (the next touch); never fails the caller.
+ */
 export async function settleLeftover(uid: string): Promise<void> {
   await settleAccount(uid, { writtenBefore: staleCutoff() }).catch((err: unknown) =>
     accountSyncFailed({ uid, step: "settle_leftover" }, err),

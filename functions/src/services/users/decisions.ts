@@ -1,6 +1,6 @@
 import type { Timestamp } from "firebase-admin/firestore";
-import type { StoredSeats, UserStatus, UserUpdate } from "../repos/userTransaction";
-import type { StoredUser } from "../repos/users";
+import type { StoredSeats, UserStatus, UserUpdate } from "../../repos/userTransaction";
+import type { StoredUser } from "../../repos/users";
 import {
   addressTaken,
   lastOwner,
@@ -8,8 +8,8 @@ import {
   seatsExhausted,
   userNameTaken,
   type Seats,
-} from "./userErrors";
-import type { DepartmentChoice, RoleChoice } from "./userRules";
+} from "./errors";
+import type { DepartmentChoice, RoleChoice } from "./rules";
 
 /**
  * The decisions of the user lifecycle, as pure functions of what the transaction read: seats,
@@ -21,11 +21,17 @@ import type { DepartmentChoice, RoleChoice } from "./userRules";
  *   any --remove--> removed (deactivated as above if needed; the user document and records stay)
  */
 
-/** Statuses that hold a seat: the company's `seatsUsed` always equals the number of such users not removed. */
+/**
+ * Statuses that hold a seat: the company's `seatsUsed` always equals the number of such users not
+ * removed.
+ */
 export const SEATED: readonly UserStatus[] = ["invited", "active"];
 export const isSeated = (status: string | null) => SEATED.includes(status as UserStatus);
 
-/** The company's owner and Key Users: provisioning never changes their role or sign-in address, and deactivates them only while another owner stays. */
+/**
+ * The company's owner and Key Users: provisioning never changes their role or sign-in address, and
+ * deactivates them only while another owner stays.
+ */
 export const isProtected = (user: StoredUser) => user.role === "owner" || user.keyUser;
 
 /**
@@ -53,14 +59,18 @@ export function assertSeatFree(seats: Seats): void {
 /** Whether `user` holds its address and userName against `uid`: removed users hold nothing. */
 const holdsAgainst = (user: StoredUser, uid: string) => user.id !== uid && !user.removedAt;
 
-/** An e-mail address belongs to at most one user not removed, of any company (it is a sign-in address). */
+/**
+ * An e-mail address belongs to at most one user not removed, of any company (it is a sign-in
+ * address).
+ */
 export function assertAddressFree(withAddress: readonly StoredUser[], uid = ""): void {
   if (withAddress.some((u) => holdsAgainst(u, uid))) throw addressTaken();
 }
 
 /**
  * A userName belongs to at most one of the company's users not removed; users from before
- * `userNameKey` hold their e-mail address as it (`withKeyAsAddress`: users whose address is the key).
+ * `userNameKey` hold their e-mail address as it (`withKeyAsAddress`: users whose address is the
+ * key).
  */
 export function assertUserNameFree(
   companyId: string,
@@ -76,12 +86,18 @@ export function assertUserNameFree(
     throw userNameTaken();
 }
 
-/** Refuses unless an owner other than `uid` stays active (`activeOwners` read in the transaction, so two owners cannot both leave). */
+/**
+ * Refuses unless an owner other than `uid` stays active (`activeOwners` read in the transaction, so
+ * two owners cannot both leave).
+ */
 export function assertOtherActiveOwner(activeOwners: readonly StoredUser[], uid: string): void {
   if (!activeOwners.some((u) => holdsAgainst(u, uid))) throw lastOwner();
 }
 
-/** What a change writes, the seat it takes (+1) or frees (-1), its audit action, and whether another active owner must stay. */
+/**
+ * What a change writes, the seat it takes (+1) or frees (-1), its audit action, and whether another
+ * active owner must stay.
+ */
 export interface PlannedChange {
   update: UserUpdate;
   seats: -1 | 0 | 1;
@@ -116,7 +132,10 @@ export interface ResolvedPatch {
 const lower = (v: string) => v.trim().toLowerCase();
 const NAME_FIELDS = ["givenName", "familyName", "formattedName"] as const;
 
-/** The change a request makes of the user as the transaction read them (null: nothing to do, harmless to repeat). */
+/**
+ * The change a request makes of the user as the transaction read them (null: nothing to do,
+ * harmless to repeat).
+ */
 export function planUpdate(
   user: StoredUser,
   patch: ResolvedPatch,
@@ -186,7 +205,10 @@ export function planUpdate(
   return Object.keys(update).length ? { update, seats, action, needsOtherOwner } : null;
 }
 
-/** Removal: deactivated if needed (an owner or Key User only while another active owner stays), then off the roster. */
+/**
+ * Removal: deactivated if needed (an owner or Key User only while another active owner stays), then
+ * off the roster.
+ */
 export function planRemoval(user: StoredUser, now: Timestamp): PlannedChange {
   const deactivated = user.status === "deactivated";
   return {

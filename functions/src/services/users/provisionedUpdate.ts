@@ -1,12 +1,15 @@
-import type { AuditOrigin } from "../repos/auditLogs";
-import { findOnRoster, type StoredUser } from "../repos/users";
-import { notFound, UsersError } from "./userErrors";
-import type { UnmatchedDepartment } from "./userRules";
-import { updateUser, type UserPatch } from "./users";
+import type { AuditOrigin } from "../../repos/auditLogs";
+import { findOnRoster, type StoredUser } from "../../repos/users";
+import { notFound, UsersError } from "./errors";
+import { updateUser, type UserPatch } from "./lifecycle";
+import type { UnmatchedDepartment } from "./rules";
 
 export interface ProvisionedUpdate {
   user: StoredUser;
-  /** Set when the owner's or a Key User's address change was left out (for its privileged audit entry). */
+  /**
+   * Set when the owner's or a Key User's address change was left out (for its privileged audit
+   * entry).
+   */
   refusedAddressOf?: string;
 }
 

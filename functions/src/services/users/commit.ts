@@ -1,13 +1,13 @@
 import type { Timestamp } from "firebase-admin/firestore";
-import type { AuditOrigin } from "../repos/auditLogs";
+import type { AuditOrigin } from "../../repos/auditLogs";
 import {
   readUserTransaction,
   runUserTransaction,
   type NewUserRecord,
   type UserTransaction,
   type UserUpdate,
-} from "../repos/userTransaction";
-import type { StoredUser } from "../repos/users";
+} from "../../repos/userTransaction";
+import type { StoredUser } from "../../repos/users";
 import {
   assertAddressFree,
   assertOtherActiveOwner,
@@ -18,15 +18,18 @@ import {
   SEATED,
   seatsFrom,
   type PlannedChange,
-} from "./userDecisions";
-import { addressTaken, deactivatedLimit, notFound, type Seats } from "./userErrors";
+} from "./decisions";
+import { addressTaken, deactivatedLimit, notFound, type Seats } from "./errors";
 
 /**
  * The lifecycle's transactions: each reads what its decisions need (userDecisions.ts), then
  * writes the user, the company's seat counter and the audit entry together, or nothing.
  */
 
-/** The company's seats, read in the transaction; a counter that cannot be trusted is recounted from the roster. */
+/**
+ * The company's seats, read in the transaction; a counter that cannot be trusted is recounted from
+ * the roster.
+ */
 async function seatsIn(tx: UserTransaction, companyId: string, delta = 0): Promise<Seats> {
   const seats = seatsFrom(await tx.seats(companyId), delta);
   return {
@@ -35,7 +38,9 @@ async function seatsIn(tx: UserTransaction, companyId: string, delta = 0): Promi
   };
 }
 
-/** The uniqueness rules for what a write sets (only the address and userName it sets are checked). */
+/**
+ * The uniqueness rules for what a write sets (only the address and userName it sets are checked).
+ */
 async function assertFreeIn(
   tx: UserTransaction,
   companyId: string,
@@ -52,13 +57,19 @@ async function assertFreeIn(
   }
 }
 
-/** Outside a transaction: the seats when none looks free (a cheap early refusal; the transaction decides), else null. */
+/**
+ * Outside a transaction: the seats when none looks free (a cheap early refusal; the transaction
+ * decides), else null.
+ */
 export async function seatsLookFull(companyId: string): Promise<Seats | null> {
   const seats = await readUserTransaction((tx) => seatsIn(tx, companyId));
   return seats.used >= seats.capacity ? seats : null;
 }
 
-/** The invitation's account intent was abandoned (or is gone): its account is not this request's to use. */
+/**
+ * The invitation's account intent was abandoned (or is gone): its account is not this request's to
+ * use.
+ */
 export class InviteIntentLost extends Error {
   constructor() {
     super("the invitation's account intent was abandoned");
@@ -100,7 +111,10 @@ export async function commitInvite(
   });
 }
 
-/** The company's user as read (null: unknown or another company's); `removed`: removed from its roster. */
+/**
+ * The company's user as read (null: unknown or another company's); `removed`: removed from its
+ * roster.
+ */
 function found(
   user: StoredUser | null,
   companyId: string,
@@ -147,8 +161,8 @@ export async function commitChange(
 
 /**
  * Removes the user with the change `plan` makes, or answers `already` for a user removed before
- * (whose `createdAt`, `email`, `userNameKey` and `externalId` are moved aside then if an older version left
- * them: an idempotent repair).
+ * (whose `createdAt`, `email`, `userNameKey` and `externalId` are moved aside then if an older
+ * version left them: an idempotent repair).
  */
 export async function commitRemoval(
   companyId: string,
@@ -168,12 +182,17 @@ export async function commitRemoval(
   });
 }
 
-/** A removed user an older version left holding `createdAt`, `email`, `userNameKey` or `externalId`. */
+/**
+ * A removed user an older version left holding `createdAt`, `email`, `userNameKey` or `externalId`.
+ */
 const heldAside = (user: StoredUser) =>
   Boolean(user.createdAt) ||
   [user.email, user.userNameKey, user.externalId].some((v) => v !== null);
 
-/** Moves a removed user's lookup fields aside if an older version left them (idempotent; nothing for a user on a roster). */
+/**
+ * Moves a removed user's lookup fields aside if an older version left them (idempotent; nothing for
+ * a user on a roster).
+ */
 export async function repairRemoved(uid: string): Promise<void> {
   await runUserTransaction(async (tx) => {
     const user = await tx.user(uid);

@@ -1,4 +1,4 @@
-import { EmailTakenError } from "../repos/authAccounts";
+import { EmailTakenError } from "../../repos/authAccounts";
 /**
  * The users service's refusals: a closed list of codes, each answered by the adapters through
  * one table (http/usersErrors.ts). Knows nothing of HTTP.
@@ -23,7 +23,9 @@ export interface Seats {
 export type RefusedChange = "deactivation" | "removal" | "address_change";
 
 export class UsersError extends Error {
-  /** Set for the refusals that protect the owner and Key Users; `uid`: whose (filled by users.ts). */
+  /**
+   * Set for the refusals that protect the owner and Key Users; `uid`: whose (filled by users.ts).
+   */
   refused?: { kind: RefusedChange; uid?: string };
 
   constructor(
@@ -88,7 +90,9 @@ export const protectedAddress = () =>
     ),
   );
 
-/** Names the user a protecting refusal concerns (a removal's last-owner refusal is the removal's). */
+/**
+ * Names the user a protecting refusal concerns (a removal's last-owner refusal is the removal's).
+ */
 export function refusalOf(err: unknown, uid: string, removal = false): unknown {
   if (err instanceof UsersError && err.refused)
     err.refused = { kind: removal ? "removal" : err.refused.kind, uid };

@@ -1,4 +1,4 @@
-import { accountSyncFailed } from "../logs";
+import { accountSyncFailed } from "../../logs";
 import {
   accountWithEmail,
   createAccount,
@@ -8,10 +8,10 @@ import {
   revokeSessions,
   setAccountEmail,
   setSignInAllowed,
-} from "../repos/authAccounts";
-import { findUser, usersWithEmail, type StoredUser } from "../repos/users";
-import { repairRemoved } from "./userCommit";
-import { isSeated } from "./userDecisions";
+} from "../../repos/authAccounts";
+import { findUser, usersWithEmail, type StoredUser } from "../../repos/users";
+import { repairRemoved } from "./commit";
+import { isSeated } from "./decisions";
 
 // The users service's handling of Firebase Auth accounts: releasing a removed user's address,
 // and making an account follow the roster as committed.
@@ -51,7 +51,10 @@ async function giveAddress(uid: string, email: string, write: () => Promise<void
 export const moveAccountEmail = (uid: string, email: string) =>
   giveAddress(uid, email, () => setAccountEmail(uid, email));
 
-/** The first account of a user who had no address: created disabled (settling enables it once the roster seats the person). */
+/**
+ * The first account of a user who had no address: created disabled (settling enables it once the
+ * roster seats the person).
+ */
 export const createFirstAccount = (uid: string, email: string, displayName: string) =>
   giveAddress(uid, email, () => createAccount(uid, email, displayName, true));
 

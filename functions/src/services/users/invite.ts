@@ -1,32 +1,38 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { accountSyncFailed } from "../logs";
-import type { AuditOrigin } from "../repos/auditLogs";
-import type { NewUserRecord } from "../repos/userTransaction";
-import { usersWithEmail, type StoredUser } from "../repos/users";
-import {
-  abandonInvite,
-  accountForInvite,
-  settleAccount,
-  uidWithoutAccount,
-} from "./accountIntents";
-import { commitInvite, InviteIntentLost, seatsLookFull } from "./userCommit";
-import { assertAddressFree, type PersonName } from "./userDecisions";
-import { asUsersError, seatsExhausted } from "./userErrors";
+import { accountSyncFailed } from "../../logs";
+import type { AuditOrigin } from "../../repos/auditLogs";
+import type { NewUserRecord } from "../../repos/userTransaction";
+import { usersWithEmail, type StoredUser } from "../../repos/users";
+import { abandonInvite, accountForInvite, settleAccount, uidWithoutAccount } from "./accountSync";
+import { commitInvite, InviteIntentLost, seatsLookFull } from "./commit";
+import { assertAddressFree, type PersonName } from "./decisions";
+import { asUsersError, seatsExhausted } from "./errors";
 import {
   assertInDomains,
   chooseDepartment,
   provisioningSettings,
   roleOfNewUser,
   type UnmatchedDepartment,
-} from "./userRules";
+} from "./rules";
 
-/** The invitation of the users service (users.ts): a new user on the roster, with their sign-in account. */
+/**
+ * The invitation of the users service (users.ts): a new user on the roster, with their sign-in
+ * account.
+ */
 export interface NewUser {
-  /** Null: a SCIM user without an address, stored with no sign-in account until one comes (docs/firestore-data.md, `email`). */
+  /**
+   * Null: a SCIM user without an address, stored with no sign-in account until one comes
+   * (docs/firestore-data.md, `email`).
+   */
   email: string | null;
-  /** The SCIM userName (default: the e-mail address); unique within the company, case-insensitively. */
+  /**
+   * The SCIM userName (default: the e-mail address); unique within the company, case-insensitively.
+   */
   userName?: string;
-  /** The address was taken from `userName` (no `emails` sent): a later userName change moves it along. */
+  /**
+   * The address was taken from `userName` (no `emails` sent): a later userName change moves it
+   * along.
+   */
   addressFromUserName?: boolean;
   displayName: string;
   department?: string | null;
@@ -42,12 +48,12 @@ export interface NewUser {
 }
 
 /**
- * A silent invite. The account comes first (none for a user without an address: its intent alone) (Auth keeps e-mail addresses unique across concurrent
- * requests), under a uid whose intent is recorded before it (accountIntents.ts); the roster
- * entry, its seat and its audit entry then commit in one transaction. If that transaction
- * refuses or fails, the invitation is abandoned and its account deleted. An instance stopped in
- * between leaves an account the retry adopts, or the sweep deletes
- * (docs/provisioning-crash-safety.md).
+ * A silent invite. The account comes first (none for a user without an address: its intent alone)
+ * (Auth keeps e-mail addresses unique across concurrent requests), under a uid whose intent is
+ * recorded before it (accountIntents.ts); the roster entry, its seat and its audit entry then
+ * commit in one transaction. If that transaction refuses or fails, the invitation is abandoned and
+ * its account deleted. An instance stopped in between leaves an account the retry adopts, or the
+ * sweep deletes (docs/provisioning-crash-safety.md).
  */
 export async function inviteUser(
   companyId: string,

@@ -1,32 +1,24 @@
-import { accountSyncFailed } from "../logs";
-import type { AuditOrigin } from "../repos/auditLogs";
-import { moveRemovedAside } from "../repos/userTransaction";
-import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../repos/users";
-import { intendAccountChange, settleAccount, settleLeftover } from "./accountIntents";
-import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
-import { commitChange, commitRemoval } from "./userCommit";
+import { accountSyncFailed } from "../../logs";
+import type { AuditOrigin } from "../../repos/auditLogs";
+import { findOnRoster, findUser, usersWithEmail, type StoredUser } from "../../repos/users";
+import { intendAccountChange, settleAccount, settleLeftover } from "./accountSync";
+import { commitChange, commitRemoval } from "./commit";
 import {
   assertAddressFree,
   isProtected,
   planRemoval,
   planUpdate,
   type PersonName,
-} from "./userDecisions";
-import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./userErrors";
+} from "./decisions";
+import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./errors";
 import {
   assertInDomains,
   chooseDepartment,
   chooseRole,
   provisioningSettings,
   type UnmatchedDepartment,
-} from "./userRules";
-
-export type { AuditOrigin } from "../repos/auditLogs";
-export type { StoredUser } from "../repos/users";
-export type { PersonName } from "./userDecisions";
-export { UsersError, type UsersErrorCode } from "./userErrors";
-export { inviteUser, type NewUser } from "./userInvite";
-export { departmentNameOf } from "./userRules";
+} from "./rules";
+import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
 
 /**
  * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,
@@ -51,7 +43,10 @@ export interface UserPatch {
   idpRole?: string | null;
   /** SCIM attributes the app has no field for, as sent: replaces the stored ones. */
   profile?: Record<string, unknown>;
-  /** A full replace (PUT) that did not carry these: kept, or reset if the company made the identity provider their source. */
+  /**
+   * A full replace (PUT) that did not carry these: kept, or reset if the company made the identity
+   * provider their source.
+   */
   omitted?: { roles?: boolean; department?: boolean };
 }
 
@@ -72,9 +67,11 @@ async function applyUpdate(
   await settleLeftover(uid);
   const email = patch.email === undefined ? undefined : lower(patch.email);
   const movesEmail = email !== undefined && email !== current.email;
-  // A user without an address gets their sign-in account with the first one (made before the commit, as an invitation's).
+  // A user without an address gets their sign-in account with the first one (made before the
+  // commit, as an invitation's).
   const firstAddress = movesEmail && current.email === null;
-  // The account follows the committed roster afterwards, also when nothing changed: repeating a request repairs Auth.
+  // The account follows the committed roster afterwards, also when nothing changed: repeating a
+  // request repairs Auth.
   const own =
     movesEmail || patch.active !== undefined
       ? await intendAccountChange(
@@ -123,7 +120,8 @@ async function applyUpdate(
     if (own) await settleAccount(uid, { own });
     return user;
   } catch (err) {
-    // Auth back to what the roster holds (an address moved before a refused commit); a failure here leaves it to the sweep.
+    // Auth back to what the roster holds (an address moved before a refused commit); a failure here
+    // leaves it to the sweep.
     if (own)
       await settleAccount(uid, { own }).catch((cleanup: unknown) =>
         accountSyncFailed({ uid, step: "settle_after_refusal" }, cleanup),
@@ -183,11 +181,3 @@ export async function removeUser(
   if (own) await settleAccount(uid, { own });
   return outcome;
 }
-
-/**
- * Operator repair of the stored form: users removed by versions from before removal moved
- * `createdAt` aside still sit in the roster ordered by creation (SCIM paging counts them). Moves
- * it aside for every such user of the company; idempotent. Returns how many were moved.
- */
-export const repairRemovedUsers = (companyId: string): Promise<number> =>
-  moveRemovedAside(companyId);

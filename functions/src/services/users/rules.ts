@@ -1,8 +1,8 @@
-import { findCompany, type AttributeSource } from "../repos/companies";
-import { departmentsOf, type Department } from "../repos/departments";
-import type { StoredUser } from "../repos/users";
-import { DEFAULT_ROLE, mapRole } from "./roles";
-import { outsideDomains, protectedAddress, provisioningOff, unknownDepartment } from "./userErrors";
+import { findCompany, type AttributeSource } from "../../repos/companies";
+import { departmentsOf, type Department } from "../../repos/departments";
+import type { StoredUser } from "../../repos/users";
+import { DEFAULT_ROLE, mapRole } from "../roles";
+import { outsideDomains, protectedAddress, provisioningOff, unknownDepartment } from "./errors";
 
 export { protectedAddress };
 
@@ -15,7 +15,9 @@ export interface ProvisioningSettings {
   roleMap: Record<string, unknown>;
   /** SCIM group name → `{ role?, department? }` (roles.ts `groupAssignment`). */
   groupMap: Record<string, unknown>;
-  /** Lower-case e-mail domains; empty: provisioning off; null: any (the operator's explicit opt-in). */
+  /**
+   * Lower-case e-mail domains; empty: provisioning off; null: any (the operator's explicit opt-in).
+   */
   domains: string[] | null;
   rolesSource: AttributeSource;
   departmentSource: AttributeSource;
@@ -44,10 +46,16 @@ export function assertInDomains(settings: ProvisioningSettings, email: string): 
   throw outsideDomains(domain, settings.domains);
 }
 
-/** How an unmatched department name is handled: refused (/v1/users, scripts) or recorded beside the user (SCIM). */
+/**
+ * How an unmatched department name is handled: refused (/v1/users, scripts) or recorded beside the
+ * user (SCIM).
+ */
 export type UnmatchedDepartment = "refuse" | "record";
 
-/** The department a request asks for: `id` undefined keeps it; `unmatched` undefined leaves that field alone. */
+/**
+ * The department a request asks for: `id` undefined keeps it; `unmatched` undefined leaves that
+ * field alone.
+ */
 export interface DepartmentChoice {
   id?: string | null;
   unmatched?: string | null;
@@ -73,13 +81,19 @@ export async function chooseDepartment(
   return { id: fallback.creating ? null : undefined, unmatched: name.trim().slice(0, 200) };
 }
 
-/** A role a request sets: the app role, and the provider's value it was mapped from (stored as `idpRole`). */
+/**
+ * A role a request sets: the app role, and the provider's value it was mapped from (stored as
+ * `idpRole`).
+ */
 export interface RoleChoice {
   role: string;
   idpRole: string | null;
 }
 
-/** The role a request asks for (undefined: keep). Only the operator's role map grants anything but `standard`. */
+/**
+ * The role a request asks for (undefined: keep). Only the operator's role map grants anything but
+ * `standard`.
+ */
 export function chooseRole(
   settings: ProvisioningSettings,
   idpRole: string | null | undefined,
@@ -92,7 +106,10 @@ export function chooseRole(
   return { role: mapRole(settings.roleMap, idpRole), idpRole: idpRole?.slice(0, 200) ?? null };
 }
 
-/** A new user's role fields: mapped from the provider's value when one is sent (SCIM), else `standard` (/v1/users: no value stored). */
+/**
+ * A new user's role fields: mapped from the provider's value when one is sent (SCIM), else
+ * `standard` (/v1/users: no value stored).
+ */
 export function roleOfNewUser(settings: ProvisioningSettings, idpRole: string | null | undefined) {
   const choice = chooseRole(settings, idpRole);
   return choice

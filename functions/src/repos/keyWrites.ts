@@ -1,0 +1,154 @@
+import { Timestamp, type Transaction } from "firebase-admin/firestore";
+import { MAX_ACTIVE_KEYS } from "../config/constants";
+import { firestore } from "../config/firebase";
+import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
+import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
+import { stageChangeEntry, type AuditActor } from "./auditLogs";
+import { companyRef } from "./companies";
+import { isLiveProjectOf, projectRef, projectShape } from "./projects";
+import { parseStored, parseStoredOrNull } from "./stored";
+
+/**
+ * The writes of key management (company settings: settingsWrites.ts). Each one and its privileged
+ * audit entry commit together (one transaction or batch), so the trail never misses a change and
+ * never records one that did not happen.
+ */
+
+/** Why a key write did not happen; services/keyAdmin maps it to its own error. */
+export class KeyStoreError extends Error {
+  constructor(
+    readonly reason:
+      | "company_not_found"
+      | "key_not_found"
+      | "ambiguous_prefix"
+      | "not_company_project"
+      | "active_key_limit",
+    message: string,
+  ) {
+    super(message);
+    this.name = "KeyStoreError";
+  }
+}
+
+/**
+ * Serialises key creations per company and API: every creation reads and writes this document,
+ * so two concurrent transactions cannot both count 19 active keys and both add one.
+ */
+const lockRef = (companyId: string, api: KeyApi) =>
+  firestore().collection("apiKeyLocks").doc(`${companyId}__${api}`);
+
+export async function assertCompany(tx: Transaction, companyId: string): Promise<void> {
+  if (!(await tx.get(companyRef(companyId))).exists)
+    throw new KeyStoreError("company_not_found", "No such company.");
+}
+
+export interface NewKey {
+  companyId: string;
+  api: KeyApi;
+  name: string;
+  projectId: string | null;
+  scopes: string[];
+}
+
+export async function insertKey(
+  input: NewKey,
+  actor: AuditActor,
+): Promise<{ key: string; doc: ApiKeyDoc }> {
+  const key = generateKey(input.api);
+  const hash = hashKey(key);
+  return firestore().runTransaction(
+    async (tx) => {
+      const lock = lockRef(input.companyId, input.api);
+      const active = apiKeysCollection()
+        .where("companyId", "==", input.companyId)
+        .where("api", "==", input.api)
+        .where("revokedAt", "==", null);
+      const [, activeSnap, project] = await Promise.all([
+        tx.get(lock),
+        tx.get(active),
+        input.projectId ? tx.get(projectRef(input.projectId)) : Promise.resolve(null),
+        assertCompany(tx, input.companyId),
+      ]);
+      if (project) {
+        const parsed = project.exists
+          ? parseStored(projectShape, project.ref.path, project.data())
+          : null;
+        if (!isLiveProjectOf(parsed, input.companyId)) {
+          throw new KeyStoreError(
+            "not_company_project",
+            "projectId is not a project of this company.",
+          );
+        }
+      }
+      if (activeSnap.size >= MAX_ACTIVE_KEYS) {
+        throw new KeyStoreError(
+          "active_key_limit",
+          `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`,
+        );
+      }
+      const now = Timestamp.now();
+      const data = newApiKeyData(
+        { ...input, prefix: displayPrefix(key), createdBy: actor.id },
+        now,
+      );
+      tx.create(apiKeysCollection().doc(hash), data);
+      tx.set(lock, { updatedAt: now });
+      stageChangeEntry(tx, input.companyId, actor, {
+        action: "api_key.created",
+        api: input.api,
+        projectId: input.projectId,
+        target: { type: "api_key", id: data.prefix },
+      });
+      return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
+    },
+    { maxAttempts: 25 },
+  );
+}
+
+export async function readCompanyKeys(companyId: string, api?: KeyApi): Promise<ApiKeyDoc[]> {
+  if (!(await companyRef(companyId).get()).exists)
+    throw new KeyStoreError("company_not_found", "No such company.");
+  let query = apiKeysCollection().where("companyId", "==", companyId);
+  if (api) query = query.where("api", "==", api);
+  const snap = await query.get();
+  return snap.docs
+    .flatMap((doc) => parseStoredOrNull(apiKeyShape, doc.ref.path, doc.data()) ?? [])
+    .sort((a, b) => (b.createdAt?.toMillis() ?? 0) - (a.createdAt?.toMillis() ?? 0));
+}
+
+/** The company's keys with this display prefix, read in the transaction. */
+export async function keysWithPrefix(tx: Transaction, companyId: string, prefix: string) {
+  const snap = await tx.get(
+    apiKeysCollection().where("companyId", "==", companyId).where("prefix", "==", prefix),
+  );
+  return snap.docs.flatMap((d) => {
+    const doc = parseStoredOrNull(apiKeyShape, d.ref.path, d.data());
+    return doc ? [{ ref: d.ref, doc }] : [];
+  });
+}
+
+/** Revokes the company's key with this prefix. Revoking a revoked key changes nothing. */
+export async function storeRevocation(
+  companyId: string,
+  prefix: string,
+  actor: AuditActor,
+): Promise<{ doc: ApiKeyDoc; alreadyRevoked: boolean }> {
+  return firestore().runTransaction(async (tx) => {
+    const docs = await keysWithPrefix(tx, companyId, prefix);
+    if (!docs.length)
+      throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
+    const live = docs.filter((d) => !d.doc.revokedAt);
+    if (!live.length) return { doc: docs[0].doc, alreadyRevoked: true };
+    const now = Timestamp.now();
+    for (const { ref, doc } of live) {
+      tx.update(ref, { revokedAt: now, revokedBy: actor.id });
+      stageChangeEntry(tx, companyId, actor, {
+        action: "api_key.revoked",
+        api: doc.api,
+        projectId: doc.projectId,
+        target: { type: "api_key", id: doc.prefix },
+      });
+    }
+    return { doc: { ...live[0].doc, revokedAt: now, revokedBy: actor.id }, alreadyRevoked: false };
+  });
+}
