@@ -11,7 +11,8 @@ import {
   SCIM_ROUTE,
   scimSuccess,
 } from "./routeKit";
-import { ENTERPRISE_ATTRIBUTES, GROUP_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
+import { GROUP_ATTRIBUTES, servedAttribute, URN } from "./schema";
+import { ENTERPRISE_ATTRIBUTES, USER_ATTRIBUTES } from "./userSchema";
 
 /** The discovery endpoints of RFC 7644 §4. */
 
@@ -81,6 +82,7 @@ const schemaDocuments = (base: string) =>
   ].map((s) => ({
     schemas: [URN.schema],
     ...s,
+    attributes: s.attributes.map(servedAttribute),
     meta: { resourceType: "Schema", location: at(base, `/Schemas/${s.id}`) },
   }));
 

@@ -1,11 +1,14 @@
 import { z } from "../http/zod";
 import { toIso } from "../repos/storedFields";
 import type { Member, StoredGroup } from "../services/groups";
-import { MAX_OPERATIONS } from "./patch";
+import { MAX_OPERATIONS } from "./patchOp";
 import { documented } from "./routeKit";
 import { URN } from "./schema";
 
-/** The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as one. */
+/**
+ * The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as
+ * one.
+ */
 export const MAX_MEMBERS_PER_REQUEST = 10_000;
 
 const memberSchema = z.object({

@@ -1,5 +1,6 @@
 import { ScimError } from "./errors";
-import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
+import { parseFilter, type AttrPath, type Filter } from "./filter";
+import { FilterSyntaxError } from "./filterTokens";
 import { URN } from "./schema";
 
 /**
@@ -63,7 +64,8 @@ function termsOf(filter: Filter): UserTerm[] {
   if (!key) throw invalidFilter(`Filtering on "${name}" is not supported. ${SUPPORTED}`);
   if (typeof filter.value !== "string")
     throw invalidFilter(`"${name}" is compared with a JSON string, e.g. ${name} eq "value".`);
-  // userName and e-mail addresses are case-insensitive (RFC 7643 caseExact false); externalId and id are exact.
+  // userName and e-mail addresses are case-insensitive (RFC 7643 caseExact false); externalId and
+  // id are exact.
   return [
     {
       key,

@@ -4,9 +4,10 @@ import { departmentsOf } from "../repos/departments";
 import { findOnRoster } from "../repos/users";
 import { updateProvisionedUser } from "../services/provisionedUpdate";
 import { inviteUser, removeUser, type UserPatch } from "../services/users";
+import type { State } from "./assign";
 import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
-import { applyPatch, type State } from "./patch";
+import { applyPatch } from "./patch";
 import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf } from "./resource";
 import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
@@ -97,7 +98,9 @@ const createUser = defineRoute({
   },
 });
 
-/** Reads the user, derives the change from its SCIM state, and applies it through the users service. */
+/**
+ * Reads the user, derives the change from its SCIM state, and applies it through the users service.
+ */
 function changeRoute(
   method: "put" | "patch",
   describe: { operationId: string; summary: string; description: string },
@@ -127,7 +130,8 @@ function changeRoute(
         sent,
         addressFromUserName: current.addressFromUserName,
       });
-      // An owner's or Key User's address is the app's: that part alone is refused (audited), the rest applies.
+      // An owner's or Key User's address is the app's: that part alone is refused (audited), the
+      // rest applies.
       const { user, refusedAddressOf } = await asScim(
         updateProvisionedUser(companyId, params.id, patch, origin, "record"),
       );
@@ -149,7 +153,8 @@ const replaceUser = changeRoute(
       "A full replace: attributes left out are cleared, except read-only ones, `active` and `externalId` (kept), and `roles` and the department, which are kept unless " +
       "the company made the identity provider their source.",
   },
-  // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null clears it).
+  // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null
+  // clears it).
   (before, body, sent) => {
     const after = stateFromBody(body, sent);
     return after.externalId === undefined ? { ...after, externalId: before.externalId } : after;

@@ -6,11 +6,16 @@ import type { Filter } from "./filter";
  * caseExact.
  */
 type Item = Record<string, unknown>;
-/** A member of a JSON object by name, case-insensitively (SCIM attribute names and PatchOp members). */
+/**
+ * A member of a JSON object by name, case-insensitively (SCIM attribute names and PatchOp members).
+ */
 export const propertyOf = (object: Record<string, unknown>, name: string) =>
   object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
 
-/** Whether a value of a multi-valued attribute matches a value filter (strings compared case-insensitively). */
+/**
+ * Whether a value of a multi-valued attribute matches a value filter (strings compared
+ * case-insensitively).
+ */
 export function matches(filter: Filter, item: Item): boolean {
   switch (filter.kind) {
     case "and":

@@ -1,0 +1,79 @@
+import { isObject } from "../lib/isObject";
+import { invalidSyntax, invalidValue, ScimError } from "./errors";
+import { parsePath, type AttrPath } from "./filter";
+import { FilterSyntaxError } from "./filterTokens";
+import { URN } from "./schema";
+import { propertyOf } from "./valueFilter";
+
+/**
+ * The PatchOp envelope of RFC 7644 §3.5.2, read the same way for Users and Groups: its
+ * operations in order, each with its path parsed. What an operation does to a resource is the
+ * resource's own (patch.ts for the User, groupPatch.ts for the Group).
+ */
+export const MAX_OPERATIONS = 100;
+export type Op = "add" | "replace" | "remove";
+export type PatchOperation =
+  | { op: Op; path: AttrPath; value: unknown }
+  /** No path: each member of the value names an attribute (RFC 7644 §3.5.2.1, §3.5.2.3). */
+  | { op: "add" | "replace"; path?: undefined; value: Record<string, unknown> };
+
+/**
+ * A path of an operation (or a bracketed key of its value), as a SCIM `invalidPath` if malformed.
+ */
+export function pathOf(text: string): AttrPath {
+  try {
+    return parsePath(text);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError)
+      throw new ScimError(
+        "invalid_request",
+        `Invalid path ${JSON.stringify(text.slice(0, 200))}: ${err.message}`,
+        "invalidPath",
+      );
+    throw err;
+  }
+}
+
+function operationOf(operation: unknown, index: number): PatchOperation {
+  if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
+  const named = propertyOf(operation, "op");
+  const op = typeof named === "string" ? named.toLowerCase() : "";
+  if (op !== "add" && op !== "replace" && op !== "remove")
+    throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
+  const [path, value] = [propertyOf(operation, "path"), propertyOf(operation, "value")];
+  if (path !== undefined && (typeof path !== "string" || !path.trim()))
+    throw new ScimError(
+      "invalid_request",
+      `Operations[${index}].path must be a non-empty string.`,
+      "invalidPath",
+    );
+  if (typeof path === "string") return { op, path: pathOf(path.trim()), value };
+  if (op === "remove")
+    throw new ScimError(
+      "invalid_request",
+      `Operations[${index}]: "remove" needs a "path".`,
+      "noTarget",
+    );
+  if (!isObject(value))
+    throw invalidValue(
+      `Operations[${index}].value must be an object of attributes when there is no "path".`,
+    );
+  return { op, value };
+}
+
+/** A PatchOp request body's operations, in the order they apply (all or none). */
+export function operationsOf(body: unknown): PatchOperation[] {
+  if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
+  const schemas = propertyOf(body, "schemas");
+  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp)))
+    throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
+  const operations = propertyOf(body, "Operations");
+  if (!Array.isArray(operations) || operations.length === 0)
+    throw invalidSyntax('"Operations" must be a non-empty array.');
+  if (operations.length > MAX_OPERATIONS)
+    throw invalidValue(
+      `A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. ` +
+        "Send the changes in several requests.",
+    );
+  return operations.map(operationOf);
+}
