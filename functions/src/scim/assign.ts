@@ -1,10 +1,9 @@
 import { isObject } from "../lib/isObject";
 import { invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath, type Filter } from "./filter";
-import { pathOf, type Op } from "./patchOp";
+import { matches, pathOf, propertyOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./schema";
 import { attributeOf, subAttributeOf } from "./userSchema";
-import { matches, propertyOf } from "./valueFilter";
 
 /**
  * Attribute assignment for the User resource, as pure functions over a plain state (attribute

@@ -62,7 +62,8 @@ const resourceTypes = (base: string) => [
     name: "Group",
     endpoint: "/Groups",
     description:
-      "Groups the identity provider pushes, with their members; the company's group map may give members an app role or a department.",
+      "Groups the identity provider pushes, with their members; the company's group map may " +
+      "give members an app role or a department.",
     schema: URN.group,
     meta: { resourceType: "ResourceType", location: at(base, "/ResourceTypes/Group") },
   },
@@ -75,7 +76,8 @@ const schemaDocuments = (base: string) =>
       id: URN.enterprise,
       name: "EnterpriseUser",
       description:
-        "Enterprise user: the department (matched to the company's), and the other attributes stored as sent",
+        "Enterprise user: the department (matched to the company's), and the other attributes " +
+        "stored as sent",
       attributes: ENTERPRISE_ATTRIBUTES,
     },
     { id: URN.group, name: "Group", description: "Group", attributes: GROUP_ATTRIBUTES },

@@ -7,7 +7,8 @@ import type { ScimUser } from "./userWire";
  * the OpenAPI tests).
  */
 const LOCATION =
-  "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2/Users/Xq3b9TtM2hV0sLkP7wZr";
+  "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2/Users/" +
+  "Xq3b9TtM2hV0sLkP7wZr";
 
 export const SCIM_USER_EXAMPLE: ScimUser = {
   schemas: [URN.user, URN.enterprise],

@@ -1,12 +1,10 @@
 import { isObject } from "../lib/isObject";
 import type { GroupChange, GroupFields } from "../services/groups";
 import { invalidValue, ScimError } from "./errors";
-import { parseFilter, type AttrPath, type Filter } from "./filter";
-import { FilterSyntaxError } from "./filterTokens";
+import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
-import { operationsOf } from "./patchOp";
+import { propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./schema";
-import { propertyOf as member } from "./valueFilter";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH
@@ -135,7 +133,8 @@ export interface GroupTerms {
 }
 
 const GROUP_FILTERS =
-  'Supported: eq on displayName, externalId and id, and members[value eq "<user id>"], joined by and.';
+  "Supported: eq on displayName, externalId and id, and " +
+  'members[value eq "<user id>"], joined by and.';
 const invalidFilter = (message: string) =>
   new ScimError("invalid_request", `${message} ${GROUP_FILTERS}`, "invalidFilter");
 

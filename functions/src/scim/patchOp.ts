@@ -1,14 +1,13 @@
 import { isObject } from "../lib/isObject";
 import { invalidSyntax, invalidValue, ScimError } from "./errors";
-import { parsePath, type AttrPath } from "./filter";
-import { FilterSyntaxError } from "./filterTokens";
+import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
 import { URN } from "./schema";
-import { propertyOf } from "./valueFilter";
 
 /**
  * The PatchOp envelope of RFC 7644 §3.5.2, read the same way for Users and Groups: its
- * operations in order, each with its path parsed. What an operation does to a resource is the
- * resource's own (patch.ts for the User, groupPatch.ts for the Group).
+ * operations in order, each with its path parsed, and what a path's value filter
+ * (`emails[type eq "work"]`) selects. What an operation does to a resource is the resource's
+ * own (patch.ts and assign.ts for the User, groupPatch.ts for the Group).
  */
 export const MAX_OPERATIONS = 100;
 export type Op = "add" | "replace" | "remove";
@@ -17,9 +16,11 @@ export type PatchOperation =
   /** No path: each member of the value names an attribute (RFC 7644 §3.5.2.1, §3.5.2.3). */
   | { op: "add" | "replace"; path?: undefined; value: Record<string, unknown> };
 
-/**
- * A path of an operation (or a bracketed key of its value), as a SCIM `invalidPath` if malformed.
- */
+/** A member of a JSON object by name, case-insensitively (attribute names, PatchOp members). */
+export const propertyOf = (object: Record<string, unknown>, name: string) =>
+  object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
+
+/** A path of an operation (or a bracketed key of its value); malformed: `invalidPath`. */
 export function pathOf(text: string): AttrPath {
   try {
     return parsePath(text);
@@ -72,8 +73,60 @@ export function operationsOf(body: unknown): PatchOperation[] {
     throw invalidSyntax('"Operations" must be a non-empty array.');
   if (operations.length > MAX_OPERATIONS)
     throw invalidValue(
-      `A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. ` +
-        "Send the changes in several requests.",
+      `A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ` +
+        `${operations.length}. Send the changes in several requests.`,
     );
   return operations.map(operationOf);
+}
+
+/**
+ * Whether a value of a multi-valued attribute matches a value filter. Strings compare
+ * case-insensitively, as the attributes here are not caseExact.
+ */
+export function matches(filter: Filter, item: Record<string, unknown>): boolean {
+  switch (filter.kind) {
+    case "and":
+      return matches(filter.left, item) && matches(filter.right, item);
+    case "or":
+      return matches(filter.left, item) || matches(filter.right, item);
+    case "not":
+      return !matches(filter.filter, item);
+    case "has":
+      return false;
+    case "present": {
+      const v = propertyOf(item, filter.path.attr);
+      return v !== undefined && v !== null && v !== "";
+    }
+    case "compare": {
+      const raw = propertyOf(item, filter.path.attr);
+      // Entra ID compares booleans with strings: `roles[primary eq "True"]`.
+      const value =
+        typeof raw === "boolean" &&
+        typeof filter.value === "string" &&
+        /^(true|false)$/i.test(filter.value)
+          ? filter.value.toLowerCase() === "true"
+          : filter.value;
+      const [a, b] = [
+        typeof raw === "string" ? raw.toLowerCase() : raw,
+        typeof value === "string" ? value.toLowerCase() : value,
+      ];
+      if (filter.op === "eq") return a === b || (a === undefined && b === null);
+      if (filter.op === "ne") return !(a === b || (a === undefined && b === null));
+      if (typeof a !== "string" && typeof a !== "number") return false;
+      if (filter.op === "co")
+        return typeof a === "string" && typeof b === "string" && a.includes(b);
+      if (filter.op === "sw")
+        return typeof a === "string" && typeof b === "string" && a.startsWith(b);
+      if (filter.op === "ew")
+        return typeof a === "string" && typeof b === "string" && a.endsWith(b);
+      if (b === null || typeof b === "boolean" || typeof a !== typeof b) return false;
+      return filter.op === "gt"
+        ? a > b
+        : filter.op === "ge"
+          ? a >= b
+          : filter.op === "lt"
+            ? a < b
+            : a <= b;
+    }
+  }
 }

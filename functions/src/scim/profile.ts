@@ -94,7 +94,8 @@ export function checkedProfileOf(state: State): Profile {
   const size = Buffer.byteLength(JSON.stringify(profile));
   if (size > MAX_PROFILE_BYTES)
     throw invalidValue(
-      `The user's ${KEPT_AS_SENT.filter((n) => n !== "emails").join(", ")} and emails take ${size} bytes together; at most ${MAX_PROFILE_BYTES} are kept.`,
+      `The user's ${KEPT_AS_SENT.filter((n) => n !== "emails").join(", ")} and emails take ` +
+        `${size} bytes together; at most ${MAX_PROFILE_BYTES} are kept.`,
     );
   return profile;
 }

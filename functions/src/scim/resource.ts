@@ -93,7 +93,8 @@ function emailsAddress(state: State): string | null {
   if (chosen === null) return null;
   if (!isEmail(chosen))
     throw invalidValue(
-      `The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`,
+      `The primary (or work) value of "emails" must be an e-mail address; got ` +
+        `${JSON.stringify(chosen.slice(0, 100))}.`,
     );
   return chosen.toLowerCase();
 }

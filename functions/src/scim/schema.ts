@@ -97,7 +97,8 @@ export const GROUP_ATTRIBUTES: AttributeDef[] = [
   attr(
     "members",
     "complex",
-    "The group's members: users of the company. Left out of a PUT, they are kept; `[]` clears them.",
+    "The group's members: users of the company. Left out of a PUT, they are kept; `[]` clears " +
+      "them.",
     {
       multiValued: true,
       subAttributes: [

@@ -1,6 +1,5 @@
 import { ScimError } from "./errors";
-import { parseFilter, type AttrPath, type Filter } from "./filter";
-import { FilterSyntaxError } from "./filterTokens";
+import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { URN } from "./schema";
 
 /**
@@ -17,7 +16,8 @@ export interface UserTerm {
 const invalidFilter = (message: string) =>
   new ScimError("invalid_request", message, "invalidFilter");
 const SUPPORTED =
-  'Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.';
+  'Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, ' +
+  "joined by and.";
 
 const is = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
 
@@ -57,7 +57,8 @@ function termsOf(filter: Filter): UserTerm[] {
           : `"${filter.kind}"`;
     throw invalidFilter(`${what} is not supported. ${SUPPORTED}`);
   }
-  const name = `${filter.path.attr}${filter.path.valueFilter ? "[…]" : ""}${filter.path.sub ? `.${filter.path.sub}` : ""}`;
+  const { attr, valueFilter, sub } = filter.path;
+  const name = `${attr}${valueFilter ? "[…]" : ""}${sub ? `.${sub}` : ""}`;
   if (filter.op !== "eq")
     throw invalidFilter(`Operator "${filter.op}" is not supported. ${SUPPORTED}`);
   const key = keyOf(filter.path);

@@ -8,7 +8,9 @@ import { attr, multiValueSubs, URN, type AttributeDef } from "./schema";
  */
 export const MAX_PROFILE_BYTES = 16 * 1024;
 /** What the attributes the app has no field for have in common, in every document. */
-export const AS_SENT = `Stored and returned as sent (at most ${MAX_PROFILE_BYTES / 1024} KiB for all such attributes of a user).`;
+export const AS_SENT =
+  `Stored and returned as sent (at most ${MAX_PROFILE_BYTES / 1024} KiB ` +
+  "for all such attributes of a user).";
 
 /** An attribute the app has no field for: kept in the user's `scimProfile` as sent. */
 const asSent = (def: AttributeDef): AttributeDef => ({
@@ -52,7 +54,12 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "userName",
     "string",
-    "The identity provider's unique name of the user, returned as sent. Unique within the company, compared case-insensitively; a user removed from the roster frees it. A user may have no address at all (then no sign-in account until one is sent; the user takes a seat). When it is an e-mail address and no `emails` are sent, it is also the sign-in address, and follows a userName change until `emails` are first sent; otherwise changing userName never changes the sign-in address.",
+    "The identity provider's unique name of the user, returned as sent. Unique within the " +
+      "company, compared case-insensitively; a user removed from the roster frees it. A user may " +
+      "have no address at all (then no sign-in account until one is sent; the user takes a " +
+      "seat). When it is an e-mail address and no `emails` are sent, it is also the sign-in " +
+      "address, and follows a userName change until `emails` are first sent; otherwise changing " +
+      "userName never changes the sign-in address.",
     { required: true, uniqueness: "server" },
   ),
   attr("name", "complex", "The components of the user's name.", {
@@ -68,12 +75,17 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "displayName",
     "string",
-    "The name shown in the app. When absent, the formatted name, else given and family name, else the e-mail address.",
+    "The name shown in the app. When absent, the formatted name, else given and family name, " +
+      "else the e-mail address.",
   ),
   attr(
     "emails",
     "complex",
-    "E-mail addresses, returned as sent. The primary (else work, else first) value is the user's sign-in address: changing it changes the address they sign in with (left out, the rest of the change applying, for the owner and Key Users: their address is changed in the app). One address belongs to one user of the service; on POST without userName, that address is the userName.",
+    "E-mail addresses, returned as sent. The primary (else work, else first) value is the " +
+      "user's sign-in address: changing it changes the address they sign in with (left out, the " +
+      "rest of the change applying, for the owner and Key Users: their address is changed in the " +
+      "app). One address belongs to one user of the service; on POST without userName, that " +
+      "address is the userName.",
     {
       multiValued: true,
       subAttributes: multiValueSubs("The e-mail address.", ["work"]),
@@ -120,7 +132,9 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "roles",
     "complex",
-    "The primary (else first) value is mapped to an app role by the company's role map; unmapped values give `standard`, elevated roles are never granted. Returned as the app role.",
+    "The primary (else first) value is mapped to an app role by the company's role map; " +
+      "unmapped values give `standard`, elevated roles are never granted. Returned as the app " +
+      "role.",
     {
       multiValued: true,
       subAttributes: multiValueSubs("The role value.", []),
@@ -129,7 +143,8 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
   attr(
     "groups",
     "complex",
-    'The groups the user is a member of, written through the Group resource (`members`); not returned here: `GET /Groups?filter=members[value eq "<id>"]` finds them. Read-only.',
+    "The groups the user is a member of, written through the Group resource (`members`); not " +
+      'returned here: `GET /Groups?filter=members[value eq "<id>"]` finds them. Read-only.',
     {
       multiValued: true,
       mutability: "readOnly",
@@ -154,7 +169,10 @@ export const ENTERPRISE_ATTRIBUTES: AttributeDef[] = [
   attr(
     "department",
     "string",
-    "The name of one of the company's departments, matched case-insensitively after trimming. A name no department has is accepted: a new user then has no department (an existing one keeps theirs), the name is kept beside them and returned as sent, and they get the department once one of that name is created or renamed.",
+    "The name of one of the company's departments, matched case-insensitively after trimming. " +
+      "A name no department has is accepted: a new user then has no department (an existing one " +
+      "keeps theirs), the name is kept beside them and returned as sent, and they get the " +
+      "department once one of that name is created or renamed.",
   ),
   ...ENTERPRISE_TEXT.map(([name, description]) => asSent(attr(name, "string", description))),
   asSent(

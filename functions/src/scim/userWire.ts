@@ -62,10 +62,14 @@ export const scimUserSchema = z
       })
       .optional(),
     ...asSent(USER_ATTRIBUTES),
-    emails: z.array(multiValue).optional().openapi({
-      description:
-        "As sent (case included) while their primary (else work, else first) value is the sign-in address; else that address alone (`type: work`).",
-    }),
+    emails: z
+      .array(multiValue)
+      .optional()
+      .openapi({
+        description:
+          "As sent (case included) while their primary (else work, else first) value is the " +
+          "sign-in address; else that address alone (`type: work`).",
+      }),
     phoneNumbers: z.array(multiValue).optional().openapi({ description: AS_SENT }),
     addresses: z.array(address).optional().openapi({ description: AS_SENT }),
     active: z.boolean().optional().openapi({ description: "false when deactivated." }),
@@ -98,7 +102,8 @@ export const scimUserSchema = z
   })
   .openapi("ScimUser", {
     description:
-      "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so.",
+      "Every attribute but `id` and `schemas` is left out when `attributes` or " +
+      "`excludedAttributes` asks so.",
   });
 export type ScimUser = z.infer<typeof scimUserSchema>;
 
@@ -113,7 +118,8 @@ export const scimUserInput = z
     schemas: documented("array", `\`["${URN.user}", "${URN.enterprise}"]\`.`),
     userName: documented(
       "string",
-      "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`). At most 320 characters (after trimming).",
+      "Unique within the company, case-insensitively; need not be an e-mail address (e.g. " +
+        "`jdoe`). At most 320 characters (after trimming).",
       { maxLength: 320 },
     ),
     externalId: documented(
@@ -139,12 +145,15 @@ export const scimUserInput = z
     ),
     emails: documented(
       "array",
-      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. Without either the user has no sign-in account until a later request sends one. Returned as sent.",
+      "The primary (else work, else first) value is the sign-in address; without emails, " +
+        "userName when it is an address. Without either the user has no sign-in account until a " +
+        "later request sends one. Returned as sent.",
     ),
     phoneNumbers: documented("array", `\`[{ value, type, primary }]\`. ${AS_SENT}`),
     addresses: documented(
       "array",
-      `\`[{ formatted, streetAddress, locality, region, postalCode, country, type, primary }]\`. ${AS_SENT}`,
+      `\`[{ formatted, streetAddress, locality, region, postalCode, country, type, primary ` +
+        `}]\`. ${AS_SENT}`,
     ),
     title: documented("string", AS_SENT),
     active: documented(
@@ -157,7 +166,9 @@ export const scimUserInput = z
     ),
     [URN.enterprise]: documented(
       "object",
-      `\`department\`: the name of one of the company's departments (at most 200 characters). \`employeeNumber\`, \`costCenter\`, \`organization\`, \`division\`, \`manager\` (\`{ value }\`, or the id alone): ${AS_SENT}`,
+      `\`department\`: the name of one of the company's departments (at most 200 characters). ` +
+        `\`employeeNumber\`, \`costCenter\`, \`organization\`, \`division\`, \`manager\` (\`{ ` +
+        `value }\`, or the id alone): ${AS_SENT}`,
       {
         properties: { department: { type: "string", maxLength: 200 } },
       },
@@ -174,7 +185,8 @@ export const patchOpInput = z
     schemas: documented("array", `\`["${URN.patchOp}"]\`.`),
     Operations: documented(
       "array",
-      `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is case-insensitive. 1 to ${MAX_OPERATIONS} operations.`,
+      `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is ` +
+        `case-insensitive. 1 to ${MAX_OPERATIONS} operations.`,
       {
         minItems: 1,
         maxItems: MAX_OPERATIONS,
@@ -186,10 +198,15 @@ export const patchOpInput = z
   });
 
 const projectionParams = {
-  attributes: z.string().max(2000).optional().openapi({
-    description:
-      "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are returned, with `id` and `schemas`.",
-  }),
+  attributes: z
+    .string()
+    .max(2000)
+    .optional()
+    .openapi({
+      description:
+        "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are " +
+        "returned, with `id` and `schemas`.",
+    }),
   excludedAttributes: z.string().max(2000).optional().openapi({
     description:
       "Comma-separated attribute names left out of the resources (never `id` or `schemas`).",
@@ -213,11 +230,15 @@ const integer = (description: string) =>
 
 export const listQuery = z.looseObject({
   // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
-  filter: z.string().optional().openapi({
-    maxLength: MAX_FILTER_LENGTH,
-    description:
-      'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.',
-  }),
+  filter: z
+    .string()
+    .optional()
+    .openapi({
+      maxLength: MAX_FILTER_LENGTH,
+      description:
+        'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, ' +
+        'emails.value and emails[type eq "work"].value, joined by and.',
+    }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
   ...projectionParams,

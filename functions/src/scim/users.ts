@@ -75,8 +75,10 @@ const createUser = defineRoute({
   operationId: "scimCreateUser",
   summary: "SCIM: provision a user (silent invite, takes a seat unless created inactive)",
   description:
-    "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, `provisioned_by: scim`. An e-mail address any user " +
-    "already has is 409 `uniqueness`; no free seat is 429 with `Retry-After` naming the capacity (retried by the provider), and nothing is created.",
+    "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, " +
+    "`provisioned_by: scim`. An e-mail address any user " +
+    "already has is 409 `uniqueness`; no free seat is 429 with `Retry-After` naming the " +
+    "capacity (retried by the provider), and nothing is created.",
   body: scimUserInput,
   bodyExample: SCIM_USER_INPUT_EXAMPLE,
   success: scimUserResponse("The provisioned user.", {
@@ -150,7 +152,8 @@ const replaceUser = changeRoute(
     operationId: "scimReplaceUser",
     summary: "SCIM: replace a user",
     description:
-      "A full replace: attributes left out are cleared, except read-only ones, `active` and `externalId` (kept), and `roles` and the department, which are kept unless " +
+      "A full replace: attributes left out are cleared, except read-only ones, `active` and " +
+      "`externalId` (kept), and `roles` and the department, which are kept unless " +
       "the company made the identity provider their source.",
   },
   // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null
@@ -167,8 +170,10 @@ const patchUser = changeRoute(
     operationId: "scimPatchUser",
     summary: "SCIM: change a user (RFC 7644 PATCH)",
     description:
-      "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. " +
-      'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise `department` URN are accepted, with or without `path`.',
+      "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, " +
+      "seat freed, records kept); true reactivates, taking a seat. " +
+      'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise ' +
+      "`department` URN are accepted, with or without `path`.",
   },
   (before, body, sent) => applyPatch(before, body, sent),
 );
@@ -180,7 +185,8 @@ const deleteUser = defineRoute({
   operationId: "scimDeleteUser",
   summary: "SCIM: remove a user from the roster (as DELETE /v1/users/{id})",
   description:
-    "Deactivated if needed, then removed: the sign-in account is deleted (the address and userName are free for a later POST, which creates a new user), " +
+    "Deactivated if needed, then removed: the sign-in account is deleted (the address and " +
+    "userName are free for a later POST, which creates a new user), " +
     "records kept, seat freed. 204; an unknown or already removed id is 404.",
   params: userIdParams,
   success: scimSuccess("Removed.", scimUserSchema, { status: 204 }),

@@ -1,6 +1,5 @@
 import { ScimError } from "../../src/scim/errors";
-import { parseFilter, parsePath } from "../../src/scim/filter";
-import { FilterSyntaxError } from "../../src/scim/filterTokens";
+import { FilterSyntaxError, parseFilter, parsePath } from "../../src/scim/filter";
 import { userTerms } from "../../src/scim/userFilter";
 
 /** The filter grammar of RFC 7644 §3.4.2.2, and what the Users endpoint makes of it. */
