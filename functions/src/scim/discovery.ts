@@ -11,7 +11,8 @@ import {
   SCIM_ROUTE,
   scimSuccess,
 } from "./routeKit";
-import { ENTERPRISE_ATTRIBUTES, GROUP_ATTRIBUTES, URN, USER_ATTRIBUTES } from "./schema";
+import { GROUP_ATTRIBUTES, servedAttribute, URN } from "./schema";
+import { ENTERPRISE_ATTRIBUTES, USER_ATTRIBUTES } from "./userSchema";
 
 /** The discovery endpoints of RFC 7644 §4. */
 
@@ -61,7 +62,8 @@ const resourceTypes = (base: string) => [
     name: "Group",
     endpoint: "/Groups",
     description:
-      "Groups the identity provider pushes, with their members; the company's group map may give members an app role or a department.",
+      "Groups the identity provider pushes, with their members; the company's group map may " +
+      "give members an app role or a department.",
     schema: URN.group,
     meta: { resourceType: "ResourceType", location: at(base, "/ResourceTypes/Group") },
   },
@@ -74,13 +76,15 @@ const schemaDocuments = (base: string) =>
       id: URN.enterprise,
       name: "EnterpriseUser",
       description:
-        "Enterprise user: the department (matched to the company's), and the other attributes stored as sent",
+        "Enterprise user: the department (matched to the company's), and the other attributes " +
+        "stored as sent",
       attributes: ENTERPRISE_ATTRIBUTES,
     },
     { id: URN.group, name: "Group", description: "Group", attributes: GROUP_ATTRIBUTES },
   ].map((s) => ({
     schemas: [URN.schema],
     ...s,
+    attributes: s.attributes.map(servedAttribute),
     meta: { resourceType: "Schema", location: at(base, `/Schemas/${s.id}`) },
   }));
 

@@ -6,15 +6,17 @@ import { UsersError } from "../services/users/errors";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";
 
 /** The `scimType` values of RFC 7644 §3.12 this service answers with. */
-export type ScimType =
-  | "uniqueness"
-  | "invalidFilter"
-  | "invalidValue"
-  | "invalidSyntax"
-  | "mutability"
-  | "noTarget"
-  | "invalidPath"
-  | "tooMany";
+const SCIM_TYPES = [
+  "uniqueness",
+  "invalidFilter",
+  "invalidValue",
+  "invalidSyntax",
+  "mutability",
+  "noTarget",
+  "invalidPath",
+  "tooMany",
+] as const;
+export type ScimType = (typeof SCIM_TYPES)[number];
 
 /** An error of the SCIM adapter: an envelope code (status, audit) plus the SCIM `scimType`. */
 export class ScimError extends ApiError {
@@ -39,16 +41,7 @@ export const scimErrorSchema = z
     schemas: z.array(z.literal(URN.error)),
     status: z.string().openapi({ description: "The HTTP status, as a string (RFC 7644 §3.12)." }),
     scimType: z
-      .enum([
-        "uniqueness",
-        "invalidFilter",
-        "invalidValue",
-        "invalidSyntax",
-        "mutability",
-        "noTarget",
-        "invalidPath",
-        "tooMany",
-      ])
+      .enum(SCIM_TYPES)
       .optional()
       .openapi({ description: "For 400 and 409: the kind of error." }),
     detail: z

@@ -2,9 +2,13 @@ import { listResponse } from "./routeKit";
 import { URN } from "./schema";
 import type { ScimUser } from "./userWire";
 
-/** The examples of the SCIM operations in the company API's OpenAPI document (checked against it by the OpenAPI tests). */
+/**
+ * The examples of the SCIM operations in the company API's OpenAPI document (checked against it by
+ * the OpenAPI tests).
+ */
 const LOCATION =
-  "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2/Users/Xq3b9TtM2hV0sLkP7wZr";
+  "https://europe-west1-my-project.cloudfunctions.net/companyApi/scim/v2/Users/" +
+  "Xq3b9TtM2hV0sLkP7wZr";
 
 export const SCIM_USER_EXAMPLE: ScimUser = {
   schemas: [URN.user, URN.enterprise],

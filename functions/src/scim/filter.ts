@@ -18,7 +18,10 @@ export const COMPARE_OPS = ["eq", "ne", "co", "sw", "ew", "gt", "lt", "ge", "le"
 export type CompareOp = (typeof COMPARE_OPS)[number];
 export type CompValue = string | number | boolean | null;
 
-/** `[uri:]attr[.sub]`, or `attr[valueFilter][.sub]`. Names keep their spelling; compare them case-insensitively. */
+/**
+ * `[uri:]attr[.sub]`, or `attr[valueFilter][.sub]`. Names keep their spelling; compare them
+ * case-insensitively.
+ */
 export interface AttrPath {
   uri?: string;
   attr: string;
@@ -47,7 +50,9 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 // A JSON string: no raw control characters (U+0000–U+001F), escapes as JSON has them.
 // eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-/** attrPath of the ABNF: `[URI ":"] ATTRNAME *1subAttr`; the URI is everything up to the last colon. */
+/**
+ * attrPath of the ABNF: `[URI ":"] ATTRNAME *1subAttr`; the URI is everything up to the last colon.
+ */
 const ATTR_PATH =
   /^(?:(urn:[A-Za-z0-9:._-]+):)?([A-Za-z][A-Za-z0-9_$-]*)(?:\.([A-Za-z][A-Za-z0-9_$-]*))?$/i;
 const ATTR_NAME = /^[A-Za-z][A-Za-z0-9_$-]*$/;
@@ -73,7 +78,8 @@ function tokenize(input: string): Token[] {
       const text = sticky(STRING, input, at);
       if (!text)
         throw new FilterSyntaxError(
-          `Unterminated or malformed string at position ${at + 1}; values are JSON strings in double quotes.`,
+          `Unterminated or malformed string at position ${at + 1}; values are JSON strings in ` +
+            `double quotes.`,
         );
       tokens.push({ type: "value", value: JSON.parse(text) as string, at });
       at += text.length;
@@ -153,7 +159,10 @@ class Parser {
     return `"${token.type}"`;
   }
 
-  /** `operand (word operand)*`, left-associative: `or` over `and` over the rest (precedence of RFC 7644). */
+  /**
+   * `operand (word operand)*`, left-associative: `or` over `and` over the rest (the precedence
+   * of RFC 7644).
+   */
   private chain(word: "or" | "and", operand: () => Filter): Filter {
     let left = operand();
     while (this.keyword(this.peek(), word)) {
@@ -238,7 +247,8 @@ class Parser {
     }
     if (path.valueFilter && !path.sub) return { kind: "has", path };
     throw new FilterSyntaxError(
-      `Expected an operator (${COMPARE_OPS.join(", ")} or pr) ${this.where(token)}, found ${this.describe(token)}.`,
+      `Expected an operator (${COMPARE_OPS.join(", ")} or pr) ${this.where(token)}, found ` +
+        `${this.describe(token)}.`,
     );
   }
 
@@ -254,7 +264,8 @@ class Parser {
       return literal === "null" ? null : literal === "true";
     }
     throw new FilterSyntaxError(
-      `Expected a value (a JSON string in double quotes, a number, true, false or null) ${this.where(token)}, found ${this.describe(token)}.`,
+      `Expected a value (a JSON string in double quotes, a number, true, false or null) ` +
+        `${this.where(token)}, found ${this.describe(token)}.`,
     );
   }
 }

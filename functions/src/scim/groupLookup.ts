@@ -14,7 +14,8 @@ import { project } from "./projection";
 import { listResponse, pageWindow, scimUrl } from "./routeKit";
 import type { ListRequest } from "./search";
 
-// Groups as SCIM answers them: one as a resource (members read only when asked for), a page, and a filter's matches.
+// Groups as SCIM answers them: one as a resource (members read only when asked for), a page, and a
+// filter's matches.
 
 /** Whether the answer shows members (they are read only then: Entra and Okta leave them out). */
 function wantsMembers(attributes?: string, excluded?: string): boolean {
@@ -61,7 +62,10 @@ export async function groupsPage(companyId: string, req: Request, q: ListRequest
   return listResponse(resources, page.total, startIndex);
 }
 
-/** The groups a filter selects: one exact lookup (or the member's groups), the other terms checked on what it found. */
+/**
+ * The groups a filter selects: one exact lookup (or the member's groups), the other terms checked
+ * on what it found.
+ */
 export async function groupsMatching(companyId: string, terms: GroupTerms): Promise<StoredGroup[]> {
   const member = terms.member === undefined ? undefined : await findUser(terms.member);
   const holds =

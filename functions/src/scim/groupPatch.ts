@@ -1,19 +1,16 @@
+import { isObject } from "../lib/isObject";
 import type { GroupChange, GroupFields } from "../services/groups";
-import { invalidSyntax, invalidValue, ScimError } from "./errors";
-import { FilterSyntaxError, parseFilter, parsePath, type AttrPath, type Filter } from "./filter";
+import { invalidValue, ScimError } from "./errors";
+import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
-import { MAX_OPERATIONS } from "./patch";
+import { propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./schema";
-import { propertyOf as member } from "./valueFilter";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH
  * operations as Okta's Group Push and Entra ID send them (renames by a path-less replace of
  * `{ id, displayName }`, members added and removed by `members` and `members[value eq "…"]`).
  */
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const is = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
 
 function text(value: unknown, name: string, max: number, required: boolean): string | null {
@@ -66,27 +63,8 @@ function filteredMember(filter: Filter): string {
   );
 }
 
-function pathOf(text: string): AttrPath {
-  try {
-    return parsePath(text);
-  } catch (err) {
-    if (err instanceof FilterSyntaxError)
-      throw new ScimError("invalid_request", `Invalid path: ${err.message}`, "invalidPath");
-    throw err;
-  }
-}
-
 /** The change a PatchOp body asks for: operations in order, all or none. */
 export function groupChangeOf(body: unknown): GroupChange {
-  if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
-  const schemas = member(body, "schemas");
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp)))
-    throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
-  const operations = member(body, "Operations");
-  if (!Array.isArray(operations) || operations.length === 0)
-    throw invalidSyntax('"Operations" must be a non-empty array.');
-  if (operations.length > MAX_OPERATIONS)
-    throw invalidValue(`A PATCH may carry at most ${MAX_OPERATIONS} operations.`);
   const change: GroupChange = {};
   let set: string[] | null = null;
   const [add, remove] = [new Set<string>(), new Set<string>()];
@@ -116,39 +94,37 @@ export function groupChangeOf(body: unknown): GroupChange {
       else if (value === undefined || value === null) set = [];
       else memberIds(value).forEach(removeMember);
     }
-    // `id`, `schemas`, `meta` and attributes a Group does not have: ignored (Okta sends `id` in a rename).
+    // `id`, `schemas`, `meta` and attributes a Group does not have: ignored (Okta sends `id` in a
+    // rename).
   };
-  operations.forEach((operation: unknown, index): void => {
-    if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
-    const named = member(operation, "op");
-    const op = typeof named === "string" ? named.toLowerCase() : "";
-    if (op !== "add" && op !== "replace" && op !== "remove")
-      throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
-    const path = member(operation, "path");
-    const value = member(operation, "value");
-    if (typeof path === "string" && path.trim()) {
-      const parsed = pathOf(path.trim());
-      if (parsed.uri !== undefined && !is(parsed.uri, URN.group))
-        throw new ScimError("invalid_request", `No attribute "${path}" on a Group.`, "invalidPath");
-      if (parsed.sub)
-        throw new ScimError("invalid_request", `"${path}" is not supported.`, "invalidPath");
-      apply(op, parsed.attr, value, parsed);
-      return;
+  for (const { op, path, value } of operationsOf(body)) {
+    if (!path) {
+      for (const [name, v] of Object.entries(value)) apply(op, name, v);
+      continue;
     }
-    if (op === "remove")
-      throw new ScimError("invalid_request", '"remove" needs a "path".', "noTarget");
-    if (!isObject(value))
-      throw invalidValue(
-        `Operations[${index}].value must be an object of attributes when there is no "path".`,
+    if (path.uri !== undefined && !is(path.uri, URN.group))
+      throw new ScimError(
+        "invalid_request",
+        `No attribute "${path.uri}:${path.attr}" on a Group.`,
+        "invalidPath",
       );
-    for (const [name, v] of Object.entries(value)) apply(op, name, v);
-  });
+    if (path.sub)
+      throw new ScimError(
+        "invalid_request",
+        `"${path.attr}.${path.sub}" is not supported.`,
+        "invalidPath",
+      );
+    apply(op, path.attr, value, path);
+  }
   if (set) change.members = { set };
   else if (add.size || remove.size) change.members = { add: [...add], remove: [...remove] };
   return change;
 }
 
-/** What a Groups filter asks: `eq` on displayName, externalId or id, and members[value eq "…"], joined by `and`. */
+/**
+ * What a Groups filter asks: `eq` on displayName, externalId or id, and members[value eq "…"],
+ * joined by `and`.
+ */
 export interface GroupTerms {
   displayName?: string;
   externalId?: string;
@@ -157,7 +133,8 @@ export interface GroupTerms {
 }
 
 const GROUP_FILTERS =
-  'Supported: eq on displayName, externalId and id, and members[value eq "<user id>"], joined by and.';
+  "Supported: eq on displayName, externalId and id, and " +
+  'members[value eq "<user id>"], joined by and.';
 const invalidFilter = (message: string) =>
   new ScimError("invalid_request", `${message} ${GROUP_FILTERS}`, "invalidFilter");
 

@@ -1,11 +1,14 @@
 import { z } from "../http/zod";
 import { toIso } from "../repos/storedFields";
 import type { Member, StoredGroup } from "../services/groups";
-import { MAX_OPERATIONS } from "./patch";
+import { MAX_OPERATIONS } from "./patchOp";
 import { documented } from "./routeKit";
 import { URN } from "./schema";
 
-/** The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as one. */
+/**
+ * The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as
+ * one.
+ */
 export const MAX_MEMBERS_PER_REQUEST = 10_000;
 
 const memberSchema = z.object({
@@ -51,7 +54,8 @@ export const scimGroupInput = z
     ),
     members: documented(
       "array",
-      `\`[{ "value": "<user id>" }]\`: users of the company; at most ${MAX_MEMBERS_PER_REQUEST} a request. Left out of a PUT, the members are kept.`,
+      `\`[{ "value": "<user id>" }]\`: users of the company; at most ` +
+        `${MAX_MEMBERS_PER_REQUEST} a request. Left out of a PUT, the members are kept.`,
       { maxItems: MAX_MEMBERS_PER_REQUEST },
     ),
   })
@@ -64,7 +68,8 @@ export const groupPatchInput = z
     schemas: documented("array", `\`["${URN.patchOp}"]\`.`),
     Operations: documented(
       "array",
-      `1 to ${MAX_OPERATIONS} operations on \`displayName\`, \`externalId\`, \`members\` and \`members[value eq "<id>"]\` (add, replace, remove), with or without \`path\`.`,
+      `1 to ${MAX_OPERATIONS} operations on \`displayName\`, \`externalId\`, \`members\` and ` +
+        `\`members[value eq "<id>"]\` (add, replace, remove), with or without \`path\`.`,
       { minItems: 1, maxItems: MAX_OPERATIONS },
     ),
   })

@@ -55,7 +55,9 @@ const listGroups = defineRoute({
   operationId: "scimListGroups",
   summary: "SCIM: search or page the company's groups",
   description:
-    'Filters: `eq` on `displayName` (case-insensitive), `externalId` and `id`, and `members[value eq "<user id>"]` (Entra ID\'s membership check), joined by `and`. Ordered by creation.',
+    "Filters: `eq` on `displayName` (case-insensitive), `externalId` and `id`, and " +
+    '`members[value eq "<user id>"]` (Entra ID\'s membership check), joined by `and`. Ordered ' +
+    "by creation.",
   query: listQuery,
   success: scimSuccess(
     "A ListResponse of groups.",
@@ -90,7 +92,8 @@ const createGroupRoute = defineRoute({
   operationId: "scimCreateGroup",
   summary: "SCIM: create a group (Okta's Group Push, Entra ID's group provisioning)",
   description:
-    "A name another group of the company has (any case) is 409 `uniqueness`; a member that is no user of the company is 400 `invalidValue`, and nothing is created.",
+    "A name another group of the company has (any case) is 409 `uniqueness`; a member that is " +
+    "no user of the company is 400 `invalidValue`, and nothing is created.",
   body: scimGroupInput,
   bodyExample: { ...SCIM_GROUP_INPUT_EXAMPLE, members: [] },
   success: groupResponse("The group.", 201),
@@ -114,7 +117,8 @@ const replaceGroup = defineRoute({
   operationId: "scimReplaceGroup",
   summary: "SCIM: replace a group (name, externalId, and members when sent)",
   description:
-    "`members` left out keeps the members (a rename must not drop thousands of them); `[]` clears them. `externalId` left out is cleared.",
+    "`members` left out keeps the members (a rename must not drop thousands of them); `[]` " +
+    "clears them. `externalId` left out is cleared.",
   params: groupIdParams,
   body: scimGroupInput,
   bodyExample: { ...SCIM_GROUP_INPUT_EXAMPLE, members: [] },
@@ -141,7 +145,10 @@ const patchGroup = defineRoute({
   operationId: "scimPatchGroup",
   summary: "SCIM: change a group's name or members (RFC 7644 PATCH)",
   description:
-    'Okta renames with `{"op":"replace","value":{"id":…,"displayName":…}}` and adds and removes members with `members` and `members[value eq "<id>"]`; Entra ID removes with `{"op":"Remove","path":"members","value":[{"value":"<id>"}]}`. A change to what is there already changes nothing.',
+    'Okta renames with `{"op":"replace","value":{"id":…,"displayName":…}}` and adds and ' +
+    'removes members with `members` and `members[value eq "<id>"]`; Entra ID removes with ' +
+    '`{"op":"Remove","path":"members","value":[{"value":"<id>"}]}`. A change to what is there ' +
+    "already changes nothing.",
   params: groupIdParams,
   body: groupPatchInput,
   bodyExample: {

@@ -1,262 +1,22 @@
-import { invalidSyntax, invalidValue, ScimError } from "./errors";
-import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
-import {
-  attributeOf,
-  COMMON_READ_ONLY,
-  ENTERPRISE_ATTRIBUTES,
-  subAttributeOf,
-  URN,
-  type AttributeDef,
-} from "./schema";
-import { matches, propertyOf } from "./valueFilter";
+import { isObject } from "../lib/isObject";
+import { applyAt, assign, type State } from "./assign";
+import { invalidValue } from "./errors";
+import type { AttrPath } from "./filter";
+import { operationsOf, type Op } from "./patchOp";
+import { URN } from "./schema";
+import { ENTERPRISE_ATTRIBUTES } from "./userSchema";
 
 /**
- * PATCH (RFC 7644 §3.5.2) and attribute assignment for the User resource, as pure functions over
- * a plain state (attribute name → value). A POST or PUT body is assigned the way a path-less
- * `replace` is, so the three read attributes alike. Where RFC 7644 leaves room, the choices are
- * in docs/api-behaviour.md ("SCIM 2.0"); work is bounded by MAX_OPERATIONS and MAX_VALUES.
+ * PATCH (RFC 7644 §3.5.2) of the User resource: the PatchOp's operations assigned in order to a
+ * copy of the state, all or none.
  */
-export const MAX_OPERATIONS = 100;
-export const MAX_VALUES = 100;
-export type State = Record<string, unknown>;
-type Item = Record<string, unknown>;
-type Op = "add" | "replace" | "remove";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
-
-/** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
-function coerce(def: AttributeDef, value: unknown, name: string): unknown {
-  if (value === null) return null;
-  if (def.type === "boolean") {
-    if (typeof value === "boolean") return value;
-    if (typeof value === "string" && /^(true|false)$/i.test(value))
-      return value.toLowerCase() === "true";
-    throw invalidValue(`Attribute "${name}" must be true or false.`);
-  }
-  if (typeof value !== "string") throw invalidValue(`Attribute "${name}" must be a string.`);
-  return value;
-}
-
-/** Entra ID's app role as a JSON string: `{"id":…,"value":"Manager","displayName":"Manager"}`. */
-function embeddedRole(def: AttributeDef, value: unknown): Record<string, unknown> | null {
-  if (def.name !== "roles" || typeof value !== "string" || !value.trim().startsWith("{"))
-    return null;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (!isObject(parsed) || typeof propertyOf(parsed, "value") !== "string") return null;
-    const display = propertyOf(parsed, "displayName");
-    return {
-      value: propertyOf(parsed, "value"),
-      ...(typeof display === "string" ? { display } : {}),
-    };
-  } catch {
-    return null;
-  }
-}
-
-function toItem(def: AttributeDef, value: unknown): Item {
-  const embedded =
-    embeddedRole(def, value) ??
-    (isObject(value) ? embeddedRole(def, propertyOf(value, "value")) : null);
-  if (embedded) return toItem(def, isObject(value) ? { ...value, ...embedded } : embedded);
-  if (typeof value === "string") return { value };
-  if (!isObject(value)) throw invalidValue(`Each value of "${def.name}" must be an object.`);
-  const item: Item = {};
-  for (const [key, v] of Object.entries(value)) {
-    const sub = subAttributeOf(def, key);
-    if (sub) item[sub.name] = coerce(sub, v, `${def.name}.${sub.name}`);
-  }
-  return item;
-}
-
-const tooMany = (def: AttributeDef) =>
-  invalidValue(`"${def.name}" may hold at most ${MAX_VALUES} values.`);
-
-function toItems(def: AttributeDef, value: unknown): Item[] {
-  if (value === null) return [];
-  const values = Array.isArray(value) ? value : [value];
-  if (values.length > MAX_VALUES) throw tooMany(def);
-  return values.map((v) => toItem(def, v));
-}
-
-/** A value's key for equality (strings case-insensitively), so matching is one map lookup. */
-const keyOf = (v: unknown) =>
-  typeof v === "string" ? `s:${v.toLowerCase()}` : JSON.stringify(v ?? null);
-
-/** The equalities a value filter states (`type eq "work"`), for a value `add` creates. */
-function equalitiesOf(filter: Filter, def: AttributeDef): Item {
-  if (filter.kind === "and")
-    return { ...equalitiesOf(filter.left, def), ...equalitiesOf(filter.right, def) };
-  if (filter.kind !== "compare" || filter.op !== "eq") return {};
-  const sub = subAttributeOf(def, filter.path.attr);
-  return sub ? { [sub.name]: coerce(sub, filter.value, `${def.name}.${sub.name}`) } : {};
-}
-
-/** At most one value is primary: the last one marked so. */
-function onePrimary(items: Item[]): Item[] {
-  const last = items.map((i) => i.primary === true).lastIndexOf(true);
-  return items.map((item, index) =>
-    item.primary === true && index !== last ? { ...item, primary: false } : item,
-  );
-}
-
-function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, value: unknown): void {
-  let items = [...((state[def.name] as Item[] | undefined) ?? [])].map((i) => ({ ...i }));
-  const sub = path.sub ? subAttributeOf(def, path.sub) : undefined;
-  if (path.sub && !sub) return; // a sub-attribute no schema here defines: ignored
-  const setOn = (item: Item) =>
-    sub
-      ? { ...item, [sub.name]: op === "remove" ? null : coerce(sub, value, label(path)) }
-      : { ...item, ...toItem(def, value) };
-  if (path.valueFilter) {
-    const filter = path.valueFilter;
-    const matched = new Set(items.filter((i) => matches(filter, i)));
-    if (op === "remove")
-      items = sub
-        ? items.map((i) => (matched.has(i) ? setOn(i) : i))
-        : items.filter((i) => !matched.has(i));
-    else if (matched.size) items = items.map((i) => (matched.has(i) ? setOn(i) : i));
-    else if (op === "add") items.push(setOn(equalitiesOf(filter, def)));
-    else
-      throw new ScimError(
-        "invalid_request",
-        `No value of "${def.name}" matches the filter of path "${label(path)}[…]".`,
-        "noTarget",
-      );
-  } else if (sub) {
-    items = items.length || op === "remove" ? items.map(setOn) : [setOn({})];
-  } else if (op === "replace") {
-    items = toItems(def, value);
-  } else if (op === "add") {
-    const at = new Map(items.map((item, index) => [keyOf(item.value), index]));
-    for (const added of toItems(def, value)) {
-      const existing = added.value === undefined ? undefined : at.get(keyOf(added.value));
-      if (existing !== undefined) items[existing] = { ...items[existing], ...added };
-      else at.set(keyOf(added.value), items.push(added) - 1);
-    }
-  } else {
-    const gone =
-      value === undefined || value === null
-        ? null
-        : new Set(toItems(def, value).map((i) => keyOf(i.value)));
-    items = gone ? items.filter((i) => !gone.has(keyOf(i.value))) : [];
-  }
-  if (items.length > MAX_VALUES) throw tooMany(def);
-  state[def.name] = onePrimary(items);
-}
-
-function applyComplex(
-  state: State,
-  op: Op,
-  def: AttributeDef,
-  path: AttrPath,
-  value: unknown,
-): void {
-  if (path.valueFilter)
-    throw new ScimError(
-      "invalid_request",
-      `"${def.name}" is not multi-valued: it takes no value filter.`,
-      "invalidPath",
-    );
-  const current = { ...((state[def.name] as Item | null) ?? {}) };
-  if (path.sub) {
-    const sub = subAttributeOf(def, path.sub);
-    if (sub) current[sub.name] = op === "remove" ? null : coerce(sub, value, label(path));
-  } else if (op === "remove" || value === null) {
-    for (const sub of def.subAttributes ?? []) current[sub.name] = null;
-  } else {
-    // Entra ID sends the enterprise `manager` as the manager's id alone: `"value": "2819c223…"`.
-    const item = typeof value === "string" && subAttributeOf(def, "value") ? { value } : value;
-    if (!isObject(item)) throw invalidValue(`Attribute "${def.name}" must be an object.`);
-    Object.assign(current, toItem(def, item));
-  }
-  state[def.name] = current;
-}
-
-/**
- * One operation on one attribute path; `explicit`: the path was the operation's own (not a key
- * of its value); `touched` collects the names of the attributes a request assigned.
- */
-function applyAt(
-  state: State,
-  op: Op,
-  path: AttrPath,
-  value: unknown,
-  explicit: boolean,
-  touched?: Set<string>,
-): void {
-  const found = attributeOf(path.uri, path.attr);
-  const readOnly = found
-    ? found.def.mutability === "readOnly"
-    : COMMON_READ_ONLY.includes(path.attr.toLowerCase());
-  if (readOnly) {
-    if (explicit)
-      throw new ScimError(
-        "invalid_request",
-        `Attribute "${path.attr}" is read-only.`,
-        "mutability",
-      );
-    return;
-  }
-  if (!found) return; // not an attribute of this service's schemas: ignored
-  const { def } = found;
-  touched?.add(def.name);
-  if (op !== "remove" && value === undefined)
-    throw invalidValue(`The "${op}" operation on "${label(path)}" needs a "value".`);
-  if (def.multiValued) return applyMulti(state, op, def, path, value);
-  if (def.type === "complex") return applyComplex(state, op, def, path, value);
-  if (path.sub || path.valueFilter)
-    throw new ScimError("invalid_request", `"${def.name}" has no sub-attributes.`, "invalidPath");
-  state[def.name] = op === "remove" ? null : coerce(def, value, def.name);
-}
-
-function pathOf(text: string): AttrPath {
-  try {
-    return parsePath(text);
-  } catch (err) {
-    if (err instanceof FilterSyntaxError)
-      throw new ScimError(
-        "invalid_request",
-        `Invalid path ${JSON.stringify(text.slice(0, 200))}: ${err.message}`,
-        "invalidPath",
-      );
-    throw err;
-  }
-}
-
-function parsedOrNull(text: string): AttrPath | null {
-  try {
-    return parsePath(text);
-  } catch {
-    return null;
-  }
-}
-
-const SCHEMA_URNS = [URN.user, URN.enterprise].map((u) => u.toLowerCase());
-
-/** A path-less add/replace, or a POST/PUT body: each key is an attribute path, or a schema URN holding attributes. */
-export function assign(
-  state: State,
-  op: "add" | "replace",
-  value: Record<string, unknown>,
-  uri?: string,
-  touched?: Set<string>,
-): void {
-  for (const [key, v] of Object.entries(value)) {
-    if (!uri && SCHEMA_URNS.includes(key.toLowerCase())) {
-      if (!isObject(v)) throw invalidValue(`"${key}" must be an object of attributes.`);
-      assign(state, op, v, key, touched);
-    } else {
-      // A key that is no attribute path at all (`@odata.type`, `2fa`) names no attribute here: ignored.
-      const path = key.includes("[")
-        ? pathOf(uri ? `${uri}:${key}` : key)
-        : parsedOrNull(uri ? `${uri}:${key}` : key);
-      if (path) applyAt(state, op, path, v, false, touched);
-    }
-  }
-}
+/** The enterprise extension's URN alone as the path (scim2-tester, some providers). */
+const isExtension = (path: AttrPath) =>
+  path.uri !== undefined &&
+  !path.sub &&
+  !path.valueFilter &&
+  `${path.uri}:${path.attr}`.toLowerCase() === URN.enterprise.toLowerCase();
 
 /** An operation whose path is the enterprise extension's URN: on each of its attributes. */
 function applyToExtension(
@@ -278,52 +38,13 @@ function applyToExtension(
   assign(state, op, value, URN.enterprise, touched);
 }
 
-/** Applies a PatchOp request body; the operations apply in order, all or none. */
+/** Applies a PatchOp request body; `touched` collects the names of the attributes it assigned. */
 export function applyPatch(before: State, body: unknown, touched?: Set<string>): State {
-  if (!isObject(body)) throw invalidSyntax("The body must be a PatchOp object.");
-  const schemas = propertyOf(body, "schemas");
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.includes(URN.patchOp)))
-    throw invalidSyntax(`"schemas" must contain "${URN.patchOp}".`);
-  const operations = propertyOf(body, "Operations");
-  if (!Array.isArray(operations) || operations.length === 0)
-    throw invalidSyntax('"Operations" must be a non-empty array.');
-  if (operations.length > MAX_OPERATIONS)
-    throw invalidValue(
-      `A PATCH may carry at most ${MAX_OPERATIONS} operations; this one has ${operations.length}. Send the changes in several requests.`,
-    );
   const state = structuredClone(before);
-  operations.forEach((operation: unknown, index) => {
-    if (!isObject(operation)) throw invalidSyntax(`Operations[${index}] must be an object.`);
-    const op =
-      typeof propertyOf(operation, "op") === "string"
-        ? (propertyOf(operation, "op") as string).toLowerCase()
-        : "";
-    if (op !== "add" && op !== "replace" && op !== "remove")
-      throw invalidSyntax(`Operations[${index}].op must be "add", "replace" or "remove".`);
-    const path = propertyOf(operation, "path");
-    if (path !== undefined && (typeof path !== "string" || !path.trim()))
-      throw new ScimError(
-        "invalid_request",
-        `Operations[${index}].path must be a non-empty string.`,
-        "invalidPath",
-      );
-    // The enterprise extension's URN alone as the path (scim2-tester, some providers): its attributes.
-    if (typeof path === "string" && path.trim().toLowerCase() === URN.enterprise.toLowerCase())
-      return applyToExtension(state, op, propertyOf(operation, "value"), index, touched);
-    if (typeof path === "string")
-      return applyAt(state, op, pathOf(path.trim()), propertyOf(operation, "value"), true, touched);
-    if (op === "remove")
-      throw new ScimError(
-        "invalid_request",
-        `Operations[${index}]: "remove" needs a "path".`,
-        "noTarget",
-      );
-    const value = propertyOf(operation, "value");
-    if (!isObject(value))
-      throw invalidValue(
-        `Operations[${index}].value must be an object of attributes when there is no "path".`,
-      );
-    assign(state, op, value, undefined, touched);
+  operationsOf(body).forEach(({ op, path, value }, index) => {
+    if (!path) assign(state, op, value, undefined, touched);
+    else if (isExtension(path)) applyToExtension(state, op, value, index, touched);
+    else applyAt(state, op, path, value, true, touched);
   });
   return state;
 }

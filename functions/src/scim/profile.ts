@@ -1,6 +1,14 @@
+import { isObject } from "../lib/isObject";
+import { assign, primaryOf, type State } from "./assign";
 import { invalidValue } from "./errors";
-import { assign, type State } from "./patch";
-import { attributeOf, ENTERPRISE_ATTRIBUTES, type AttributeDef } from "./schema";
+import type { AttributeDef } from "./schema";
+import {
+  attributeOf,
+  ENTERPRISE_ATTRIBUTES,
+  KEPT_AS_SENT,
+  MAX_PROFILE_BYTES,
+  NAME_PARTS_KEPT_AS_SENT,
+} from "./userSchema";
 
 /**
  * The attributes a provider sends that the app has no field for (the user's `scimProfile`,
@@ -10,18 +18,8 @@ import { attributeOf, ENTERPRISE_ATTRIBUTES, type AttributeDef } from "./schema"
 export type Profile = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
-export const MAX_PROFILE_BYTES = 16 * 1024;
-const NAME_EXTRAS = ["middleName", "honorificPrefix", "honorificSuffix"];
-/** The core and enterprise attributes stored whole (every other one has its own field). */
-const STORED = [
-  ...["nickName", "profileUrl", "title", "userType", "preferredLanguage", "locale", "timezone"],
-  ...["phoneNumbers", "addresses", "emails"],
-  ...["employeeNumber", "costCenter", "organization", "division", "manager"],
-];
 const ENTERPRISE = new Set(ENTERPRISE_ATTRIBUTES.map((d) => d.name));
 
-const isObject = (v: unknown): v is Item =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const hasValue = (v: unknown) =>
   v !== null && v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0);
 /** An object without its empty members (null when none is left). */
@@ -35,17 +33,17 @@ function compact(item: Item): Item | null {
  * `work`, so that `emails[type eq "work"]` (Entra ID's path) finds it as it always did.
  */
 function typedAddress(items: Item[]): Item[] {
-  const chosen =
-    items.find((i) => i.primary === true) ??
-    items.find((i) => typeof i.type === "string" && i.type.toLowerCase() === "work") ??
-    items[0];
+  const chosen = primaryOf(items);
   return items.map((i) => (i === chosen && i.type === undefined ? { ...i, type: "work" } : i));
 }
 
-/** The profile a state holds: its stored attributes with a value, in one order (so two profiles compare as JSON). */
+/**
+ * The profile a state holds: its stored attributes with a value, in one order (so two profiles
+ * compare as JSON).
+ */
 export function profileOf(state: State): Profile {
   const profile: Profile = {};
-  for (const name of STORED) {
+  for (const name of KEPT_AS_SENT) {
     const value = state[name];
     if (Array.isArray(value)) {
       const items = value.map((i) => (isObject(i) ? compact(i) : null)).filter((i) => i !== null);
@@ -56,12 +54,15 @@ export function profileOf(state: State): Profile {
     } else if (hasValue(value)) profile[name] = value;
   }
   const name = isObject(state.name) ? state.name : {};
-  const extras = compact(Object.fromEntries(NAME_EXTRAS.map((n) => [n, name[n]])));
+  const extras = compact(Object.fromEntries(NAME_PARTS_KEPT_AS_SENT.map((n) => [n, name[n]])));
   if (extras) profile.name = extras;
   return profile;
 }
 
-/** JSON with every object's keys in order: a stored map and a request's object compare equal whatever their key order. */
+/**
+ * JSON with every object's keys in order: a stored map and a request's object compare equal
+ * whatever their key order.
+ */
 const canonical = (v: unknown): unknown =>
   Array.isArray(v)
     ? v.map(canonical)
@@ -75,7 +76,10 @@ const canonical = (v: unknown): unknown =>
 export const sameProfile = (a: Profile, b: Profile) =>
   JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
-/** A state's profile attributes as served: the core ones beside the others, the enterprise ones in the extension (`name` and `emails` are served with theirs). */
+/**
+ * A state's profile attributes as served: the core ones beside the others, the enterprise ones in
+ * the extension (`name` and `emails` are served with theirs).
+ */
 export function servedProfile(state: State): { core: Item; enterprise: Item } {
   const served = { core: {} as Item, enterprise: {} as Item };
   for (const [key, value] of Object.entries(profileOf(state)))
@@ -90,7 +94,8 @@ export function checkedProfileOf(state: State): Profile {
   const size = Buffer.byteLength(JSON.stringify(profile));
   if (size > MAX_PROFILE_BYTES)
     throw invalidValue(
-      `The user's ${STORED.filter((n) => n !== "emails").join(", ")} and emails take ${size} bytes together; at most ${MAX_PROFILE_BYTES} are kept.`,
+      `The user's ${KEPT_AS_SENT.filter((n) => n !== "emails").join(", ")} and emails take ` +
+        `${size} bytes together; at most ${MAX_PROFILE_BYTES} are kept.`,
     );
   return profile;
 }
@@ -111,19 +116,20 @@ export function restoreProfile(state: State, stored: Record<string, unknown>): v
   for (const [key, value] of Object.entries(stored)) {
     if (key === "name") {
       if (!isObject(value)) continue;
-      for (const extra of NAME_EXTRAS)
+      for (const extra of NAME_PARTS_KEPT_AS_SENT)
         if (typeof value[extra] === "string")
           state.name = { ...(state.name as Item), [extra]: value[extra] };
       continue;
     }
-    const def = STORED.includes(key) ? attributeOf(undefined, key)?.def : undefined;
+    const def = KEPT_AS_SENT.includes(key) ? attributeOf(undefined, key)?.def : undefined;
     if (!def || !storedShape(def, value)) continue;
     const attempt: State = {};
     try {
       assign(attempt, "replace", { [key]: value });
       state[key] = attempt[key];
     } catch {
-      // A value no request could have stored (a string too long, a sub-attribute of the wrong type): left out.
+      // A value no request could have stored (a string too long, a sub-attribute of the wrong
+      // type): left out.
     }
   }
 }

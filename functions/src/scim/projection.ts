@@ -1,3 +1,4 @@
+import { isObject } from "../lib/isObject";
 import { invalidValue } from "./errors";
 import { URN } from "./schema";
 
@@ -15,8 +16,6 @@ interface Wanted {
 }
 
 const ALWAYS = ["id", "schemas"];
-const isObject = (v: unknown): v is Resource =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const memberOf = (object: Resource, name: string) =>
   Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase());
 

@@ -1,11 +1,12 @@
 import { z } from "../http/zod";
+import { isObject } from "../lib/isObject";
 import { toIso } from "../repos/storedFields";
 import type { StoredUser } from "../repos/users";
 import type { PersonName } from "../services/users/decisions";
 import type { NewUser } from "../services/users/invite";
 import type { UserPatch } from "../services/users/lifecycle";
+import { assign, primaryOf, type State } from "./assign";
 import { invalidValue } from "./errors";
-import { assign, type State } from "./patch";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
 import { URN } from "./schema";
 
@@ -28,7 +29,8 @@ export function stateOf(user: StoredUser, department: string | null): State {
   };
   const derivedEmails = state.emails;
   restoreProfile(state, user.scimProfile);
-  // The emails as sent, while they still name the sign-in address (the app may have changed it since).
+  // The emails as sent, while they still name the sign-in address (the app may have changed it
+  // since).
   if (lower(primaryValue(state.emails)) !== user.email) state.emails = derivedEmails;
   return state;
 }
@@ -71,36 +73,31 @@ export function toScimUser(user: StoredUser, department: string | null, location
  * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
  */
 export function stateFromBody(body: unknown, sent?: Set<string>): State {
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw invalidValue("The body must be a User resource (a JSON object).");
+  if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
   const state: State = { name: {}, emails: [] };
-  assign(state, "replace", body as Record<string, unknown>, undefined, sent);
+  assign(state, "replace", body, undefined, sent);
   return state;
 }
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
-const primaryValue = (items: unknown) => {
-  const list = (items as Item[] | undefined) ?? [];
-  return text(
-    (
-      list.find((i) => i.primary === true) ??
-      list.find((i) => typeof i.type === "string" && i.type.toLowerCase() === "work") ??
-      list[0]
-    )?.value,
-  );
-};
+const primaryValue = (items: unknown) =>
+  text(primaryOf((items as Item[] | undefined) ?? [])?.value);
 const lower = (v: string | null) => v?.toLowerCase() ?? null;
 
 const emailAddress = z.email().max(320);
 const isEmail = (value: string) => emailAddress.safeParse(value.toLowerCase()).success;
 
-/** The primary (else work, else first) value of `emails`, which must be an e-mail address; else null. */
+/**
+ * The primary (else work, else first) value of `emails`, which must be an e-mail address; else
+ * null.
+ */
 function emailsAddress(state: State): string | null {
   const chosen = primaryValue(state.emails);
   if (chosen === null) return null;
   if (!isEmail(chosen))
     throw invalidValue(
-      `The primary (or work) value of "emails" must be an e-mail address; got ${JSON.stringify(chosen.slice(0, 100))}.`,
+      `The primary (or work) value of "emails" must be an e-mail address; got ` +
+        `${JSON.stringify(chosen.slice(0, 100))}.`,
     );
   return chosen.toLowerCase();
 }
@@ -132,7 +129,10 @@ function nameOf(state: State, check = true): PersonName {
   };
 }
 
-/** displayName, else the formatted name, else given and family name, else the e-mail address (else the userName). */
+/**
+ * displayName, else the formatted name, else given and family name, else the e-mail address (else
+ * the userName).
+ */
 function displayNameOf(state: State, name: PersonName, fallback: string): string {
   const own = checkedText(text(state.displayName), "displayName", 200);
   const joined = [name.givenName, name.familyName].filter(Boolean).join(" ");
@@ -145,7 +145,10 @@ const departmentOf = (state: State, check = true) =>
 const externalIdOf = (state: State, check = true) =>
   checkedText(text(state.externalId), "externalId", 256, check);
 
-/** The role value a change of roles asks for: the primary of the values it added, else the primary of all. */
+/**
+ * The role value a change of roles asks for: the primary of the values it added, else the primary
+ * of all.
+ */
 function changedRole(before: State, after: State): string | null {
   const had = JSON.stringify((before.roles as Item[] | undefined) ?? []);
   const added = ((after.roles as Item[] | undefined) ?? []).filter(
@@ -185,7 +188,10 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
 const sameJson = (a: unknown, b: unknown) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** How a request reached its state: which attributes it sent (left out: those whose value differs), and whether the stored address follows `userName`. */
+/**
+ * How a request reached its state: which attributes it sent (left out: those whose value differs),
+ * and whether the stored address follows `userName`.
+ */
 export interface ChangeContext {
   sent?: ReadonlySet<string>;
   addressFromUserName?: boolean;

@@ -54,7 +54,9 @@ export const ROOT_SEARCH_ROUTE: AnyRoute = searchRoute(
   "/scim/v2/.search",
   "scimSearchAll",
   "SCIM: search every resource type with a SearchRequest body (RFC 7644 §3.4.3)",
-  "The server-root search over users and groups: without a filter the users, then the groups, paged as one list; a filter is a Users filter (answered as `POST /scim/v2/Users/.search`) or else a Groups filter (as `GET /scim/v2/Groups`).",
+  "The server-root search over users and groups: without a filter the users, then the groups, " +
+    "paged as one list; a filter is a Users filter (answered as `POST /scim/v2/Users/.search`) " +
+    "or else a Groups filter (as `GET /scim/v2/Groups`).",
   rootPage,
   scimSuccess(
     "A ListResponse of users and groups.",

@@ -31,7 +31,10 @@ export const scimUrl = (req: Request, path: string) => `${publicBaseUrl(req)}${S
 /** The most resources one page holds (ServiceProviderConfig `filter.maxResults`). */
 export const MAX_RESULTS = 200;
 
-/** A listing's window (RFC 7644 §3.4.2.4): `startIndex` below 1 counts as 1, `count` within 0 and MAX_RESULTS. */
+/**
+ * A listing's window (RFC 7644 §3.4.2.4): `startIndex` below 1 counts as 1, `count` within 0 and
+ * MAX_RESULTS.
+ */
 export function pageWindow(q: { startIndex?: number; count?: number }) {
   const startIndex = Math.max(1, q.startIndex ?? 1);
   const count = Math.min(MAX_RESULTS, Math.max(0, q.count ?? MAX_RESULTS));

@@ -24,7 +24,9 @@ import { userTerms } from "./userFilter";
 import { usersMatching } from "./userLookup";
 import { scimUserSchema } from "./userWire";
 
-/** What a listing asks for, from a GET's query or a POST /.search body (RFC 7644 §3.4.2, §3.4.3). */
+/**
+ * What a listing asks for, from a GET's query or a POST /.search body (RFC 7644 §3.4.2, §3.4.3).
+ */
 export interface ListRequest {
   filter?: string;
   startIndex?: number;
@@ -50,7 +52,9 @@ export const userResource = (req: Request, user: StoredUser, departments: Depart
     scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
   );
 
-/** One page of the company's users as a ListResponse: the GET listing and POST /.search share it. */
+/**
+ * One page of the company's users as a ListResponse: the GET listing and POST /.search share it.
+ */
 export async function listUsersPage(companyId: string, req: Request, q: ListRequest) {
   const { startIndex, count, page: window } = pageWindow(q);
   const terms = q.filter === undefined ? null : userTerms(q.filter);

@@ -16,7 +16,8 @@ export interface UserTerm {
 const invalidFilter = (message: string) =>
   new ScimError("invalid_request", message, "invalidFilter");
 const SUPPORTED =
-  'Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.';
+  'Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, ' +
+  "joined by and.";
 
 const is = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
 
@@ -56,14 +57,16 @@ function termsOf(filter: Filter): UserTerm[] {
           : `"${filter.kind}"`;
     throw invalidFilter(`${what} is not supported. ${SUPPORTED}`);
   }
-  const name = `${filter.path.attr}${filter.path.valueFilter ? "[…]" : ""}${filter.path.sub ? `.${filter.path.sub}` : ""}`;
+  const { attr, valueFilter, sub } = filter.path;
+  const name = `${attr}${valueFilter ? "[…]" : ""}${sub ? `.${sub}` : ""}`;
   if (filter.op !== "eq")
     throw invalidFilter(`Operator "${filter.op}" is not supported. ${SUPPORTED}`);
   const key = keyOf(filter.path);
   if (!key) throw invalidFilter(`Filtering on "${name}" is not supported. ${SUPPORTED}`);
   if (typeof filter.value !== "string")
     throw invalidFilter(`"${name}" is compared with a JSON string, e.g. ${name} eq "value".`);
-  // userName and e-mail addresses are case-insensitive (RFC 7643 caseExact false); externalId and id are exact.
+  // userName and e-mail addresses are case-insensitive (RFC 7643 caseExact false); externalId and
+  // id are exact.
   return [
     {
       key,

@@ -1,10 +1,21 @@
 import { z } from "../http/zod";
 import { MAX_FILTER_LENGTH } from "./filter";
-import { MAX_OPERATIONS } from "./patch";
+import { MAX_OPERATIONS } from "./patchOp";
 import { documented, MAX_RESULTS } from "./routeKit";
-import { URN } from "./schema";
+import { URN, type AttributeDef } from "./schema";
+import {
+  AS_SENT,
+  ENTERPRISE_ATTRIBUTES,
+  KEPT_AS_SENT,
+  NAME_PARTS_KEPT_AS_SENT,
+  USER_ATTRIBUTES,
+} from "./userSchema";
 
-/** The wire shapes (zod) of the SCIM Users endpoints, for the OpenAPI document and the tests. */
+/**
+ * The wire shapes (zod) of the SCIM Users endpoints, for the OpenAPI document and the tests:
+ * the attributes of userSchema.ts's table (test/unit/scimUserTable.test.ts checks that they
+ * are the same), its text for those kept as sent.
+ */
 const multiValue = z.object({
   value: z.string().optional(),
   display: z.string().optional(),
@@ -12,10 +23,12 @@ const multiValue = z.object({
   primary: z.boolean().optional(),
 });
 
-const AS_SENT = "Stored and returned as the identity provider sent it.";
-const asSent = (names: string[]) =>
+/** The single-valued text attributes kept as sent, from the table. */
+const asSent = (defs: AttributeDef[]) =>
   Object.fromEntries(
-    names.map((n) => [n, z.string().optional().openapi({ description: AS_SENT })]),
+    defs
+      .filter((d) => d.keptAsSent && d.type !== "complex")
+      .map((d) => [d.name, z.string().optional().openapi({ description: AS_SENT })]),
   );
 const address = z.object({
   formatted: z.string().optional(),
@@ -48,19 +61,15 @@ export const scimUserSchema = z
         honorificSuffix: z.string().optional(),
       })
       .optional(),
-    ...asSent([
-      "nickName",
-      "profileUrl",
-      "title",
-      "userType",
-      "preferredLanguage",
-      "locale",
-      "timezone",
-    ]),
-    emails: z.array(multiValue).optional().openapi({
-      description:
-        "As sent (case included) while their primary (else work, else first) value is the sign-in address; else that address alone (`type: work`).",
-    }),
+    ...asSent(USER_ATTRIBUTES),
+    emails: z
+      .array(multiValue)
+      .optional()
+      .openapi({
+        description:
+          "As sent (case included) while their primary (else work, else first) value is the " +
+          "sign-in address; else that address alone (`type: work`).",
+      }),
     phoneNumbers: z.array(multiValue).optional().openapi({ description: AS_SENT }),
     addresses: z.array(address).optional().openapi({ description: AS_SENT }),
     active: z.boolean().optional().openapi({ description: "false when deactivated." }),
@@ -71,7 +80,7 @@ export const scimUserSchema = z
     [URN.enterprise]: z
       .object({
         department: z.string().optional(),
-        ...asSent(["employeeNumber", "costCenter", "organization", "division"]),
+        ...asSent(ENTERPRISE_ATTRIBUTES),
         manager: z
           .object({
             value: z.string().optional(),
@@ -93,19 +102,24 @@ export const scimUserSchema = z
   })
   .openapi("ScimUser", {
     description:
-      "Every attribute but `id` and `schemas` is left out when `attributes` or `excludedAttributes` asks so.",
+      "Every attribute but `id` and `schemas` is left out when `attributes` or " +
+      "`excludedAttributes` asks so.",
   });
 export type ScimUser = z.infer<typeof scimUserSchema>;
 
-const PROFILE_NOTE =
-  "Stored and returned as sent, like `nickName`, `profileUrl`, `userType`, `preferredLanguage`, `locale`, `timezone` and `name.middleName`: at most 16 KiB for all of them together.";
+/** The attributes the app has no field for, named once in the input's description. */
+const KEPT = [...KEPT_AS_SENT, ...NAME_PARTS_KEPT_AS_SENT.map((n) => `name.${n}`)]
+  .filter((n) => n !== "emails")
+  .map((n) => `\`${n}\``)
+  .join(", ");
 
 export const scimUserInput = z
   .looseObject({
     schemas: documented("array", `\`["${URN.user}", "${URN.enterprise}"]\`.`),
     userName: documented(
       "string",
-      "Unique within the company, case-insensitively; need not be an e-mail address (e.g. `jdoe`). At most 320 characters (after trimming).",
+      "Unique within the company, case-insensitively; need not be an e-mail address (e.g. " +
+        "`jdoe`). At most 320 characters (after trimming).",
       { maxLength: 320 },
     ),
     externalId: documented(
@@ -131,14 +145,17 @@ export const scimUserInput = z
     ),
     emails: documented(
       "array",
-      "The primary (else work, else first) value is the sign-in address; without emails, userName when it is an address. Without either the user has no sign-in account until a later request sends one. Returned as sent.",
+      "The primary (else work, else first) value is the sign-in address; without emails, " +
+        "userName when it is an address. Without either the user has no sign-in account until a " +
+        "later request sends one. Returned as sent.",
     ),
-    phoneNumbers: documented("array", `\`[{ value, type, primary }]\`. ${PROFILE_NOTE}`),
+    phoneNumbers: documented("array", `\`[{ value, type, primary }]\`. ${AS_SENT}`),
     addresses: documented(
       "array",
-      `\`[{ formatted, streetAddress, locality, region, postalCode, country, type, primary }]\`. ${PROFILE_NOTE}`,
+      `\`[{ formatted, streetAddress, locality, region, postalCode, country, type, primary ` +
+        `}]\`. ${AS_SENT}`,
     ),
-    title: documented("string", PROFILE_NOTE),
+    title: documented("string", AS_SENT),
     active: documented(
       "boolean",
       'true (default) or false; the strings "True"/"False" are accepted.',
@@ -149,7 +166,9 @@ export const scimUserInput = z
     ),
     [URN.enterprise]: documented(
       "object",
-      `\`department\`: the name of one of the company's departments (at most 200 characters). \`employeeNumber\`, \`costCenter\`, \`organization\`, \`division\`, \`manager\` (\`{ value }\`, or the id alone): ${PROFILE_NOTE}`,
+      `\`department\`: the name of one of the company's departments (at most 200 characters). ` +
+        `\`employeeNumber\`, \`costCenter\`, \`organization\`, \`division\`, \`manager\` (\`{ ` +
+        `value }\`, or the id alone): ${AS_SENT}`,
       {
         properties: { department: { type: "string", maxLength: 200 } },
       },
@@ -157,7 +176,8 @@ export const scimUserInput = z
   })
   .openapi("ScimUserInput", {
     description:
-      "A SCIM User. Attribute names are case-insensitive; attributes this service does not define are ignored.",
+      "A SCIM User. Attribute names are case-insensitive; attributes this service does not " +
+      `define are ignored. Kept as sent: ${KEPT}. ${AS_SENT}`,
   });
 
 export const patchOpInput = z
@@ -165,7 +185,8 @@ export const patchOpInput = z
     schemas: documented("array", `\`["${URN.patchOp}"]\`.`),
     Operations: documented(
       "array",
-      `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is case-insensitive. 1 to ${MAX_OPERATIONS} operations.`,
+      `\`[{ "op": "add" | "replace" | "remove", "path"?: …, "value"?: … }]\`; \`op\` is ` +
+        `case-insensitive. 1 to ${MAX_OPERATIONS} operations.`,
       {
         minItems: 1,
         maxItems: MAX_OPERATIONS,
@@ -177,10 +198,15 @@ export const patchOpInput = z
   });
 
 const projectionParams = {
-  attributes: z.string().max(2000).optional().openapi({
-    description:
-      "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are returned, with `id` and `schemas`.",
-  }),
+  attributes: z
+    .string()
+    .max(2000)
+    .optional()
+    .openapi({
+      description:
+        "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are " +
+        "returned, with `id` and `schemas`.",
+    }),
   excludedAttributes: z.string().max(2000).optional().openapi({
     description:
       "Comma-separated attribute names left out of the resources (never `id` or `schemas`).",
@@ -204,11 +230,15 @@ const integer = (description: string) =>
 
 export const listQuery = z.looseObject({
   // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
-  filter: z.string().optional().openapi({
-    maxLength: MAX_FILTER_LENGTH,
-    description:
-      'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, emails.value and emails[type eq "work"].value, joined by and.',
-  }),
+  filter: z
+    .string()
+    .optional()
+    .openapi({
+      maxLength: MAX_FILTER_LENGTH,
+      description:
+        'E.g. `userName eq "nina.holm@example.com"`. Supported: eq on userName, externalId, id, ' +
+        'emails.value and emails[type eq "work"].value, joined by and.',
+    }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
   ...projectionParams,

@@ -5,9 +5,10 @@ import { findOnRoster } from "../repos/users";
 import { inviteUser } from "../services/users/invite";
 import { removeUser, type UserPatch } from "../services/users/lifecycle";
 import { updateProvisionedUser } from "../services/users/provisionedUpdate";
+import type { State } from "./assign";
 import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
-import { applyPatch, type State } from "./patch";
+import { applyPatch } from "./patch";
 import { project } from "./projection";
 import { newUserOf, patchBetween, stateFromBody, stateOf } from "./resource";
 import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
@@ -75,8 +76,10 @@ const createUser = defineRoute({
   operationId: "scimCreateUser",
   summary: "SCIM: provision a user (silent invite, takes a seat unless created inactive)",
   description:
-    "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, `provisioned_by: scim`. An e-mail address any user " +
-    "already has is 409 `uniqueness`; no free seat is 429 with `Retry-After` naming the capacity (retried by the provider), and nothing is created.",
+    "As `POST /v1/users`: the sign-in account (no password, no e-mail sent) and the user, " +
+    "`provisioned_by: scim`. An e-mail address any user " +
+    "already has is 409 `uniqueness`; no free seat is 429 with `Retry-After` naming the " +
+    "capacity (retried by the provider), and nothing is created.",
   body: scimUserInput,
   bodyExample: SCIM_USER_INPUT_EXAMPLE,
   success: scimUserResponse("The provisioned user.", {
@@ -98,7 +101,9 @@ const createUser = defineRoute({
   },
 });
 
-/** Reads the user, derives the change from its SCIM state, and applies it through the users service. */
+/**
+ * Reads the user, derives the change from its SCIM state, and applies it through the users service.
+ */
 function changeRoute(
   method: "put" | "patch",
   describe: { operationId: string; summary: string; description: string },
@@ -128,7 +133,8 @@ function changeRoute(
         sent,
         addressFromUserName: current.addressFromUserName,
       });
-      // An owner's or Key User's address is the app's: that part alone is refused (audited), the rest applies.
+      // An owner's or Key User's address is the app's: that part alone is refused (audited), the
+      // rest applies.
       const { user, refusedAddressOf } = await asScim(
         updateProvisionedUser(companyId, params.id, patch, origin, "record"),
       );
@@ -147,10 +153,12 @@ const replaceUser = changeRoute(
     operationId: "scimReplaceUser",
     summary: "SCIM: replace a user",
     description:
-      "A full replace: attributes left out are cleared, except read-only ones, `active` and `externalId` (kept), and `roles` and the department, which are kept unless " +
+      "A full replace: attributes left out are cleared, except read-only ones, `active` and " +
+      "`externalId` (kept), and `roles` and the department, which are kept unless " +
       "the company made the identity provider their source.",
   },
-  // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null clears it).
+  // Okta's PUT sends the profile without the `externalId` its POST sent: left out, it is kept (null
+  // clears it).
   (before, body, sent) => {
     const after = stateFromBody(body, sent);
     return after.externalId === undefined ? { ...after, externalId: before.externalId } : after;
@@ -163,8 +171,10 @@ const patchUser = changeRoute(
     operationId: "scimPatchUser",
     summary: "SCIM: change a user (RFC 7644 PATCH)",
     description:
-      "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, seat freed, records kept); true reactivates, taking a seat. " +
-      'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise `department` URN are accepted, with or without `path`.',
+      "`active` false deactivates exactly as `PATCH /v1/users/{id}` does (sign-in disabled, " +
+      "seat freed, records kept); true reactivates, taking a seat. " +
+      'Paths such as `name.givenName`, `emails[type eq "work"].value` and the enterprise ' +
+      "`department` URN are accepted, with or without `path`.",
   },
   (before, body, sent) => applyPatch(before, body, sent),
 );
@@ -176,7 +186,8 @@ const deleteUser = defineRoute({
   operationId: "scimDeleteUser",
   summary: "SCIM: remove a user from the roster (as DELETE /v1/users/{id})",
   description:
-    "Deactivated if needed, then removed: the sign-in account is deleted (the address and userName are free for a later POST, which creates a new user), " +
+    "Deactivated if needed, then removed: the sign-in account is deleted (the address and " +
+    "userName are free for a later POST, which creates a new user), " +
     "records kept, seat freed. 204; an unknown or already removed id is 404.",
   params: userIdParams,
   success: scimSuccess("Removed.", scimUserSchema, { status: 204 }),

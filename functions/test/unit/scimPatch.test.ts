@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import type { StoredUser } from "../../src/repos/users";
-import { applyPatch, type State } from "../../src/scim/patch";
+import type { State } from "../../src/scim/assign";
+import { applyPatch } from "../../src/scim/patch";
 import {
   newUserOf,
   patchBetween,
