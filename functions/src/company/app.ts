@@ -24,10 +24,14 @@ export const COMPANY_API = {
   openapi: "3.1.0" as const,
   description:
     "Company-wide export of safety data and inbound provisioning. One key per integration: " +
-    "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 requests per key per UTC " +
-    "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them. " +
-    "User provisioning from an identity provider (Microsoft Entra ID, Okta) is served as SCIM 2.0 under `/scim/v2` " +
-    "(media type `application/scim+json`, errors as SCIM error bodies); it needs a key with the `provisioning` scope.",
+    "`Authorization: Bearer csa_…`, with scopes `read` and `provisioning`. Limits: 60 " +
+    "requests per key per UTC " +
+    "minute and 10,000 per UTC day (fixed windows; refused requests do not count), `429` " +
+    "with `Retry-After` beyond them. " +
+    "User provisioning from an identity provider (Microsoft Entra ID, Okta) is served as " +
+    "SCIM 2.0 under `/scim/v2` " +
+    "(media type `application/scim+json`, errors as SCIM error bodies); it needs a key " +
+    "with the `provisioning` scope.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/companyApi",
   routes: [
     ...[

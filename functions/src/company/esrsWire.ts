@@ -3,7 +3,9 @@ import { OMISSIONS, UNITS } from "../services/esrs/datapoints";
 
 export const BASES = ["frozen", "live"] as const;
 
-/** The wire shape of `GET /v1/esrs-s1` (JSON): one row per datapoint, and the report around them. */
+/**
+ * The wire shape of `GET /v1/esrs-s1` (JSON): one row per datapoint, and the report around them.
+ */
 const datapointSchema = z
   .object({
     datapoint_id: z
@@ -18,16 +20,21 @@ const datapointSchema = z
       example: "rate_of_recordable_work_related_accidents",
       description: "Stable snake_case name.",
     }),
-    value: z.union([z.number(), z.string()]).nullable().openapi({
-      description:
-        "A number (text for `S1-14_11`), or null when it cannot be computed; `note` then says why. Percentages and rates are rounded to two decimals.",
-    }),
+    value: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .openapi({
+        description:
+          "A number (text for `S1-14_11`), or null when it cannot be computed; `note` then " +
+          "says why. Percentages and rates are rounded to two decimals.",
+      }),
     unit: z
       .enum(UNITS)
       .openapi({ description: "`percent`, `count`, `per_million_hours`, `days` or `text`." }),
     note: z.string().openapi({
       description:
-        "How the value is computed, the period, whether it is incomplete, and the reason when the value is null.",
+        "How the value is computed, the period, whether it is incomplete, and the reason " +
+        "when the value is null.",
     }),
     breakdown: z
       .object({
@@ -36,7 +43,8 @@ const datapointSchema = z
           .openapi({ example: "S1-14_02", description: "The total row this row is part of." }),
         by: z.enum(["person_type", "cause"]).openapi({
           description:
-            "`person_type` (¶88: employees / non-employees) or `cause` (AR 82: injury / ill health).",
+            "`person_type` (¶88: employees / non-employees) or `cause` (AR 82: injury / " +
+            "ill health).",
         }),
         member: z.enum(["employee", "non_employee", "other_worker", "injury", "ill_health"]),
       })
@@ -44,23 +52,38 @@ const datapointSchema = z
       .openapi({
         description: "Null on the twelve total rows; on a breakdown row, what it breaks down.",
       }),
-    concept: z.string().nullable().openapi({
-      description:
-        "The ESRS XBRL taxonomy element. Null on every row for now: the element names could not be verified against the taxonomy's published files, and a guessed name would mis-tag a report; map by `datapoint_id` (EFRAG IG 3).",
-    }),
-    xbrl_value: z.union([z.number(), z.string()]).nullable().openapi({
-      example: 0.8333,
-      description:
-        "`value` as the taxonomy types it: a percentage as a fraction (83.33 % → 0.8333), anything else as `value`.",
-    }),
+    concept: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The ESRS XBRL taxonomy element. Null on every row for now: the element names " +
+          "could not be verified against the taxonomy's published files, and a guessed " +
+          "name would mis-tag a report; map by `datapoint_id` (EFRAG IG 3).",
+      }),
+    xbrl_value: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .openapi({
+        example: 0.8333,
+        description:
+          "`value` as the taxonomy types it: a percentage as a fraction (83.33 % → " +
+          "0.8333), anything else as `value`.",
+      }),
     xbrl_unit: z.enum(["pure"]).nullable().openapi({
       description: "`pure` for every number (counts, days, rates, fractions); null for text.",
     }),
-    decimals: z.number().int().nullable().openapi({
-      example: 2,
-      description:
-        "XBRL `decimals` of `xbrl_value`: 0 for counts and days, 4 for a fraction (two decimals of a percentage), 2 for rates or three significant digits below 1; null for text and null values.",
-    }),
+    decimals: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        example: 2,
+        description:
+          "XBRL `decimals` of `xbrl_value`: 0 for counts and days, 4 for a fraction (two " +
+          "decimals of a percentage), 2 for rates or three significant digits below 1; " +
+          "null for text and null values.",
+      }),
     period_type: z.enum(["duration", "instant"]).openapi({
       description:
         "`instant` for the coverage shares (headcounts at the period's end), `duration` otherwise.",
@@ -75,12 +98,18 @@ const datapointSchema = z
       .openapi({ description: "The breakdown's member; null on a total row." }),
     voluntary: z.boolean().openapi({
       description:
-        "A datapoint the undertaking may (not must) disclose: `S1-14_08`, `S1-14_09` (¶89), `S1-14_12` (AR 94).",
+        "A datapoint the undertaking may (not must) disclose: `S1-14_08`, `S1-14_09` " +
+        "(¶89), `S1-14_12` (AR 94).",
     }),
-    omission: z.enum(OMISSIONS).nullable().openapi({
-      description:
-        "Why the company does not disclose it, as marked in the app: `not_collected_legal_restrictions` or `voluntary_not_disclosed`; the value is then null. Null: not marked.",
-    }),
+    omission: z
+      .enum(OMISSIONS)
+      .nullable()
+      .openapi({
+        description:
+          "Why the company does not disclose it, as marked in the app: " +
+          "`not_collected_legal_restrictions` or `voluntary_not_disclosed`; the value is " +
+          "then null. Null: not marked.",
+      }),
   })
   .openapi("EsrsDatapoint");
 
@@ -112,7 +141,8 @@ const reportSchema = z
         }),
         complete: z.boolean().openapi({
           description:
-            "False while the period is in progress or any of its months has no worked hours: the figures are then not a full year's.",
+            "False while the period is in progress or any of its months has no worked " +
+            "hours: the figures are then not a full year's.",
         }),
         in_progress: z
           .boolean()
@@ -135,12 +165,14 @@ const reportSchema = z
           .openapi({ description: "Hours sent with `worker_category: non_employees`." }),
         unattributed: z.number().openapi({
           description:
-            "Hours of no category (app records, API values without one): while above 0, the per-group rates are null.",
+            "Hours of no category (app records, API values without one): while above 0, " +
+            "the per-group rates are null.",
         }),
       })
       .openapi({
         description:
-          "Hours worked in the period's months by the whole own workforce (employees and non-employees, AR 89), by source and by worker category: the sum of " +
+          "Hours worked in the period's months by the whole own workforce (employees and " +
+          "non-employees, AR 89), by source and by worker category: the sum of " +
           "`GET /v1/worked-hours` for the same year, and what the rate divides by.",
       }),
     basis: z.enum(BASES).openapi({
@@ -161,7 +193,8 @@ const reportSchema = z
       .nullable()
       .openapi({
         description:
-          "The year's current frozen version, whether served or not; null when the year was never frozen.",
+          "The year's current frozen version, whether served or not; null when the year " +
+          "was never frozen.",
       }),
     restatement: z
       .object({
@@ -176,18 +209,23 @@ const reportSchema = z
           )
           .openapi({
             description:
-              "Every datapoint whose value from today's data differs from the frozen one (ESRS 1 §7.4: a restatement to disclose); empty when none does.",
+              "Every datapoint whose value from today's data differs from the frozen one " +
+              "(ESRS 1 §7.4: a restatement to disclose); empty when none does.",
           }),
       })
       .nullable()
       .openapi({ description: "Null when the year has no frozen version." }),
     generated_at: isoTimestamp.openapi({
       description:
-        "When the numbers were computed from the live data. A report is computed at most once every 5 minutes per company and year and then served as it was, with this time: data changed since shows at the latest 5 minutes later.",
+        "When the numbers were computed from the live data. A report is computed at most " +
+        "once every 5 minutes per company and year and then served as it was, with " +
+        "this time: data changed since shows at the latest 5 minutes later.",
     }),
     datapoints: z.array(datapointSchema).openapi({
       description:
-        "One row per datapoint, `S1-14_01` to `S1-14_12` in that order (`S1-14_12` always present, null when not collected), then the breakdown rows (`S1-14_02.employee`, …; see `breakdown`).",
+        "One row per datapoint, `S1-14_01` to `S1-14_12` in that order (`S1-14_12` " +
+        "always present, null when not collected), then the breakdown rows " +
+        "(`S1-14_02.employee`, …; see `breakdown`).",
     }),
   })
   .openapi("EsrsS1Report");

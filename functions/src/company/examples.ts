@@ -123,7 +123,9 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
         name: "rate_of_recordable_work_related_accidents",
         value: 33.39,
         unit: "per_million_hours",
-        note: "Recordable work-related accidents per 1,000,000 hours worked, 2025-01-01 to 2025-12-31 (UTC).",
+        note:
+          "Recordable work-related accidents per 1,000,000 hours worked, 2025-01-01 " +
+          "to 2025-12-31 (UTC).",
         breakdown: null,
         concept: null,
         xbrl_value: 33.39,

@@ -13,7 +13,8 @@ export const getKpis = defineRoute({
   operationId: "getKpis",
   summary: "The company's pre-aggregated KPI rollup",
   description:
-    "Counts per area for the 24 most recent UTC months and per status, computed daily by a job (and on demand from the app). " +
+    "Counts per area for the 24 most recent UTC months and per status, computed daily by " +
+    "a job (and on demand from the app). " +
     "404 `not_found` until the first rollup has been generated.",
   tags: ["Safety data"],
   scope: "read",
@@ -22,7 +23,8 @@ export const getKpis = defineRoute({
   errors: ["invalid_request", "not_found"],
   handler: async ({ principal }) => {
     const NOT_YET =
-      "The KPI rollup has not been generated yet for this company; it is computed daily, or on demand from the app.";
+      "The KPI rollup has not been generated yet for this company; it is computed daily, " +
+      "or on demand from the app.";
     const stored = await findRollup(principal.companyId);
     if (!stored) throw notFound(NOT_YET);
     // Written by our own job; one that no longer fits the documented shape is treated as missing.

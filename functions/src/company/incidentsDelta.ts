@@ -14,13 +14,19 @@ export const incidentsDelta = defineRoute({
   operationId: "incidentsDelta",
   summary: "Keep a copy in sync: a full copy, then the changes and removals since",
   description:
-    "Without `delta_token`: every visible incident, paginated and ordered as `GET /v1/incidents`; the last page carries a " +
-    "`delta_token`. With `delta_token`: every incident changed since (any field, e.g. a status change of an old " +
+    "Without `delta_token`: every visible incident, paginated and ordered as `GET " +
+    "/v1/incidents`; the last page carries a " +
+    "`delta_token`. With `delta_token`: every incident changed since (any field, e.g. a " +
+    "status change of an old " +
     "incident), in server change order, each the full row as `GET /v1/incidents` returns it, or " +
-    "`{ id, removed: { reason, at } }` for an incident hidden or deleted since (only if it was visible at some time since " +
-    "the token). Rows may repeat across deltas (apply them as upserts), never go missing: a change committed while the " +
-    "pages are read comes in the next delta. A page may be short, even empty, and still have a `next_page_token`. Tokens " +
-    "are bound to the key's company and this endpoint; a `delta_token` may be used again; one older than 30 days is " +
+    "`{ id, removed: { reason, at } }` for an incident hidden or deleted since (only if " +
+    "it was visible at some time since " +
+    "the token). Rows may repeat across deltas (apply them as upserts), never go " +
+    "missing: a change committed while the " +
+    "pages are read comes in the next delta. A page may be short, even empty, and still " +
+    "have a `next_page_token`. Tokens " +
+    "are bound to the key's company and this endpoint; a `delta_token` may be used " +
+    "again; one older than 30 days is " +
     "refused with 410 `resync_required`.",
   tags: ["Safety data"],
   scope: "read",

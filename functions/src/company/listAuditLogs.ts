@@ -50,9 +50,12 @@ export const listAuditLogs = defineRoute({
   operationId: "listAuditLogs",
   summary: "The company's audit trail, newest first",
   description:
-    "Every API request, key and access change of the company, newest first (by `at`, then id). `from` is inclusive and `to` " +
-    "exclusive, both on `at`. Entries past their retention (90 days operational, 2 years privileged) are never returned, even " +
-    "before they are deleted. A page may be short and still have a `next_page_token`; page until it is null.",
+    "Every API request, key and access change of the company, newest first (by `at`, " +
+    "then id). `from` is inclusive and `to` " +
+    "exclusive, both on `at`. Entries past their retention (90 days operational, 2 years " +
+    "privileged) are never returned, even " +
+    "before they are deleted. A page may be short and still have a `next_page_token`; " +
+    "page until it is null.",
   tags: ["Safety data"],
   scope: "read",
   query,

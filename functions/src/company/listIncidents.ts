@@ -8,8 +8,12 @@ import { INCIDENT_STATUSES, incidentSchema } from "./schemas";
 
 const query = windowedListQuery(
   {
-    from: "Inclusive lower bound on `event_date`. Incidents without an event date are excluded when it is given.",
-    to: "Exclusive upper bound on `event_date`. Incidents without an event date sort first and are included.",
+    from:
+      "Inclusive lower bound on `event_date`. Incidents without an event date are " +
+      "excluded when it is given.",
+    to:
+      "Exclusive upper bound on `event_date`. Incidents without an event date sort " +
+      "first and are included.",
   },
   {
     status: z
@@ -27,9 +31,12 @@ export const listIncidents = defineRoute({
   operationId: "listIncidents",
   summary: "The company's incident records, oldest event first",
   description:
-    "Ordered by `event_date` ascending (incidents without one first), then by id. `from` is inclusive and `to` exclusive, " +
-    "both on `event_date`. Hidden incidents are removed after each page is read, so a page may be short or even empty and " +
-    "still have a `next_page_token`; page until it is null. A `page_token` is bound to the key's company and every filter.",
+    "Ordered by `event_date` ascending (incidents without one first), then by id. `from` " +
+    "is inclusive and `to` exclusive, " +
+    "both on `event_date`. Hidden incidents are removed after each page is read, so a " +
+    "page may be short or even empty and " +
+    "still have a `next_page_token`; page until it is null. A `page_token` is bound to " +
+    "the key's company and every filter.",
   tags: ["Safety data"],
   scope: "read",
   query,

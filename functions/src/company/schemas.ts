@@ -33,7 +33,8 @@ export const incidentSchema = z
     reported_at: nullableTimestamp,
     date_of_death: nullableTimestamp.openapi({
       description:
-        "When the person died, where a fatal case records it (dates the death in ESRS S1-14); null otherwise.",
+        "When the person died, where a fatal case records it (dates the death in ESRS " +
+        "S1-14); null otherwise.",
     }),
     status: z
       .enum(INCIDENT_STATUSES)
@@ -43,14 +44,25 @@ export const incidentSchema = z
     work_related: z.boolean(),
     recordable: z.boolean(),
     fatality: z.boolean(),
-    person_type: z.enum(PERSON_TYPES).nullable().openapi({
-      description:
-        "`employee` and `non_employee` are the own workforce; `other_worker` a value-chain worker on the company's sites.",
-    }),
-    days_lost: z.number().int().min(0).nullable().openapi({
-      description:
-        "Calendar days lost, not counting the day of the incident: a whole number (EFRAG IG 3 types days lost as an integer). A stored negative or fractional value reads as null (and is logged).",
-    }),
+    person_type: z
+      .enum(PERSON_TYPES)
+      .nullable()
+      .openapi({
+        description:
+          "`employee` and `non_employee` are the own workforce; `other_worker` a " +
+          "value-chain worker on the company's sites.",
+      }),
+    days_lost: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .openapi({
+        description:
+          "Calendar days lost, not counting the day of the incident: a whole number (EFRAG " +
+          "IG 3 types days lost as an integer). A stored negative or fractional value " +
+          "reads as null (and is logged).",
+      }),
     location_id: z.string().nullable(),
     department_id: z.string().nullable(),
     reported_by: z.string().nullable().openapi({ description: "User id of the reporter." }),
@@ -88,9 +100,12 @@ export const yearParam = (description: string, ahead = 0) =>
         (year > now.getUTCFullYear() && year <= now.getUTCFullYear() + ahead)
       )) {
         const last = now.getUTCFullYear() + ahead;
+        const upTo = ahead
+          ? `${last} (the current UTC year + ${ahead})`
+          : `the current UTC year (${last})`;
         ctx.addIssue({
           code: "custom",
-          message: `must be a four-digit year from ${MIN_YEAR} to ${ahead ? `${last} (the current UTC year + ${ahead})` : `the current UTC year (${last})`}`,
+          message: `must be a four-digit year from ${MIN_YEAR} to ${upTo}`,
         });
         return z.NEVER;
       }
@@ -100,7 +115,10 @@ export const yearParam = (description: string, ahead = 0) =>
       type: "integer",
       minimum: MIN_YEAR,
       maximum: DOCUMENT_YEAR,
-      description: `${description} The \`maximum\` is the current UTC year when this document was generated (it is regenerated at every deploy and instance start); the API checks against the current UTC year of each request.`,
+      description:
+        `${description} The \`maximum\` is the current UTC year when this ` +
+        `document was generated (it is regenerated at every deploy and instance start); ` +
+        `the API checks against the current UTC year of each request.`,
       example: DOCUMENT_YEAR - 1,
     });
 
@@ -112,12 +130,14 @@ export const auditEntrySchema = z
     at: isoTimestamp,
     class: z.enum(AUDIT_CLASSES).openapi({
       description:
-        "`privileged`: key and access changes, provisioning, anything done with the provisioning scope (kept 2 years). `operational`: reads (kept 90 days).",
+        "`privileged`: key and access changes, provisioning, anything done with the " +
+        "provisioning scope (kept 2 years). `operational`: reads (kept 90 days).",
     }),
     action: z.string().openapi({
       example: "api.request",
       description:
-        "`api.request`, `api.refused` (refused requests, aggregated), `api_key.created`, `api_key.revoked`, `api_access.changed`, `rate_limits.changed`, …",
+        "`api.request`, `api.refused` (refused requests, aggregated), `api_key.created`, " +
+        "`api_key.revoked`, `api_access.changed`, `rate_limits.changed`, …",
     }),
     actor: z
       .object({
@@ -140,10 +160,15 @@ export const auditEntrySchema = z
       .string()
       .nullable()
       .openapi({ description: "The caller's own `X-Request-Id`, when it sent a usable one." }),
-    count: z.number().int().min(1).openapi({
-      description:
-        "How many requests the entry stands for: 1, except `api.refused` entries (all refusals of one key with one status in one UTC minute).",
-    }),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .openapi({
+        description:
+          "How many requests the entry stands for: 1, except `api.refused` entries (all " +
+          "refusals of one key with one status in one UTC minute).",
+      }),
     project_id: z.string().nullable(),
     target: z.object({ type: z.string(), id: z.string() }).nullable().openapi({
       description:
@@ -155,7 +180,8 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const counts = (description: string) => z.record(z.string(), z.number()).openapi({ description });
 const byMonth = counts(
-  `The ${MONTHS} most recent UTC months up to and including the month of \`generated_at\`, oldest first, zero-filled: \`"YYYY-MM": number\`.`,
+  `The ${MONTHS} most recent UTC months up to and including the month of ` +
+    `\`generated_at\`, oldest first, zero-filled: \`"YYYY-MM": number\`.`,
 );
 
 // Generic in its extra fields, so that the response type knows `by_type` of the incidents area.
@@ -184,7 +210,8 @@ export const rollupSchema = z
         by_type: counts("Incidents per type present."),
       }).openapi({
         description:
-          "By event date (UTC months); hidden incidents never count (the same incidents as `GET /v1/incidents`).",
+          "By event date (UTC months); hidden incidents never count (the same incidents " +
+          "as `GET /v1/incidents`).",
       }),
       findings: areaSchema.openapi({ description: "Actions, by creation date." }),
       inspections: areaSchema,
@@ -195,15 +222,18 @@ export const rollupSchema = z
         .object({
           total: z.number().openapi({
             description:
-              "Hours of every record with numeric hours, all sources (a record whose `month` is not a `YYYY-MM` key counts here, in no month).",
+              "Hours of every record with numeric hours, all sources (a record whose " +
+              "`month` is not a `YYYY-MM` key counts here, in no month).",
           }),
           by_month: byMonth.openapi({
             description:
-              "Hours per month, app and API sources summed; zero-filled. A year's months add up to `GET /v1/worked-hours` and the ESRS hours of that year.",
+              "Hours per month, app and API sources summed; zero-filled. A year's months " +
+              "add up to `GET /v1/worked-hours` and the ESRS hours of that year.",
           }),
           by_source: z.object({ app: z.number(), api: z.number() }).openapi({
             description:
-              "Hours per source, all months: `api` the API's values, `app` every other record (one without `source` included), so app + api = total.",
+              "Hours per source, all months: `api` the API's values, `app` every other " +
+              "record (one without `source` included), so app + api = total.",
           }),
         })
         .openapi("KpiWorkedHours"),

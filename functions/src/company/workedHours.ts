@@ -43,7 +43,8 @@ const body = z
         pattern: MONTH_PATTERN,
         example: "2026-10",
         description:
-          "The month, `YYYY-MM` (year 1900 or later); not in the future (UTC): the current month at the latest.",
+          "The month, `YYYY-MM` (year 1900 or later); not in the future (UTC): the " +
+          "current month at the latest.",
       }),
     hours: z
       .number({ message: "must be a number" })
@@ -53,16 +54,20 @@ const body = z
       .openapi({
         example: 12480.5,
         description:
-          "Hours worked in that month by the company's own workforce, employees and non-employees alike (ESRS S1 AR 89: the accident rate " +
-          "divides by the own workforce's hours, and its accidents include non-employees'), or by the group `worker_category` names; 0 to 1,000,000,000.",
+          "Hours worked in that month by the company's own workforce, employees and " +
+          "non-employees alike (ESRS S1 AR 89: the accident rate " +
+          "divides by the own workforce's hours, and its accidents include " +
+          "non-employees'), or by the group `worker_category` names; 0 to 1,000,000,000.",
       }),
     worker_category: z
       .enum(WORKER_CATEGORIES, { message: 'must be "employees" or "non_employees"' })
       .optional()
       .openapi({
         description:
-          "`employees` or `non_employees`: the hours are that group's, stored beside the other group's and summed with it (the ESRS rate is then also " +
-          "given per group). Absent: the whole own workforce, as before. A month's hours are the sum of all its values, so send for a month either " +
+          "`employees` or `non_employees`: the hours are that group's, stored beside the " +
+          "other group's and summed with it (the ESRS rate is then also " +
+          "given per group). Absent: the whole own workforce, as before. A month's hours " +
+          "are the sum of all its values, so send for a month either " +
           "one value without a category or one per group, never both.",
       }),
   })
@@ -75,8 +80,10 @@ export const postWorkedHours = defineRoute({
   operationId: "setWorkedHours",
   summary: "Set a month's worked hours (the API's value)",
   description:
-    "Stores the month as the API's value (`source: api`), replacing any earlier API value for that month; hours recorded in " +
-    "the app are never changed. 201 the first time, 200 on a replace, with the stored record. Audited as `worked_hours.set`.",
+    "Stores the month as the API's value (`source: api`), replacing any earlier API " +
+    "value for that month; hours recorded in " +
+    "the app are never changed. 201 the first time, 200 on a replace, with the stored " +
+    "record. Audited as `worked_hours.set`.",
   tags: ["Provisioning"],
   scope: "provisioning",
   body,
@@ -123,7 +130,8 @@ const monthSchema = z
       .object({ employees: z.number(), non_employees: z.number(), unattributed: z.number() })
       .openapi({
         description:
-          "`total_hours` split by the API values' `worker_category`; `unattributed`: hours of no category (all app records, and API values sent without one).",
+          "`total_hours` split by the API values' `worker_category`; `unattributed`: " +
+          "hours of no category (all app records, and API values sent without one).",
       }),
   })
   .openapi("WorkedHoursMonth");
@@ -134,15 +142,18 @@ export const getWorkedHours = defineRoute({
   operationId: "getWorkedHours",
   summary: "A reporting year's worked hours per month, by source",
   description:
-    "Each of the twelve months of the company's reporting period (its financial year: with one starting in April, `year=2025` is " +
-    "2025-04 to 2026-03) with the app's hours, the API's value and their total (zero when nothing is recorded). Their sum is the hours " +
+    "Each of the twelve months of the company's reporting period (its financial year: " +
+    "with one starting in April, `year=2025` is " +
+    "2025-04 to 2026-03) with the app's hours, the API's value and their total (zero " +
+    "when nothing is recorded). Their sum is the hours " +
     "the ESRS S1-14 rate of the same year divides by.",
   tags: ["Provisioning"],
   scope: "read",
   query: z
     .object({
       year: yearParam(
-        "The reporting period, named by the calendar year it starts in; four digits, not after the current UTC year. Default: the period in progress.",
+        "The reporting period, named by the calendar year it starts in; four digits, not " +
+          "after the current UTC year. Default: the period in progress.",
       ),
     })
     .strict(),

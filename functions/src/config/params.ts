@@ -6,21 +6,30 @@ import { defineInt, defineSecret, defineString } from "firebase-functions/params
  */
 export const PAGE_TOKEN_SECRET = defineSecret("PAGE_TOKEN_SECRET");
 
+/**
+ * Declared for the Firebase CLI, which reads params when it loads the code to deploy; the code
+ * reads the value through storageBuckets().
+ * @public
+ */
 export const STORAGE_BUCKETS = defineString("STORAGE_BUCKETS", {
   description:
-    "Comma-separated Cloud Storage buckets the deployment owns besides the project's default bucket.",
+    "Comma-separated Cloud Storage buckets the deployment owns besides the project's " +
+    "default bucket.",
   default: "",
 });
 
 /**
  * How many `X-Forwarded-For` entries from the end belong to Google's front end: 1 when clients
  * call the function directly (the default), 2 behind an external HTTPS load balancer, which
- * appends `<client>, <balancer>` (docs/operations.md, "Configuration").
+ * appends `<client>, <balancer>` (docs/operations.md, "Configuration"). Declared for the
+ * Firebase CLI; the code reads it through forwardedHops().
+ * @public
  */
 export const FORWARDED_HOPS = defineInt("FORWARDED_HOPS", {
   default: 1,
   description:
-    "X-Forwarded-For entries appended by Google's front end: 1 direct, 2 behind an HTTPS load balancer.",
+    "X-Forwarded-For entries appended by Google's front end: 1 direct, 2 behind an HTTPS " +
+    "load balancer.",
 });
 
 export function forwardedHops(): number {

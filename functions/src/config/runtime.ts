@@ -15,8 +15,10 @@ export const MAX_INSTANCES = defineInt("MAX_INSTANCES", {
 export const RUNTIME_SERVICE_ACCOUNT = defineString("RUNTIME_SERVICE_ACCOUNT", {
   default: "safety-apis-runtime@",
   description:
-    "Dedicated runtime service account (`name@` means name@PROJECT.iam.gserviceaccount.com). It needs roles/datastore.user " +
-    "on the project and roles/iam.serviceAccountTokenCreator on itself (signing links); see docs/operations.md.",
+    "Dedicated runtime service account (`name@` means " +
+    "name@PROJECT.iam.gserviceaccount.com). It needs roles/datastore.user " +
+    "on the project and roles/iam.serviceAccountTokenCreator on itself (signing links); " +
+    "see docs/operations.md.",
 });
 
 const shared = {
@@ -27,9 +29,9 @@ const shared = {
 
 /**
  * Who may reach the two APIs: everyone (the default), or only Google's load balancers once the
- * Cloud Armor front door is in place (docs/operations.md, "Deployment": `API_INGRESS=ALLOW_INTERNAL_AND_GCLB`
- * in `functions/.env.<project>`). Read from the environment when the deploy loads the code: an
- * ingress is a deploy-time setting, not a runtime param.
+ * Cloud Armor front door is in place (docs/operations.md, "Deployment":
+ * `API_INGRESS=ALLOW_INTERNAL_AND_GCLB` in `functions/.env.<project>`). Read from the environment
+ * when the deploy loads the code: an ingress is a deploy-time setting, not a runtime param.
  */
 export const API_INGRESS: "ALLOW_ALL" | "ALLOW_INTERNAL_AND_GCLB" =
   process.env.API_INGRESS === "ALLOW_INTERNAL_AND_GCLB" ? "ALLOW_INTERNAL_AND_GCLB" : "ALLOW_ALL";
@@ -48,7 +50,10 @@ export const apiOptions = {
 /** The console's callables read and write a handful of documents: the smallest size suffices. */
 export const callableOptions = { ...shared, memory: "256MiB" as const, timeoutSeconds: 30 };
 
-/** Report callables run dozens of aggregation queries in parallel: more room and time than key management. */
+/**
+ * Report callables run dozens of aggregation queries in parallel: more room and time than key
+ * management.
+ */
 export const reportCallableOptions = { ...shared, memory: "512MiB" as const, timeoutSeconds: 120 };
 
 /**

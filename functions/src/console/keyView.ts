@@ -21,4 +21,3 @@ export function keyView(doc: ApiKeyDoc, rateLimits?: LimitsWithSource) {
     ...(rateLimits ? { rateLimits } : {}),
   };
 }
-export type KeyView = ReturnType<typeof keyView>;

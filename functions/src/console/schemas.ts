@@ -94,8 +94,6 @@ export const revokeApiKeyInput = z
   })
   .strict();
 
-export type CreateApiKeyInput = z.output<typeof createApiKeyInput>;
-
 const positiveLimit = (name: string) =>
   z
     .string()

@@ -15,8 +15,10 @@ export const FINDINGS_API = {
   openapi: "3.0.3" as const,
   description:
     "Read-only export of one vessel's findings, checklists, comment threads and attachments. " +
-    "One key per vessel: `Authorization: Bearer vfe_…`. Limits: 60 requests per key per UTC minute and " +
-    "10,000 per UTC day (fixed windows; refused requests do not count), `429` with `Retry-After` beyond them.",
+    "One key per vessel: `Authorization: Bearer vfe_…`. Limits: 60 requests per key per " +
+    "UTC minute and " +
+    "10,000 per UTC day (fixed windows; refused requests do not count), `429` with " +
+    "`Retry-After` beyond them.",
   defaultBaseUrl: "http://127.0.0.1:5001/demo-safety-apis/europe-west1/findingsApi",
   routes: [
     getProject,

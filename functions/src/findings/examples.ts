@@ -158,11 +158,13 @@ const ATTACHMENT: Attachment = {
   uploaded_by_name: "Ola Berg",
   uploaded_by_company_name: "Nordic Shipping AS",
   download_url:
-    "https://storage.googleapis.com/demo-bucket/projects/demo-vessel-a/railing.jpg?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature=…",
+    "https://storage.googleapis.com/demo-bucket/projects/demo-vessel-a/railing.jpg" +
+    "?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature=…",
   download_url_expires_at: "2026-08-04T11:17:10.000Z",
   download_error: null,
   content_url:
-    "https://europe-west1-demo-project.cloudfunctions.net/findingsApi/v1/findings/vessel-a-f0001/attachments/file.file-0001/content",
+    "https://europe-west1-demo-project.cloudfunctions.net/findingsApi" +
+    "/v1/findings/vessel-a-f0001/attachments/file.file-0001/content",
 };
 
 export const ATTACHMENT_LIST_EXAMPLE: {
@@ -184,7 +186,8 @@ export const ATTACHMENT_LIST_EXAMPLE: {
       download_url_expires_at: null,
       download_error: "foreign_bucket",
       content_url:
-        "https://europe-west1-demo-project.cloudfunctions.net/findingsApi/v1/findings/vessel-a-f0001/attachments/comment.c-0002.0/content",
+        "https://europe-west1-demo-project.cloudfunctions.net/findingsApi" +
+        "/v1/findings/vessel-a-f0001/attachments/comment.c-0002.0/content",
     },
   ],
   finding_id: "vessel-a-f0001",

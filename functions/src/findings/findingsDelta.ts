@@ -14,14 +14,22 @@ export const findingsDelta = defineProjectRoute({
   operationId: "findingsDelta",
   summary: "Keep a copy in sync: a full copy, then the changes and removals since",
   description:
-    "Without `delta_token`: every visible finding, paginated and ordered as `GET /v1/findings`; the last page carries a " +
-    "`delta_token`. With `delta_token`: every finding changed since, in server change order (a change to its comments, " +
-    "files or checklist counts; the time is the server's, never the app's `last_edited_date`), each the full row as " +
-    "`GET /v1/findings` returns it, or `{ id, removed: { reason, at } }` for a finding hidden or deleted since (only if it " +
-    "was visible at some time since the token). A finding shown again comes back as a full row. Rows may repeat across " +
-    "deltas (apply them as upserts), never go missing: a change committed while the pages are read comes in the next " +
-    "delta. A page may be short, even empty, and still have a `next_page_token`. Tokens are bound to the key's project " +
-    "and this endpoint; a `delta_token` may be used again; one older than 30 days is refused with 410 `resync_required`.",
+    "Without `delta_token`: every visible finding, paginated and ordered as `GET " +
+    "/v1/findings`; the last page carries a " +
+    "`delta_token`. With `delta_token`: every finding changed since, in server change " +
+    "order (a change to its comments, " +
+    "files or checklist counts; the time is the server's, never the app's " +
+    "`last_edited_date`), each the full row as " +
+    "`GET /v1/findings` returns it, or `{ id, removed: { reason, at } }` for a finding " +
+    "hidden or deleted since (only if it " +
+    "was visible at some time since the token). A finding shown again comes back as a " +
+    "full row. Rows may repeat across " +
+    "deltas (apply them as upserts), never go missing: a change committed while the " +
+    "pages are read comes in the next " +
+    "delta. A page may be short, even empty, and still have a `next_page_token`. Tokens " +
+    "are bound to the key's project " +
+    "and this endpoint; a `delta_token` may be used again; one older than 30 days is " +
+    "refused with 410 `resync_required`.",
   tags: ["Findings"],
   query: deltaQuery,
   rules: [

@@ -25,16 +25,21 @@ export const getAttachmentContent = defineProjectRoute({
   operationId: "getAttachmentContent",
   summary: "Redirect to a freshly signed 15-minute link for one attachment",
   description:
-    "The address in every attachment row's `content_url`. Answers `302` with `Location` set to a V4 signed link, " +
-    "valid 15 minutes, for that one object; most HTTP clients follow it (and drop the `Authorization` header on the " +
-    "way, as the link needs none). Counted and audited like any request. `404` when the finding is unknown or hidden, " +
-    "the attachment is unknown or its file deleted, or its object lies outside the vessel's folder.",
+    "The address in every attachment row's `content_url`. Answers `302` with `Location` " +
+    "set to a V4 signed link, " +
+    "valid 15 minutes, for that one object; most HTTP clients follow it (and drop the " +
+    "`Authorization` header on the " +
+    "way, as the link needs none). Counted and audited like any request. `404` when the " +
+    "finding is unknown or hidden, " +
+    "the attachment is unknown or its file deleted, or its object lies outside the " +
+    "vessel's folder.",
   tags: ["Findings"],
   params: z.object({
     id: z.string().openapi({ description: "Finding id." }),
     attachment_id: z.string().openapi({
       description:
-        "As in `content_url`: `location_details_image`, `file.{file id}` or `comment.{comment id}.{n}`.",
+        "As in `content_url`: `location_details_image`, `file.{file id}` or " +
+        "`comment.{comment id}.{n}`.",
     }),
   }),
   query: z.object({}).strict(),
@@ -44,7 +49,8 @@ export const getAttachmentContent = defineProjectRoute({
     schema: linkSchema,
     example: {
       download_url:
-        "https://storage.googleapis.com/demo-bucket/projects/demo-vessel-a/railing.jpg?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature=…",
+        "https://storage.googleapis.com/demo-bucket/projects/demo-vessel-a/railing.jpg" +
+        "?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=900&X-Goog-Signature=…",
       download_url_expires_at: "2026-08-04T11:17:10.000Z",
     },
     headers: { Location: "The signed link (valid 15 minutes)." },

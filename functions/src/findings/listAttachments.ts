@@ -22,7 +22,8 @@ const responseSchema = z
     finding_id: z.string(),
     truncated: z.boolean().openapi({
       description:
-        "True when `limit` cut rows off, or the thread had more comments than one request reads (1,000).",
+        "True when `limit` cut rows off, or the thread had more comments than one " +
+        "request reads (1,000).",
     }),
   })
   .openapi("AttachmentList");
@@ -34,12 +35,18 @@ export const listAttachments = defineProjectRoute({
   operationId: "listFindingAttachments",
   summary: "A finding's attachments with 15-minute download links",
   description:
-    "Not paginated. Rows: the location image first, then the finding's files in the order the app and its reports " +
-    "show them, then comment files (photos, videos, voice notes, documents) by comment, oldest first. `limit` caps the " +
-    "total; `truncated` says whether rows were left out (also when the thread has more than 1,000 comments: only the first 1,000 " +
-    "by comment id are read, a bound on what one request costs, as `limit` bounds the links signed). Links are signed only for " +
-    "objects in the vessel's own folder of the deployment's buckets (`projects/{project id}/…`). A row whose link cannot be created has `download_url: null` " +
-    "and a `download_error`; the request still succeeds. Every row's `content_url` renews its link without listing again.",
+    "Not paginated. Rows: the location image first, then the finding's files in the " +
+    "order the app and its reports " +
+    "show them, then comment files (photos, videos, voice notes, documents) by comment, " +
+    "oldest first. `limit` caps the " +
+    "total; `truncated` says whether rows were left out (also when the thread has more " +
+    "than 1,000 comments: only the first 1,000 " +
+    "by comment id are read, a bound on what one request costs, as `limit` bounds the " +
+    "links signed). Links are signed only for " +
+    "objects in the vessel's own folder of the deployment's buckets (`projects/{project " +
+    "id}/…`). A row whose link cannot be created has `download_url: null` " +
+    "and a `download_error`; the request still succeeds. Every row's `content_url` " +
+    "renews its link without listing again.",
   tags: ["Findings"],
   params: findingIdParams,
   query: z

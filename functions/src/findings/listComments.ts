@@ -9,8 +9,12 @@ import { commentSchema, FINDING_NOT_FOUND, findingIdParams } from "./schemas";
 
 const query = windowedListQuery(
   {
-    from: "Inclusive lower bound on the comment's `created_at`. Comments without a `created_at` are excluded when it is given.",
-    to: "Exclusive upper bound on the comment's `created_at`. Comments without a `created_at` sort first and are included.",
+    from:
+      "Inclusive lower bound on the comment's `created_at`. Comments without a " +
+      "`created_at` are excluded when it is given.",
+    to:
+      "Exclusive upper bound on the comment's `created_at`. Comments without a " +
+      "`created_at` sort first and are included.",
   },
   {},
 );
@@ -25,7 +29,8 @@ export const listComments = defineProjectRoute({
   summary: "A finding's comment thread, oldest first",
   description:
     "Ordered by `created_at` ascending, then by id; includes the entries the app writes itself " +
-    "(`system_triggered: true`, e.g. status changes). `from` is inclusive and `to` exclusive, both on `created_at`.",
+    "(`system_triggered: true`, e.g. status changes). `from` is inclusive and `to` " +
+    "exclusive, both on `created_at`.",
   tags: ["Findings"],
   params: findingIdParams,
   query,

@@ -10,24 +10,41 @@ const FILTERS: EqualityField[] = ["status", "system", "priority"];
 
 const listFindingsQuery = windowedListQuery(
   {
-    from: "Default mode: inclusive lower bound on `date_created`. Findings without a `date_created` are excluded when it is given.",
-    to: "Default mode: exclusive upper bound on `date_created`. Findings without a `date_created` sort first and are included.",
+    from:
+      "Default mode: inclusive lower bound on `date_created`. Findings without a " +
+      "`date_created` are excluded when it is given.",
+    to:
+      "Default mode: exclusive upper bound on `date_created`. Findings without a " +
+      "`date_created` sort first and are included.",
   },
   {
     updated_since: instantParam(
-      "Incremental sync: findings whose `last_edited_date` is at or after this instant, ordered by `last_edited_date`. Cannot be combined with `from` or `to` (400).",
+      "Incremental sync: findings whose `last_edited_date` is at or after this instant, " +
+        "ordered by `last_edited_date`. Cannot be combined with `from` or `to` (400).",
     ),
     status: z.enum(STATUS_VALUES).optional().openapi({
       description: "Exactly one of the six status values. At most one of status, system, priority.",
     }),
-    system: z.string().min(1).max(200).optional().openapi({
-      description:
-        "Exact match on the finding's system (at most 200 characters). At most one of status, system, priority.",
-    }),
-    priority: z.string().min(1).max(200).optional().openapi({
-      description:
-        "Exact match on the finding's priority (at most 200 characters). At most one of status, system, priority.",
-    }),
+    system: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        description:
+          "Exact match on the finding's system (at most 200 characters). At most one of " +
+          "status, system, priority.",
+      }),
+    priority: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        description:
+          "Exact match on the finding's priority (at most 200 characters). At most one of " +
+          "status, system, priority.",
+      }),
   },
 ).superRefine((q, ctx) => {
   if (q.updated_since && (q.from || q.to)) {
@@ -58,8 +75,10 @@ export const listFindings = defineProjectRoute({
   description:
     "Default mode: ordered by `date_created` ascending (findings without one first), then by id. " +
     "Incremental sync (`updated_since`): ordered by `last_edited_date` ascending, then by id. " +
-    "Hidden findings are removed after each page is read, so a page may be short or even empty and still have a " +
-    "`next_page_token`; page until it is null. A `page_token` is bound to the key's project, the mode and every filter.",
+    "Hidden findings are removed after each page is read, so a page may be short or even " +
+    "empty and still have a " +
+    "`next_page_token`; page until it is null. A `page_token` is bound to the key's " +
+    "project, the mode and every filter.",
   tags: ["Findings"],
   query: listFindingsQuery,
   rules: [

@@ -23,12 +23,18 @@ export const listVesselAttachments = defineProjectRoute({
   operationId: "listVesselAttachments",
   summary: "Every attachment of the vessel's findings, with 15-minute links, for a first copy",
   description:
-    "The attachment rows of all visible findings (those of hidden findings never appear; a deleted file is not an " +
-    "attachment), each exactly as `GET /v1/findings/{id}/attachments` returns it, with its `finding_id`. Ordered by " +
-    "finding id, then within a finding: the location image, the comments' files (by comment id, each comment's files in " +
-    "their order), then the finding's files (by file id) — the order of stored documents, stable while you page, not " +
-    "the app's order of the per-finding listing. A page reads at most 9 × (`limit` + 1) documents (files, comments " +
-    "and findings, most of which carry no attachment) and signs at most `limit` links; a page may be short, even empty, " +
+    "The attachment rows of all visible findings (those of hidden findings never appear; " +
+    "a deleted file is not an " +
+    "attachment), each exactly as `GET /v1/findings/{id}/attachments` returns it, with " +
+    "its `finding_id`. Ordered by " +
+    "finding id, then within a finding: the location image, the comments' files (by " +
+    "comment id, each comment's files in " +
+    "their order), then the finding's files (by file id) — the order of stored " +
+    "documents, stable while you page, not " +
+    "the app's order of the per-finding listing. A page reads at most 9 × (`limit` + 1) " +
+    "documents (files, comments " +
+    "and findings, most of which carry no attachment) and signs at most `limit` links; a " +
+    "page may be short, even empty, " +
     "and still have a next page. Every row's `content_url` renews its link later.",
   tags: ["Findings"],
   query: z.object({ limit: limitParam, page_token: pageTokenParam }).strict(),

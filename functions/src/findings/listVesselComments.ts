@@ -15,10 +15,14 @@ export const listVesselComments = defineProjectRoute({
   operationId: "listVesselComments",
   summary: "Every comment of the vessel's findings, for a first copy",
   description:
-    "The comments of all visible findings (those of hidden findings never appear), each exactly as " +
-    "`GET /v1/findings/{id}/comments` returns it, with its `finding_id`. Ordered by finding id, then by comment id " +
-    "(not by `created_at`: the order of stored documents, stable while you page). A page reads at most `limit` + 1 " +
-    "comments and one finding per distinct finding among them; a page may be short, even empty, and still have a next page.",
+    "The comments of all visible findings (those of hidden findings never appear), each " +
+    "exactly as " +
+    "`GET /v1/findings/{id}/comments` returns it, with its `finding_id`. Ordered by " +
+    "finding id, then by comment id " +
+    "(not by `created_at`: the order of stored documents, stable while you page). A page " +
+    "reads at most `limit` + 1 " +
+    "comments and one finding per distinct finding among them; a page may be short, even " +
+    "empty, and still have a next page.",
   tags: ["Findings"],
   query: z.object({ limit: limitParam, page_token: pageTokenParam }).strict(),
   success: {

@@ -29,7 +29,8 @@ export const projectSchema = z
   })
   .openapi("Project", {
     description:
-      "The vessel. An allow-list: budget, hours spent, drawings and internal notes are never part of it.",
+      "The vessel. An allow-list: budget, hours spent, drawings and internal notes are " +
+      "never part of it.",
   });
 export type Project = z.infer<typeof projectSchema>;
 
@@ -44,10 +45,14 @@ export const STATUS_VALUES = [
 
 const checklistItemSchema = z
   .object({
-    index: z.number().int().openapi({
-      description:
-        "Position in the finding's checklist; stable only while the list is not reordered. Correlate on it, do not key on it.",
-    }),
+    index: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "Position in the finding's checklist; stable only while the list is not " +
+          "reordered. Correlate on it, do not key on it.",
+      }),
     title: z.string(),
     done: z.boolean(),
     date_created: nullableTimestamp,
@@ -171,9 +176,12 @@ export const attachmentSchema = z
       .nullable(),
     content_url: z.string().openapi({
       description:
-        "Absolute URL of this API (`…/v1/findings/{id}/attachments/{attachment_id}/content`) that answers " +
-        "`302` to a freshly signed 15-minute link for this one object. Send your key as for any request; " +
-        "it counts like any request. Use it when `download_url` has expired instead of listing again.",
+        "Absolute URL of this API " +
+        "(`…/v1/findings/{id}/attachments/{attachment_id}/content`) that answers " +
+        "`302` to a freshly signed 15-minute link for this one object. Send your key as " +
+        "for any request; " +
+        "it counts like any request. Use it when `download_url` has expired instead of " +
+        "listing again.",
     }),
   })
   .openapi("Attachment");

@@ -8,8 +8,10 @@ import type { Attachment } from "./schemas";
 const SIGNING_CONCURRENCY = 16;
 
 /** The path of an attachment's content route, which answers 302 to a fresh link. */
-const contentPath = (findingId: string, item: AttachmentItem) =>
-  `/v1/findings/${encodeURIComponent(findingId)}/attachments/${encodeURIComponent(attachmentIdOf(item.source))}/content`;
+const contentPath = (findingId: string, item: AttachmentItem) => {
+  const [finding, attachment] = [findingId, attachmentIdOf(item.source)].map(encodeURIComponent);
+  return `/v1/findings/${finding}/attachments/${attachment}/content`;
+};
 
 async function signed(
   { source, target }: AttachmentItem,

@@ -31,7 +31,8 @@ function presentedKey(req: Request, expected: KeyApi): string {
   if (!api) throw unauthorized("The API key is malformed (wrong length, prefix or checksum).");
   if (api !== expected) {
     throw unauthorized(
-      `This key belongs to another API; this API takes keys starting with \`${KEY_PREFIX[expected]}\`.`,
+      `This key belongs to another API; this API takes keys starting with ` +
+        `\`${KEY_PREFIX[expected]}\`.`,
     );
   }
   return match[1];
@@ -107,7 +108,8 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
     };
   } catch (err) {
     if (!(err instanceof AccessError)) return { ok: false, error: err, subject };
-    // A refusal after the key's documents were read: it counts against the address and is remembered.
+    // A refusal after the key's documents were read: it counts against the address and is
+    // remembered.
     const error =
       err.kind === "unauthenticated" ? unauthorized(err.message) : forbidden(err.message);
     if (err.kind === "unauthenticated") noteFailure(address);

@@ -4,9 +4,9 @@ import { ApiError } from "./errors";
 
 /**
  * The body rules, checked on the raw request before authentication (so they cost no read):
- * - no `Content-Encoding` (gzip, deflate, br): 415. The Functions runtime inflates encoded
- *   bodies before the app runs, so the app cannot stop that work; the deployment's front door
- *   refuses them (docs/operations.md, "Deployment"), and this answer keeps the contract the same everywhere;
+ * - no `Content-Encoding` (gzip, deflate, br): 415. The Functions runtime inflates encoded bodies
+ *   before the app runs, so the app cannot stop that work; the deployment's front door refuses them
+ *   (docs/operations.md, "Deployment"), and this answer keeps the contract the same everywhere;
  * - at most MAX_BODY_BYTES, by `Content-Length` or by the raw body the runtime read (it parses
  *   `application/json` itself, with a limit of its own far above ours): 413.
  */

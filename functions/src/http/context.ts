@@ -22,7 +22,10 @@ export interface AuditSubject {
   privileged: boolean;
 }
 
-/** An authenticated caller: a live key of an enabled company (and, for findings keys, its live project). */
+/**
+ * An authenticated caller: a live key of an enabled company (and, for findings keys, its live
+ * project).
+ */
 export interface Principal extends AuditSubject {
   keyHash: string;
   scopes: string[];

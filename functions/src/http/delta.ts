@@ -30,8 +30,10 @@ export const deltaQuery = z
       .optional()
       .openapi({
         description:
-          "Opaque; the `delta_token` of the last page of the previous full copy or delta. Without it: a full copy of every " +
-          "visible row. With it: every row changed since, or removed since (`removed`). Repeat it beside `page_token` on " +
+          "Opaque; the `delta_token` of the last page of the previous full copy or " +
+          "delta. Without it: a full copy of every " +
+          "visible row. With it: every row changed since, or removed since (`removed`). " +
+          "Repeat it beside `page_token` on " +
           "later pages. Reusable; older than 30 days: 410 `resync_required`.",
       }),
   })
@@ -57,14 +59,22 @@ export const deltaPageOf = <T extends z.ZodType>(item: T, name: string) =>
   z
     .object({
       data: z.array(z.union([item, removalSchema])),
-      next_page_token: z.string().nullable().openapi({
-        description:
-          "Opaque; pass as `page_token` (with the same `delta_token`, if any) for the next page. Null on the last page.",
-      }),
-      delta_token: z.string().nullable().openapi({
-        description:
-          "On the last page only (null before): keep it and pass it as `delta_token` for the next delta.",
-      }),
+      next_page_token: z
+        .string()
+        .nullable()
+        .openapi({
+          description:
+            "Opaque; pass as `page_token` (with the same `delta_token`, if any) for the " +
+            "next page. Null on the last page.",
+        }),
+      delta_token: z
+        .string()
+        .nullable()
+        .openapi({
+          description:
+            "On the last page only (null before): keep it and pass it as `delta_token` for " +
+            "the next delta.",
+        }),
     })
     .openapi(name);
 
@@ -108,7 +118,8 @@ export async function deltaPage<R>(
     if (!(err instanceof DeltaExpiredError)) throw err;
     throw new ApiError(
       "resync_required",
-      `This delta_token is older than ${DELTA_RETENTION_DAYS} days, the changes' retention; start a full copy again without delta_token.`,
+      `This delta_token is older than ${DELTA_RETENTION_DAYS} days, the changes' ` +
+        `retention; start a full copy again without delta_token.`,
     );
   }
 }

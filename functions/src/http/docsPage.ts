@@ -47,7 +47,10 @@ const SCRIPT_HASH = /^sha256-[A-Za-z0-9+/]{43}=$/;
 
 type Coding = "br" | "gzip" | "identity";
 
-/** br compresses the page ~15% smaller than gzip; quality 9 takes a fraction of a second, 11 several seconds. */
+/**
+ * br compresses the page ~15% smaller than gzip; quality 9 takes a fraction of a second, 11 several
+ * seconds.
+ */
 const COMPRESS: Record<Exclude<Coding, "identity">, (html: Buffer) => Promise<Buffer>> = {
   br: (html) =>
     promisify(brotliCompress)(html, {
@@ -120,7 +123,10 @@ function encoded(page: Page, coding: Coding): Promise<Buffer> {
   return body;
 }
 
-/** The best coding the client accepts (`Accept-Encoding`, q-values honoured): br, then gzip, else none. */
+/**
+ * The best coding the client accepts (`Accept-Encoding`, q-values honoured): br, then gzip, else
+ * none.
+ */
 export function chooseCoding(acceptEncoding: string | undefined): Coding {
   const weights = new Map<string, number>();
   for (const item of (acceptEncoding ?? "").toLowerCase().split(",")) {
@@ -173,7 +179,9 @@ export function serveDocsPage(api: KeyApi, dir = BUILT_DOCS): RequestHandler {
   };
 }
 
-/** The route: its place in the OpenAPI document, the 405 for other methods and the 400 for a query. */
+/**
+ * The route: its place in the OpenAPI document, the 405 for other methods and the 400 for a query.
+ */
 export function docsPage(api: KeyApi, dir = BUILT_DOCS): AnyRoute {
   return defineRoute({
     method: "get",
@@ -181,8 +189,10 @@ export function docsPage(api: KeyApi, dir = BUILT_DOCS): AnyRoute {
     operationId: "getReferenceDocs",
     summary: "Human-readable reference of this API (no key required)",
     description:
-      "A self-contained HTML page rendered from `/v1/openapi.json`; it loads nothing from elsewhere. Publicly cacheable for an hour, " +
-      "compressed (br or gzip) by `Accept-Encoding`, and answered with 304 when `If-None-Match` holds its `ETag`.",
+      "A self-contained HTML page rendered from `/v1/openapi.json`; it loads nothing " +
+      "from elsewhere. Publicly cacheable for an hour, " +
+      "compressed (br or gzip) by `Accept-Encoding`, and answered with 304 when " +
+      "`If-None-Match` holds its `ETag`.",
     tags: ["Service"],
     public: true,
     query: z.object({}).strict(),
@@ -191,15 +201,19 @@ export function docsPage(api: KeyApi, dir = BUILT_DOCS): AnyRoute {
       contentType: "text/html",
       schema: z.string(),
       example:
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>API reference</title>…</head><body>…</body></html>',
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>API ' +
+        "reference</title>…</head><body>…</body></html>",
       otherStatuses: {
         304: "Not modified: `If-None-Match` holds the page's current `ETag`. No body.",
       },
       headers: {
         "Cache-Control": `\`${DOCS_CACHE_CONTROL}\`: the page is the same for everyone.`,
-        ETag: "Strong validator of the page's content (and coding); send it back in `If-None-Match`.",
+        ETag:
+          "Strong validator of the page's content (and coding); send it back in " +
+          "`If-None-Match`.",
         "Content-Security-Policy":
-          "Allows the page's own inline scripts (by hash), inline styles, data: images and fonts; nothing else.",
+          "Allows the page's own inline scripts (by hash), inline styles, data: images " +
+          "and fonts; nothing else.",
       },
     },
     errors: ["invalid_request", "not_found"],

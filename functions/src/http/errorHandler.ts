@@ -35,7 +35,8 @@ function toApiError(err: unknown): ApiError | null {
   if (err instanceof StaleCursorError) {
     return new ApiError(
       "invalid_request",
-      'Invalid query parameter "page_token": the row it resumes after no longer exists; restart without page_token.',
+      'Invalid query parameter "page_token": the row it resumes after no longer exists; ' +
+        "restart without page_token.",
     );
   }
   if (err && typeof err === "object") return fromBodyParser(err);
@@ -113,7 +114,10 @@ export function renderError(
   res.json(body);
 }
 
-/** Errors of what runs outside the keyed pipeline: public routes and the checks before authentication. */
+/**
+ * Errors of what runs outside the keyed pipeline: public routes and the checks before
+ * authentication.
+ */
 export function errorHandler(dialects: readonly ErrorDialect[] = []) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     renderError(req, res, answerableError(err, req, contextOf(res)), dialects, err);

@@ -16,7 +16,10 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
-  /** SCIM's answer to "no free seat now": identity providers retry a 429 after Retry-After (docs/api-behaviour.md). */
+  /**
+   * SCIM's answer to "no free seat now": identity providers retry a 429 after Retry-After
+   * (docs/api-behaviour.md).
+   */
   seats_unavailable: 429,
   internal: 500,
 } as const;

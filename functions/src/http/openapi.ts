@@ -27,7 +27,9 @@ export interface ApiDescription {
   errorDialects?: ErrorDialect[];
 }
 
-/** Every operation that takes a body can be refused for its size or encoding before anything else. */
+/**
+ * Every operation that takes a body can be refused for its size or encoding before anything else.
+ */
 const BODY_ERRORS: ErrorCode[] = ["invalid_request", "payload_too_large", "unsupported_media_type"];
 
 /** Are unknown query parameters refused (a strict zod object) rather than ignored (SCIM)? */
@@ -47,7 +49,10 @@ function describe(route: AnyRoute): string | undefined {
     "A query parameter given more than once is refused.",
   ];
   const list = rules.map((rule) => `- ${rule}`).join("\n");
-  return `${route.description ? `${route.description}\n\n` : ""}**Parameter rules** (a request that breaks one is a \`400\`):\n${list}`;
+  return (
+    `${route.description ? `${route.description}\n\n` : ""}**Parameter rules** (a ` +
+    `request that breaks one is a \`400\`):\n${list}`
+  );
 }
 
 /** Builds the OpenAPI document of one API from its route definitions. */

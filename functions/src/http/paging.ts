@@ -44,7 +44,8 @@ export const pageTokenParam = z
   .optional()
   .openapi({
     description:
-      "Opaque cursor copied from the previous response's `next_page_token`; do not parse or build it. One the API did not issue, or issued for " +
+      "Opaque cursor copied from the previous response's `next_page_token`; do not parse " +
+      "or build it. One the API did not issue, or issued for " +
       "other filters, another mode or another key's project or company, is refused (400).",
   });
 
@@ -72,7 +73,9 @@ export const instantParam = (description: string) =>
       type: "string",
       pattern: INSTANT_PATTERN,
       maxLength: 40,
-      description: `${description} A real calendar date (\`2026-03-01\`, midnight UTC) or a UTC date-time with \`Z\` (\`2026-03-01T08:30:00Z\`, fractions allowed).`,
+      description:
+        `${description} A real calendar date (\`2026-03-01\`, midnight UTC) ` +
+        `or a UTC date-time with \`Z\` (\`2026-03-01T08:30:00Z\`, fractions allowed).`,
       example: "2026-03-01T00:00:00Z",
     });
 
@@ -91,16 +94,19 @@ export function windowedListQuery<S extends z.ZodRawShape>(
   window: { from: string; to: string },
   filters: S,
 ) {
-  return z
-    .object({
-      limit: limitParam,
-      page_token: pageTokenParam,
-      from: instantParam(window.from),
-      to: instantParam(window.to),
-      ...filters,
-    })
-    .strict()
-    .superRefine((q, ctx) => refineWindow(q as { from?: Instant; to?: Instant }, ctx)); // declared just above
+  return (
+    z
+      .object({
+        limit: limitParam,
+        page_token: pageTokenParam,
+        from: instantParam(window.from),
+        to: instantParam(window.to),
+        ...filters,
+      })
+      .strict()
+      // The window's fields are declared just above.
+      .superRefine((q, ctx) => refineWindow(q as { from?: Instant; to?: Instant }, ctx))
+  );
 }
 
 type TokenParam = "page_token" | "delta_token";
@@ -207,9 +213,13 @@ export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
   z
     .object({
       data: z.array(item),
-      next_page_token: z.string().nullable().openapi({
-        description:
-          "Opaque; pass as `page_token` for the next page. Null at the end. A page may be short, even empty, and still have a next page.",
-      }),
+      next_page_token: z
+        .string()
+        .nullable()
+        .openapi({
+          description:
+            "Opaque; pass as `page_token` for the next page. Null at the end. A page may " +
+            "be short, even empty, and still have a next page.",
+        }),
     })
     .openapi(name);

@@ -36,7 +36,9 @@ export function rememberRefusal(
   );
 }
 
-/** The refusal to answer again, with its waiting times counted down; null when none is remembered. */
+/**
+ * The refusal to answer again, with its waiting times counted down; null when none is remembered.
+ */
 export function rememberedRefusal(
   keyHash: string,
   now = Date.now(),

@@ -175,7 +175,8 @@ function refuseRepeated(query: Record<string, unknown>): void {
   const repeated = Object.keys(query).filter((name) => Array.isArray(query[name]));
   if (repeated.length) {
     throw invalidRequest(
-      `Query parameter ${repeated.map((n) => `"${n.slice(0, 100)}"`).join(", ")} was given more than once; send each parameter at most once.`,
+      `Query parameter ${repeated.map((n) => `"${n.slice(0, 100)}"`).join(", ")} was ` +
+        `given more than once; send each parameter at most once.`,
     );
   }
 }

@@ -52,7 +52,9 @@ export async function sendJson(res: Response, body: unknown): Promise<void> {
   res.end(`${chunk}]${tail === "{}" ? "}" : `,${tail.slice(1)}`}`);
 }
 
-/** Sends a handler's answer: no body for a 204, a body as it is for its own media type, else JSON. */
+/**
+ * Sends a handler's answer: no body for a 204, a body as it is for its own media type, else JSON.
+ */
 export async function sendAnswer(res: Response, answer: Answer): Promise<void> {
   res.status(answer.status).set(answer.headers);
   if (answer.status === 204) res.end();

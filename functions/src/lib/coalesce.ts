@@ -33,7 +33,10 @@ export class Coalescer<A, T> {
     try {
       for (let batch = this.take(key); batch.length; batch = this.take(key)) {
         try {
-          const results = await this.run(key, batch.map((waiter) => waiter.arg));
+          const results = await this.run(
+            key,
+            batch.map((waiter) => waiter.arg),
+          );
           batch.forEach((waiter, i) => waiter.resolve(results[i]));
         } catch (err) {
           batch.forEach((waiter) => waiter.reject(err));

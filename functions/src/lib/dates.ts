@@ -24,11 +24,23 @@ export function parseInstant(text: string): Instant | null {
   const dateTime = date ? null : DATE_TIME.exec(text);
   const m = date ?? dateTime;
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? "0", m[5] ?? "0", m[6] ?? "0"].map(Number);
+  const [year, month, day, hour, minute, second] = [
+    m[1],
+    m[2],
+    m[3],
+    m[4] ?? "0",
+    m[5] ?? "0",
+    m[6] ?? "0",
+  ].map(Number);
   if (hour > 23 || minute > 59 || second > 59) return null;
   const ms = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(ms);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day
+  )
+    return null;
   const fraction = dateTime?.[7] ?? "";
   return { seconds: ms / 1000, nanos: fraction ? Number(fraction.padEnd(9, "0")) : 0 };
 }

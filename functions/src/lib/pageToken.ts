@@ -91,7 +91,8 @@ export function encodeToken<C>(secrets: readonly string[], scope: string, cursor
   const cipher = createCipheriv("aes-256-gcm", encryptionKey(secrets[0]), iv).setAAD(
     associatedData(kid),
   );
-  return `${kid}.${b64(Buffer.concat([Buffer.of(VERSION), iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]))}`;
+  const sealed = [cipher.update(plaintext), cipher.final(), cipher.getAuthTag()];
+  return `${kid}.${b64(Buffer.concat([Buffer.of(VERSION), iv, ...sealed]))}`;
 }
 
 /** Why a token does not decode. */

@@ -30,7 +30,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -47,7 +56,11 @@ export function isTimeZone(value: string): boolean {
 
 /** The local wall-clock reading of an instant, expressed as if it were UTC milliseconds. */
 function wallClock(timeZone: string, instant: number): number {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
   const at = (type: string) => Number(parts[type]);
   return Date.UTC(at("year"), at("month") - 1, at("day"), at("hour"), at("minute"), at("second"));
 }
@@ -91,7 +104,9 @@ export function reportingPeriod(year: number, settings: ReportingSettings): Repo
 /** The year of the period that contains `now`, in the settings' time zone. */
 export function periodYearAt(now: Date, settings: ReportingSettings): number {
   const local = new Date(wallClock(settings.timeZone, now.getTime()));
-  return local.getUTCMonth() + 1 >= settings.firstMonth ? local.getUTCFullYear() : local.getUTCFullYear() - 1;
+  return local.getUTCMonth() + 1 >= settings.firstMonth
+    ? local.getUTCFullYear()
+    : local.getUTCFullYear() - 1;
 }
 
 /**
@@ -103,6 +118,10 @@ export function recentZonedMonths(now: Date, count: number, timeZone: string): M
   const [year, month] = [local.getUTCFullYear(), local.getUTCMonth()];
   return Array.from({ length: count }, (_, i) => {
     const index = month - (count - 1 - i);
-    return { key: monthWindow(year, index).key, start: zonedMonthStart(year, index, timeZone), end: zonedMonthStart(year, index + 1, timeZone) };
+    return {
+      key: monthWindow(year, index).key,
+      start: zonedMonthStart(year, index, timeZone),
+      end: zonedMonthStart(year, index + 1, timeZone),
+    };
   });
 }

@@ -8,7 +8,8 @@ export function toPlainJson(value: unknown): unknown {
   if (value instanceof Timestamp) return value.toDate().toISOString();
   if (value instanceof GeoPoint) return { latitude: value.latitude, longitude: value.longitude };
   if (value instanceof DocumentReference) return value.path;
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+    return Buffer.from(value).toString("base64");
   if (Array.isArray(value)) return value.map(toPlainJson);
   if (value && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlainJson(v)]));

@@ -12,7 +12,12 @@ const GS = /^gs:\/\/([^/]+)\/(.+)$/;
 const BARE = /^(?![a-z][a-z0-9+.-]*:)(?!\/)[^\s?#]+$/i;
 
 function validPath(path: string): boolean {
-  return path.length > 0 && path.length <= 1024 && !path.includes("\n") && !path.split("/").some((p) => p === "." || p === "..");
+  return (
+    path.length > 0 &&
+    path.length <= 1024 &&
+    !path.includes("\n") &&
+    !path.split("/").some((p) => p === "." || p === "..")
+  );
 }
 
 export function parseStorageRef(ref: unknown, defaultBucket: string): StorageLocation {

@@ -65,12 +65,14 @@ async function membersToChange(
   if (invalid.length)
     throw new GroupsError(
       "invalid_members",
-      `Members must be users of this company: ${listed(invalid)} ${invalid.length === 1 ? "is" : "are"} not.`,
+      `Members must be users of this company: ${listed(invalid)} ` +
+        `${invalid.length === 1 ? "is" : "are"} not.`,
     );
   if (full.length)
     throw new GroupsError(
       "invalid_members",
-      `A user may be a member of at most ${MAX_GROUPS_PER_USER} groups: ${JSON.stringify(full[0])} is in as many.`,
+      `A user may be a member of at most ${MAX_GROUPS_PER_USER} groups: ` +
+        `${JSON.stringify(full[0])} is in as many.`,
     );
   const add = wanted.filter((id) => !members.has(id));
   if ("set" in change) {
@@ -100,7 +102,8 @@ async function write(
     if (err instanceof GroupNameTaken)
       throw new GroupsError(
         "name_taken",
-        `Another group of this company is named ${JSON.stringify(group?.displayName)} (compared case-insensitively).`,
+        `Another group of this company is named ${JSON.stringify(group?.displayName)} ` +
+          `(compared case-insensitively).`,
       );
     throw err;
   }

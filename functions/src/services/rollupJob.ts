@@ -31,7 +31,9 @@ export async function refreshRollupOnDemand(
   if (!claim.claimed) {
     throw new KeyAdminError(
       "too_soon",
-      `The KPI rollup of this company was refreshed less than ${REFRESH_INTERVAL_MS / MINUTE_MS} minutes ago; refresh again after ${claim.nextAt.toISOString()}.`,
+      `The KPI rollup of this company was refreshed less than ` +
+        `${REFRESH_INTERVAL_MS / MINUTE_MS} minutes ago; refresh again after ` +
+        `${claim.nextAt.toISOString()}.`,
     );
   }
   return refreshRollup(companyId, now);

@@ -71,7 +71,8 @@ async function chooseTarget(projectIdFlag: string | undefined): Promise<string> 
   );
   if (!answers) {
     throw new Error(
-      `No Firestore emulator answers at ${host}: start the local stack (bash functions/scripts/start.sh), or pass --project-id for a real project.`,
+      `No Firestore emulator answers at ${host}: start the local stack (bash ` +
+        `functions/scripts/start.sh), or pass --project-id for a real project.`,
     );
   }
   return `the Firestore emulator at ${host} (project ${process.env.GCLOUD_PROJECT})`;

@@ -41,7 +41,10 @@ function canonical(value: unknown): string {
 function indexLabel(index: Record<string, unknown>): string {
   const fields = (index.fields as Array<Record<string, unknown>> | undefined) ?? [];
   const parts = fields.map((f) => `${String(f.fieldPath)} ${String(f.order ?? f.arrayConfig)}`);
-  return `index ${String(index.collectionGroup)}(${parts.join(", ")}) ${canonical(index.queryScope ?? "COLLECTION")}`;
+  return (
+    `index ${String(index.collectionGroup)}(${parts.join(", ")}) ` +
+    `${canonical(index.queryScope ?? "COLLECTION")}`
+  );
 }
 
 /** Identity of an index: its defaults spelled out, so an omitted `queryScope` equals COLLECTION. */
@@ -102,11 +105,11 @@ export function mergeIndexes(app: IndexesFile, ours: IndexesFile): MergeResult {
 
 const usage = `Usage: node lib/tools/mergeIndexes.js APP_INDEXES_JSON [--out FILE] [--ours FILE]
 
-Merges this repository's firestore.indexes.json into the app's file (the file the app deploys
-with \`firebase deploy --only firestore:indexes\`). Prints the merged file on stdout, or writes it to
---out (which may be APP_INDEXES_JSON itself). Reports duplicates and additions on stderr; on a
-conflict (a field configured differently by the two files) it writes nothing and exits 1.
---ours defaults to this repository's firestore.indexes.json.`;
+Merges this repository's firestore.indexes.json into the app's file (the file the app
+deploys with \`firebase deploy --only firestore:indexes\`). Prints the merged file on stdout,
+or writes it to --out (which may be APP_INDEXES_JSON itself). Reports duplicates and additions
+on stderr; on a conflict (a field configured differently by the two files) it writes nothing
+and exits 1. --ours defaults to this repository's firestore.indexes.json.`;
 
 function main(): void {
   const { values, positionals } = parseArgs({

@@ -12,7 +12,8 @@ const body = z
     email: z
       .email({ message: "must be a valid e-mail address" })
       .max(320)
-      // zod's own address pattern, stricter than RFC 5321 (no quoted local parts, no `!#$%`): the document states it.
+      // zod's own address pattern, stricter than RFC 5321 (no quoted local parts, no `!#$%`): the
+      // document states it.
       .openapi({
         pattern: z.regexes.email.source,
         example: "new.hire@example.com",
@@ -42,9 +43,12 @@ export const createUser = defineRoute({
   operationId: "createUser",
   summary: "Invite a user (silent invite, takes a seat)",
   description:
-    "Creates the person's sign-in account (no password, no e-mail sent) and the user with status `invited`, role `standard`. " +
-    "Takes one seat: when none is free, 409 `seat-capacity-exhausted` with `seat_capacity` and `seats_used`, and nothing is created. " +
-    "An e-mail address already used by any user (of any company) is 409 `conflict`. Answers 201 with a `Location` header.",
+    "Creates the person's sign-in account (no password, no e-mail sent) and the user " +
+    "with status `invited`, role `standard`. " +
+    "Takes one seat: when none is free, 409 `seat-capacity-exhausted` with " +
+    "`seat_capacity` and `seats_used`, and nothing is created. " +
+    "An e-mail address already used by any user (of any company) is 409 `conflict`. " +
+    "Answers 201 with a `Location` header.",
   tags: ["Provisioning"],
   scope: "provisioning",
   body,

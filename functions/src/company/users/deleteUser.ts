@@ -10,8 +10,10 @@ export const deleteUser = defineRoute({
   operationId: "deleteUser",
   summary: "Remove a user from the roster",
   description:
-    "Deactivates the user if needed (sign-in disabled, seat freed), then removes them from the roster: they no longer appear in " +
-    "`/v1/users` or SCIM and answer 404. Their records (incidents, findings, comments, …) are kept. 204, and 204 again when repeated.",
+    "Deactivates the user if needed (sign-in disabled, seat freed), then removes them " +
+    "from the roster: they no longer appear in " +
+    "`/v1/users` or SCIM and answer 404. Their records (incidents, findings, comments, " +
+    "…) are kept. 204, and 204 again when repeated.",
   tags: ["Provisioning"],
   scope: "provisioning",
   params: userIdParams,

@@ -28,7 +28,8 @@ export const listUsers = defineRoute({
   operationId: "listUsers",
   summary: "The company's users",
   description:
-    "Ordered by `created_at`, then id; removed users never appear. Filters: `email` (exact, case-insensitive) or `status`.",
+    "Ordered by `created_at`, then id; removed users never appear. Filters: `email` " +
+    "(exact, case-insensitive) or `status`.",
   tags: ["Provisioning"],
   scope: "provisioning",
   query,
@@ -41,7 +42,8 @@ export const listUsers = defineRoute({
   handler: async ({ query: q, principal, tokenScope }) => {
     const { companyId } = principal;
     const email = q.email?.trim().toLowerCase();
-    // One exact filter in the query; with both, the (at most one) user of the address is checked for the status.
+    // One exact filter in the query; with both, the (at most one) user of the address is checked
+    // for the status.
     const equality = email
       ? { field: "email" as const, value: email }
       : q.status

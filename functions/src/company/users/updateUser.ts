@@ -12,10 +12,14 @@ const NOT_BLANK = "\\S";
 
 const body = z
   .object({
-    active: z.boolean({ message: "must be true or false" }).optional().openapi({
-      description:
-        "`false` deactivates (sign-in disabled, seat freed, records kept); `true` reactivates (takes a seat).",
-    }),
+    active: z
+      .boolean({ message: "must be true or false" })
+      .optional()
+      .openapi({
+        description:
+          "`false` deactivates (sign-in disabled, seat freed, records kept); `true` " +
+          "reactivates (takes a seat).",
+      }),
     display_name: z
       .string()
       .trim()
@@ -23,11 +27,19 @@ const body = z
       .max(200, "must be 1 to 200 characters")
       .optional()
       .openapi({ pattern: NOT_BLANK, description: "1 to 200 characters after trimming." }),
-    department: z.string().trim().min(1).max(200).nullable().optional().openapi({
-      pattern: NOT_BLANK,
-      description:
-        "A department's name (matched after trimming, case-insensitively; unknown: 400); null clears it.",
-    }),
+    department: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .nullable()
+      .optional()
+      .openapi({
+        pattern: NOT_BLANK,
+        description:
+          "A department's name (matched after trimming, case-insensitively; unknown: 400); " +
+          "null clears it.",
+      }),
   })
   .passthrough()
   .superRefine((input, ctx) => {
@@ -44,7 +56,8 @@ const body = z
       });
     }
   })
-  // Closed, as the refinement above makes it (passthrough only so that it can name the fixed fields).
+  // Closed, as the refinement above makes it (passthrough only so that it can name the fixed
+  // fields).
   .openapi("UserUpdate", { additionalProperties: false });
 
 export const updateUser = defineRoute({
@@ -53,9 +66,12 @@ export const updateUser = defineRoute({
   operationId: "updateUser",
   summary: "Deactivate, reactivate or rename a user, or move them to another department",
   description:
-    "`active: false`: status `deactivated`, sign-in disabled and sessions ended, the seat freed; every record of the person is kept. " +
-    "`active: true` on a deactivated user: back to `invited` (or `active` if they signed in before), taking a seat (409 " +
-    "`seat-capacity-exhausted` if none). Repeating a state changes nothing. `email`, `role` and `status` cannot be changed here.",
+    "`active: false`: status `deactivated`, sign-in disabled and sessions ended, the " +
+    "seat freed; every record of the person is kept. " +
+    "`active: true` on a deactivated user: back to `invited` (or `active` if they signed " +
+    "in before), taking a seat (409 " +
+    "`seat-capacity-exhausted` if none). Repeating a state changes nothing. `email`, " +
+    "`role` and `status` cannot be changed here.",
   tags: ["Provisioning"],
   scope: "provisioning",
   params: userIdParams,

@@ -5,7 +5,10 @@ import { toIso } from "../../repos/storedFields";
 import type { StoredUser } from "../../repos/users";
 import { departmentNameOf } from "../../services/users/rules";
 
-/** The wire shapes of /v1/users: the provisioning view of a user (the only place an API returns e-mail addresses). */
+/**
+ * The wire shapes of /v1/users: the provisioning view of a user (the only place an API returns
+ * e-mail addresses).
+ */
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
 
 export const userSchema = z

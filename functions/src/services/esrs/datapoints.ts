@@ -87,19 +87,28 @@ export type Datapoint = Meta &
 export type IncidentDatapoint = Extract<Datapoint, { source: "incidents" }>;
 
 const CASES =
-  "Only work-related cases count, hidden incidents never. A case is a recordable incident (harm to a person) or a death, whatever its `recordable` flag. " +
-  "Injuries are dated by event date, ill-health cases by when they were reported (AR 94), in the reporting period; a death by its date of death where recorded, else as its case.";
+  "Only work-related cases count, hidden incidents never. A case is a recordable " +
+  "incident (harm to a person) or a death, whatever its `recordable` flag. " +
+  "Injuries are dated by event date, ill-health cases by when they were reported (AR " +
+  "94), in the reporting period; a death by its date of death where recorded, else as its case.";
 const INJURY =
-  "An accident (injury) is a case filed under any type but `ill_health` (88 (c), AR 91): a recordable `dangerous_occurrence` counts, as a fatal one does.";
+  "An accident (injury) is a case filed under any type but `ill_health` (88 (c), AR 91): " +
+  "a recordable `dangerous_occurrence` counts, as a fatal one does.";
 const DAYS =
-  "Days lost are whole calendar days the person could not work (IG 3: an integer), not counting the day of the incident, booked in full to the period the case is dated in; a negative or fractional stored value adds nothing and is logged.";
+  "Days lost are whole calendar days the person could not work (IG 3: an integer), not " +
+  "counting the day of the incident, booked in full to the period the case is dated " +
+  "in; a negative or fractional stored value adds nothing and is logged.";
 const PHASE_IN =
-  "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always computed here, the omission is the undertaking's decision.";
+  "Phase-in (ESRS 1 Appendix C): may be omitted in the first year of reporting; always " +
+  "computed here, the omission is the undertaking's decision.";
 const ROUNDING =
-  "rounded half up to two decimals, or to three significant digits when below 1 (one accident in 250 million hours is 0.004, not 0)";
+  "rounded half up to two decimals, or to three significant digits when below 1 (one " +
+  "accident in 250 million hours is 0.004, not 0)";
 const RATE_NOTE =
-  "Divided by the hours worked in the period's twelve months by the whole own workforce, employees and non-employees, as the accidents counted are (AR 89): " +
-  `app records plus the API's values, nothing estimated; hours of employees alone would overstate the rate. × 1,000,000, ${ROUNDING}.`;
+  "Divided by the hours worked in the period's twelve months by the whole own workforce, " +
+  "employees and non-employees, as the accidents counted are (AR 89): " +
+  `app records plus the API's values, nothing estimated; hours of employees alone would ` +
+  `overstate the rate. × 1,000,000, ${ROUNDING}.`;
 
 const fatalities = (
   personTypes: readonly PersonType[],
@@ -122,7 +131,9 @@ export const TOTALS: readonly Datapoint[] = [
     source: "coverage",
     field: "coveredHeadcount",
     methodology:
-      "Own-workforce headcount covered by the health and safety management system divided by the own-workforce headcount, × 100, from the period's coverage data entered in the app, rounded half up to two decimals.",
+      "Own-workforce headcount covered by the health and safety management system " +
+      "divided by the own-workforce headcount, × 100, from the period's coverage data " +
+      "entered in the app, rounded half up to two decimals.",
   },
   {
     id: "S1-14_02",
@@ -131,7 +142,9 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "count",
     source: "incidents",
     select: fatalities(OWN_WORKFORCE),
-    methodology: `Deaths of employees and non-employees (own workforce) from work-related injuries and ill health. ${CASES}`,
+    methodology:
+      `Deaths of employees and non-employees (own workforce) from ` +
+      `work-related injuries and ill health. ${CASES}`,
   },
   {
     id: "S1-14_03",
@@ -140,7 +153,9 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "count",
     source: "incidents",
     select: fatalities(["other_worker"]),
-    methodology: `Deaths of other workers (value-chain workers on the company's sites) from work-related injuries and ill health. ${CASES}`,
+    methodology:
+      `Deaths of other workers (value-chain workers on the company's sites) ` +
+      `from work-related injuries and ill health. ${CASES}`,
   },
   {
     id: "S1-14_04",
@@ -149,7 +164,9 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "count",
     source: "incidents",
     select: accidents(OWN_WORKFORCE),
-    methodology: `Recordable work-related accidents of the own workforce, deaths included (AR 91). ${INJURY} ${CASES}`,
+    methodology:
+      `Recordable work-related accidents of the own workforce, deaths ` +
+      `included (AR 91). ${INJURY} ${CASES}`,
   },
   {
     id: "S1-14_05",
@@ -177,7 +194,9 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "days",
     source: "incidents",
     select: { personTypes: ["employee"], kinds: BOTH, measure: "daysLost" },
-    methodology: `Days lost over employees' injuries and ill-health cases, deaths included. ${DAYS} ${CASES} ${PHASE_IN}`,
+    methodology:
+      `Days lost over employees' injuries and ill-health cases, deaths ` +
+      `included. ${DAYS} ${CASES} ${PHASE_IN}`,
   },
   {
     id: "S1-14_08",
@@ -187,7 +206,9 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "count",
     source: "incidents",
     select: { personTypes: ["non_employee"], kinds: ["ill_health"], measure: "count" },
-    methodology: `Voluntary: ill-health cases of non-employees in the own workforce, deaths included. ${CASES}`,
+    methodology:
+      `Voluntary: ill-health cases of non-employees in the own workforce, ` +
+      `deaths included. ${CASES}`,
   },
   {
     id: "S1-14_09",
@@ -197,7 +218,9 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "days",
     source: "incidents",
     select: { personTypes: ["non_employee"], kinds: BOTH, measure: "daysLost" },
-    methodology: `Voluntary: days lost over non-employees' injuries and ill-health cases, deaths included. ${DAYS} ${CASES}`,
+    methodology:
+      `Voluntary: days lost over non-employees' injuries and ill-health ` +
+      `cases, deaths included. ${DAYS} ${CASES}`,
   },
   {
     id: "S1-14_10",
@@ -208,7 +231,9 @@ export const TOTALS: readonly Datapoint[] = [
     source: "coverage",
     field: "auditedHeadcount",
     methodology:
-      "Own-workforce headcount covered by an internally audited and/or externally certified health and safety management system divided by the own-workforce headcount, × 100, rounded half up to two decimals.",
+      "Own-workforce headcount covered by an internally audited and/or externally " +
+      "certified health and safety management system divided by the own-workforce " +
+      "headcount, × 100, rounded half up to two decimals.",
   },
   {
     id: "S1-14_11",
@@ -217,7 +242,8 @@ export const TOTALS: readonly Datapoint[] = [
     unit: "text",
     source: "standards",
     methodology:
-      'The standards underlying the internal audit or external certification, as entered in the app for the period, joined with ", ".',
+      "The standards underlying the internal audit or external certification, as entered " +
+      'in the app for the period, joined with ", ".',
   },
   {
     id: "S1-14_12",
@@ -227,7 +253,8 @@ export const TOTALS: readonly Datapoint[] = [
     voluntary: true,
     source: "not_collected",
     methodology:
-      "Voluntary (AR 94): the app records no data for this datapoint, so it is always null; the row is present so that a tagging tool finds it.",
+      "Voluntary (AR 94): the app records no data for this datapoint, so it is always " +
+      "null; the row is present so that a tagging tool finds it.",
   },
 ];
 
@@ -265,7 +292,8 @@ export const BREAKDOWNS: readonly Datapoint[] = [
     methodology:
       kind === "injury"
         ? `Part of S1-14_02: deaths from work-related injuries. ${INJURY} ${CASES}`
-        : `Part of S1-14_02: deaths from work-related ill health (incidents filed as \`ill_health\`). ${CASES}`,
+        : `Part of S1-14_02: deaths from work-related ill health (incidents filed as ` +
+          `\`ill_health\`). ${CASES}`,
   })),
   ...OWN_WORKFORCE.map((p): Datapoint => ({
     ...byPerson("S1-14_04", p),
@@ -274,7 +302,9 @@ export const BREAKDOWNS: readonly Datapoint[] = [
     unit: "count",
     source: "incidents",
     select: accidents([p]),
-    methodology: `Part of S1-14_04: recordable work-related accidents of ${GROUP[p]}, deaths included. ${INJURY} ${CASES}`,
+    methodology:
+      `Part of S1-14_04: recordable work-related accidents of ${GROUP[p]}, ` +
+      `deaths included. ${INJURY} ${CASES}`,
   })),
   ...OWN_WORKFORCE.map((p): Datapoint => ({
     ...byPerson("S1-14_05", p),
@@ -285,7 +315,11 @@ export const BREAKDOWNS: readonly Datapoint[] = [
     numerator: `S1-14_04.${p}`,
     per: 1_000_000,
     workforce: p,
-    methodology: `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} (S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}: the hours sent with \`worker_category\` ${p === "employee" ? "`employees`" : "`non_employees`"}, given only when every hour of the period is attributed to a group; ${ROUNDING}.`,
+    methodology:
+      `Part of S1-14_05: recordable work-related accidents of ${GROUP[p]} ` +
+      `(S1-14_04.${p}) per 1,000,000 hours worked by ${GROUP[p]}: the hours sent with ` +
+      `\`worker_category\` ${p === "employee" ? "`employees`" : "`non_employees`"}, ` +
+      `given only when every hour of the period is attributed to a group; ${ROUNDING}.`,
   })),
 ];
 

@@ -27,7 +27,8 @@ export function periodStatus(
 export function describePeriod(p: ReportingPeriod): string {
   const first = `${monthKey(p.year, p.firstMonth - 1)}-01`;
   const lastDay = new Date(Date.UTC(p.year, p.firstMonth - 1 + 12, 0));
-  const last = `${monthKey(lastDay.getUTCFullYear(), lastDay.getUTCMonth())}-${String(lastDay.getUTCDate()).padStart(2, "0")}`;
+  const lastMonth = monthKey(lastDay.getUTCFullYear(), lastDay.getUTCMonth());
+  const last = `${lastMonth}-${String(lastDay.getUTCDate()).padStart(2, "0")}`;
   return `${first} to ${last} (${p.timeZone})`;
 }
 

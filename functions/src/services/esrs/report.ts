@@ -69,7 +69,8 @@ export class PeriodNotBegunError extends Error {
     readonly latestYear: number,
   ) {
     super(
-      `the ${period.year} reporting period (${describePeriod(period)}) has not begun; the latest period that has begun is ${latestYear}`,
+      `the ${period.year} reporting period (${describePeriod(period)}) has not begun; ` +
+        `the latest period that has begun is ${latestYear}`,
     );
     this.name = "PeriodNotBegunError";
   }

@@ -104,7 +104,9 @@ function outcomeOf(
         value: incidentValue(incidents, d.id),
         ...(other
           ? {
-              detail: `Includes ${cases(other)} filed under another type than \`injury\` (accidents by 88 (c), AR 91).`,
+              detail:
+                `Includes ${cases(other)} filed under another type than \`injury\` ` +
+                `(accidents by 88 (c), AR 91).`,
             }
           : {}),
       };
@@ -118,14 +120,20 @@ function outcomeOf(
         if (unattributed > 0) {
           return {
             value: null,
-            reason: `${figure(unattributed)} hour${unattributed === 1 ? "" : "s"} of the period ${unattributed === 1 ? "is" : "are"} not attributed to employees or non-employees (app records, API values without \`worker_category\`), so the hours of ${group} are not known.`,
+            reason:
+              `${figure(unattributed)} hour${unattributed === 1 ? "" : "s"} of the ` +
+              `period ${unattributed === 1 ? "is" : "are"} not attributed to employees ` +
+              `or non-employees (app records, API values without \`worker_category\`), ` +
+              `so the hours of ${group} are not known.`,
           };
         }
         const part = sum(d.workforce === "employee" ? "employees" : "nonEmployees");
         if (!(part > 0))
           return {
             value: null,
-            reason: `no worked hours of ${group} are recorded for the ${year} period, so the rate cannot be computed.`,
+            reason:
+              `no worked hours of ${group} are recorded for the ${year} period, so ` +
+              `the rate cannot be computed.`,
           };
         return {
           value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / part),
@@ -133,12 +141,16 @@ function outcomeOf(
         };
       }
       const [total, app, api] = [sum("total"), sum("app"), sum("api")];
-      const detail = `Hours worked in the period: ${figure(total)} (app ${figure(app)}, API ${figure(api)}).`;
+      const detail =
+        `Hours worked in the period: ${figure(total)} (app ${figure(app)}, ` +
+        `API ${figure(api)}).`;
       // Never a division by zero: no hours is "not computable", not 0 or infinity.
       if (!(total > 0))
         return {
           value: null,
-          reason: `no worked hours are recorded for the ${year} period, so the rate cannot be computed.`,
+          reason:
+            `no worked hours are recorded for the ${year} period, so the rate ` +
+            `cannot be computed.`,
         };
       return {
         value: published(d.unit, (incidentValue(incidents, d.numerator) * d.per) / total),
@@ -161,7 +173,10 @@ function outcomeOf(
       if (part < 0 || part > coverage.headcount) {
         return {
           value: null,
-          reason: `the ${HEADCOUNT_LABEL[d.field]} headcount (${figure(part)}) for ${year} is not between 0 and the own-workforce headcount (${figure(coverage.headcount)}); the coverage data needs correcting.`,
+          reason:
+            `the ${HEADCOUNT_LABEL[d.field]} headcount (${figure(part)}) for ` +
+            `${year} is not between 0 and the own-workforce headcount ` +
+            `(${figure(coverage.headcount)}); the coverage data needs correcting.`,
         };
       }
       return { value: published(d.unit, (part * 100) / coverage.headcount) };
@@ -185,7 +200,8 @@ function outcomeOf(
 
 const OMISSION_REASON: Record<Omission, string> = {
   not_collected_legal_restrictions:
-    "the undertaking does not collect this data where legal restrictions prevent it (marked by the company).",
+    "the undertaking does not collect this data where legal restrictions prevent it " +
+    "(marked by the company).",
   voluntary_not_disclosed: "a voluntary datapoint the company has chosen not to disclose.",
 };
 

@@ -50,7 +50,8 @@ export const userNameTaken = () =>
 export const seatsExhausted = (seats: Seats) =>
   new UsersError(
     "seats",
-    `Seat capacity exhausted: all ${seats.capacity} seats of the company are taken (${seats.used} in use). Deactivate a user or add seats in the app first.`,
+    `Seat capacity exhausted: all ${seats.capacity} seats of the company are taken ` +
+      `(${seats.used} in use). Deactivate a user or add seats in the app first.`,
     seats,
   );
 
@@ -60,13 +61,15 @@ const SET_DOMAINS = "npm run keys -- provisioning --company <companyId> --domain
 export const provisioningOff = () =>
   new UsersError(
     "provisioning_off",
-    `Provisioning creates no users and moves no sign-in addresses for this company until the operator of the service sets its e-mail domains (${SET_DOMAINS}).`,
+    `Provisioning creates no users and moves no sign-in addresses for this company until ` +
+      `the operator of the service sets its e-mail domains (${SET_DOMAINS}).`,
   );
 
 export const deactivatedLimit = (held: number) =>
   new UsersError(
     "deactivated_limit",
-    `The company already holds ${held} deactivated users, as many as it has seats: remove some (DELETE) before creating more users deactivated.`,
+    `The company already holds ${held} deactivated users, as many as it has seats: ` +
+      `remove some (DELETE) before creating more users deactivated.`,
   );
 
 const refusing = (kind: RefusedChange, err: UsersError) =>
@@ -77,7 +80,8 @@ export const lastOwner = () =>
     "deactivation",
     new UsersError(
       "protected",
-      "This user is the company's only active owner: deactivating or removing them would leave the company without one. Make another user owner in the app first.",
+      "This user is the company's only active owner: deactivating or removing them would " +
+        "leave the company without one. Make another user owner in the app first.",
     ),
   );
 
@@ -86,7 +90,8 @@ export const protectedAddress = () =>
     "address_change",
     new UsersError(
       "protected",
-      "This user is the company's owner or holds the Key User role: their sign-in address is changed in the app, not through provisioning.",
+      "This user is the company's owner or holds the Key User role: their sign-in " +
+        "address is changed in the app, not through provisioning.",
     ),
   );
 
@@ -105,7 +110,8 @@ export function outsideDomains(domain: string, domains: readonly string[]): User
     : "it has no e-mail domains configured";
   return new UsersError(
     "domain",
-    `The address's domain "${domain.slice(0, 100)}" is not one of the company's e-mail domains (${allowed}); the operator of the service sets them.`,
+    `The address's domain "${domain.slice(0, 100)}" is not one of the company's e-mail ` +
+      `domains (${allowed}); the operator of the service sets them.`,
   );
 }
 

@@ -2,9 +2,7 @@ import { findCompany, type AttributeSource } from "../../repos/companies";
 import { departmentsOf, type Department } from "../../repos/departments";
 import type { StoredUser } from "../../repos/users";
 import { DEFAULT_ROLE, mapRole } from "../roles";
-import { outsideDomains, protectedAddress, provisioningOff, unknownDepartment } from "./errors";
-
-export { protectedAddress };
+import { outsideDomains, provisioningOff, unknownDepartment } from "./errors";
 
 /**
  * The rules the user lifecycle applies to one request: the company's provisioning settings

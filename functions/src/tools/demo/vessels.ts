@@ -3,6 +3,8 @@ import { firestore } from "../../config/firebase";
 import { DEMO_COMPANY, DEMO_PEOPLE, OTHER_COMPANY } from "./people";
 import { daysAgo, pad, Rng } from "./random";
 
+const ACTION_VERBS = ["inspect", "replace", "clean", "paint", "test", "document"];
+
 export const VESSEL_A = "demo-vessel-a";
 export const VESSEL_B = "demo-vessel-b";
 export const OTHER_VESSEL = "demo-other-vessel";
@@ -35,7 +37,10 @@ function storageRef(rng: Rng, path: string, n: number): string {
     case 0:
       return `gs://${DEMO_BUCKET}/${path}`;
     case 1:
-      return `https://firebasestorage.googleapis.com/v0/b/${DEMO_BUCKET}/o/${encodeURIComponent(path)}?alt=media&token=demo-token-${n}`;
+      return (
+        `https://firebasestorage.googleapis.com/v0/b/${DEMO_BUCKET}/o/` +
+        `${encodeURIComponent(path)}?alt=media&token=demo-token-${n}`
+      );
     default:
       return path;
   }
@@ -94,7 +99,7 @@ function writeFinding(writer: BulkWriter, plan: VesselPlan, rng: Rng, n: number)
     const by = person(rng);
     const done = rng.chance(0.5);
     return {
-      title: `Action ${i + 1}: ${rng.pick(["inspect", "replace", "clean", "paint", "test", "document"])}`,
+      title: `Action ${i + 1}: ${rng.pick(ACTION_VERBS)}`,
       done,
       dateCreated: daysAgo(createdDaysAgo, 30 + i),
       dateClosed: done ? daysAgo(createdDaysAgo - 2) : null,
