@@ -20,7 +20,11 @@ echo "Using Node $(node --version) at $(command -v node) (production runtime: no
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing dependencies (npm ci)…"
-  npm ci --no-audit --no-fund
+  # --ignore-scripts: no package here needs its install script (protobufjs, unrs-resolver and
+  # @parcel/watcher only check versions or prebuilt binaries, @firebase/util writes an empty
+  # default), and re2's (optional, for the Hosting emulator's superstatic, which falls back without
+  # it) tries a download that hangs offline, then compiles C++ for minutes.
+  npm ci --no-audit --no-fund --ignore-scripts
 fi
 # `npx firebase …` from the repository root uses this install (see docs/development.md, "The plain Firebase way").
 node scripts/linkFirebaseCli.mjs
