@@ -90,7 +90,7 @@ const STORE_ERROR_CODE: Record<store.KeyStoreError["reason"], KeyAdminError["cod
 };
 
 /** Runs a key store operation, its refusals as this service's errors. */
-async function mapped<T>(operation: Promise<T>): Promise<T> {
+export async function mapped<T>(operation: Promise<T>): Promise<T> {
   try {
     return await operation;
   } catch (err) {
@@ -100,7 +100,7 @@ async function mapped<T>(operation: Promise<T>): Promise<T> {
   }
 }
 
-const actorOf = (caller: Caller) => ({
+export const actorOf = (caller: Caller) => ({
   type: caller.actorType ?? "user",
   id: caller.uid,
   name: caller.name,
