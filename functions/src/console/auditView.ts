@@ -13,7 +13,7 @@ const API_NAMES: Record<string, string> = {
 const CHANGES: Record<string, string> = {
   "api_key.created": "Created key",
   "api_key.revoked": "Revoked key",
-  "api_key.rolled": "Rolled key (replaced by a new key; works until its expiry)",
+  "api_key.rolled": "Rolled key",
   "api_access.changed": "Switched API access of",
   "rate_limits.changed": "Changed the rate limits of",
   "provisioning_settings.changed": "Changed the provisioning settings of",
@@ -42,8 +42,10 @@ function what(doc: AuditDoc): string {
   }
   const change = CHANGES[doc.action];
   if (doc.action === "api_access.changed") return `${change} ${api ?? "an API"}`;
+  const rolled =
+    doc.action === "api_key.rolled" ? " (a new key replaces it; it works until its expiry)" : "";
   if (change)
-    return `${change} ${target}${api && doc.target?.type === "api_key" ? ` of ${api}` : ""}`;
+    return `${change} ${target}${api && doc.target?.type === "api_key" ? ` of ${api}` : ""}${rolled}`;
   return `${doc.action.replace(/[._]/g, " ")}${target ? ` ${target}` : ""}`;
 }
 
