@@ -104,3 +104,7 @@ export function inWords(err: unknown): string {
 }
 
 export const WHO_MANAGES_KEYS = WHO_MANAGES;
+
+/** Whether the service refused this person (not a failure): the page then says why and whom to ask. */
+export const isRefusal = (err: unknown) =>
+  err instanceof FirebaseError && err.code.replace(/^functions\//, "") === "permission-denied";

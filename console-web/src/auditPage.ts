@@ -1,4 +1,4 @@
-import { inWords } from "./api";
+import { inWords, isRefusal } from "./api";
 import { companyName, companyPicker, refusal } from "./common";
 import { fill, h, when } from "./dom";
 import type { Rerender, Session } from "./session";
@@ -38,8 +38,9 @@ export async function auditPage(main: HTMLElement, session: Session, rerender: R
       main,
       companyPicker(session, rerender),
       title,
-      refusal(session, "read the audit trail"),
-      h("p", { class: "note" }, inWords(err)),
+      isRefusal(err)
+        ? refusal(session, "read the audit trail")
+        : h("p", { class: "error", role: "alert" }, inWords(err)),
     );
   }
   const filter = h(

@@ -23,18 +23,23 @@ export function companyPicker(session: Session, rerender: Rerender): HTMLElement
   return h("div", { class: "row" }, h("label", { for: "company" }, "Company"), select);
 }
 
-/** Why this person cannot manage keys, and whom to ask. */
-export function refusal(session: Session, what: string): HTMLElement {
+const WHO_READS_AUDIT =
+  "The audit trail is read by your company's owner, the company's Key Users and platform Admins.";
+
+/** Why this person cannot manage keys (or read the audit trail), and whom to ask. */
+export function refusal(session: Session, what: "manage API keys" | "read the audit trail") {
   const role = session.role ? ` (role: ${session.role}${session.keyUser ? ", Key User" : ""})` : "";
   return h(
     "div",
     { class: "error", role: "alert" },
     h("p", {}, `You cannot ${what} with this account: ${session.name}${role}.`),
-    h("p", {}, WHO_MANAGES_KEYS),
+    h("p", {}, what === "manage API keys" ? WHO_MANAGES_KEYS : WHO_READS_AUDIT),
     h(
       "p",
       {},
-      "Ask your company's owner to create the key for you, or to ask the platform administrator to give the owner the Key User role.",
+      what === "manage API keys"
+        ? "Ask your company's owner to create the key for you, or to ask the platform administrator to give the owner the Key User role."
+        : "Ask your company's owner if you need to know who used the APIs.",
     ),
   );
 }

@@ -1,5 +1,5 @@
 import { collection, doc, getDoc, getDocs, query, where } from "firebase/firestore/lite";
-import { API_NAMES, inWords, type Api, type KeyView } from "./api";
+import { API_NAMES, inWords, isRefusal, type Api, type KeyView } from "./api";
 import { companyName, companyPicker, refusal } from "./common";
 import { fill, h } from "./dom";
 import { change, showOnce, takeShown } from "./keyChanges";
@@ -104,8 +104,9 @@ export async function keysPage(
         "section",
         { "aria-labelledby": "keys-heading" },
         h("h2", { id: "keys-heading" }, "Keys"),
-        refusal(session, "manage API keys"),
-        h("p", { class: "note" }, inWords(listing.error)),
+        isRefusal(listing.error)
+          ? refusal(session, "manage API keys")
+          : h("p", { class: "error", role: "alert" }, inWords(listing.error)),
       ),
     );
     return fill(main, parts);
