@@ -110,7 +110,9 @@ async function waitFor(url, seconds, alive) {
   while (Date.now() < deadline) {
     if (!alive()) return false;
     try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return true;
+      // One request at a time, given long enough: each aborted one left a cold start queued and
+      // the emulator started another worker for the next, which under load never came up.
+      if ((await fetch(url, { signal: AbortSignal.timeout(60_000) })).ok) return true;
     } catch {
       // not yet
     }
