@@ -33,4 +33,6 @@ node scripts/emulators.mjs stack -- \
   npx jest --selectProjects stack --silent --forceExit --json --outputFile="$results/stack.json"
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
 FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+echo "== quickstarts (examples/): TypeScript and Python against the local stack on the demo data, newman over the generated collections"
+FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" QUICKSTARTS_REPORT="$results/quickstarts.json" node scripts/quickstarts.mjs
 node scripts/summarize.mjs "$results"/*.json
