@@ -38,4 +38,6 @@ echo "== the console in headless Chromium against the local stack, as each demo 
 CONSOLE_REPORT="$results/console.json" node scripts/consoleBrowserTest.mjs
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
 FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+echo "== quickstarts (examples/): TypeScript and Python against the local stack on the demo data, newman over the generated collections"
+FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" QUICKSTARTS_REPORT="$results/quickstarts.json" node scripts/quickstarts.mjs
 node scripts/summarize.mjs "$results"/*.json
