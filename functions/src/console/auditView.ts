@@ -44,8 +44,8 @@ function what(doc: AuditDoc): string {
   if (doc.action === "api_access.changed") return `${change} ${api ?? "an API"}`;
   const rolled =
     doc.action === "api_key.rolled" ? " (a new key replaces it; it works until its expiry)" : "";
-  if (change)
-    return `${change} ${target}${api && doc.target?.type === "api_key" ? ` of ${api}` : ""}${rolled}`;
+  const ofApi = api && doc.target?.type === "api_key" ? ` of ${api}` : "";
+  if (change) return `${change} ${target}${ofApi}${rolled}`;
   return `${doc.action.replace(/[._]/g, " ")}${target ? ` ${target}` : ""}`;
 }
 
@@ -69,4 +69,3 @@ export function auditView(doc: AuditDoc) {
     target: doc.target?.id ?? null,
   };
 }
-export type AuditView = ReturnType<typeof auditView>;
