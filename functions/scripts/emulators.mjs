@@ -3,10 +3,18 @@
 //   node scripts/emulators.mjs seed           regenerate ../emulator-data from the deterministic seed
 //   node scripts/emulators.mjs start          the local stack on the demo data, until Ctrl-C
 //   node scripts/emulators.mjs stack -- CMD…  an empty stack (Firestore with rules and triggers,
-//                                             Functions, Auth) for CMD, stopped after it
+//                                             Functions, Auth, Hosting) for CMD, stopped after it
 // Every process started here is stopped on exit, Ctrl-C or failure (no orphaned JVM).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +34,10 @@ const FUNCTIONS_PORT = Number(process.env.FUNCTIONS_EMULATOR_PORT ?? 5001);
 const FUNCTIONS_HOST = `127.0.0.1:${FUNCTIONS_PORT}`;
 const BASE = `http://${FUNCTIONS_HOST}/${PROJECT_ID}/${REGION}`;
 const AUTH_HOST = `127.0.0.1:${Number(process.env.AUTH_EMULATOR_PORT ?? 9099)}`;
+// The console, served by the Hosting emulator on the port firebase.json gives it.
+const HOSTING_PORT = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8")).emulators
+  ?.hosting?.port;
+const CONSOLE_URL = `http://127.0.0.1:${HOSTING_PORT ?? 5002}/`;
 
 const cleanups = [];
 async function cleanup() {
@@ -110,7 +122,10 @@ async function waitFor(url, seconds, alive) {
   while (Date.now() < deadline) {
     if (!alive()) return false;
     try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return true;
+      // One probe at a time, waited for: the Functions emulator starts a worker per request,
+      // and under load (a first load can take tens of seconds) abandoned probes piled up
+      // workers that loaded together until none finished.
+      if ((await fetch(url, { signal: AbortSignal.timeout(60_000) })).ok) return true;
     } catch {
       // not yet
     }
@@ -119,12 +134,22 @@ async function waitFor(url, seconds, alive) {
   return false;
 }
 
-/** The Functions and Auth emulators on Firestore `host`, once both APIs answer; triggers registered. */
+/**
+ * The Functions, Auth and Hosting (the console, ../console-web/dist) emulators on Firestore
+ * `host`, once both APIs answer; triggers registered.
+ */
 async function functionsAndAuth(host, reused, logFile) {
   const output = logFile ? openSync(logFile, "w") : "inherit";
   const firebase = run(
     FIREBASE_BIN,
-    ["emulators:start", "--only", "functions,auth", "--project", PROJECT_ID, "--non-interactive"],
+    [
+      "emulators:start",
+      "--only",
+      "functions,auth,hosting",
+      "--project",
+      PROJECT_ID,
+      "--non-interactive",
+    ],
     { cwd: ROOT, env: env(host), stdio: ["ignore", output, output] },
   );
   const ready = await waitFor(
@@ -183,8 +208,9 @@ async function start() {
    companyApi   ${base}/companyApi/v1
  Demo keys (demo data only, never valid anywhere else):
 ${DEMO_KEYS.map((k) => `   ${k.label.padEnd(36)} ${k.key}`).join("\n")}
- Demo console users (Auth emulator): owner@demo.example (owner, Key User) and
- admin@demo.example (platform Admin), password demo-password.
+ Console       ${CONSOLE_URL}
+ Demo console users (Auth emulator), password demo-password: admin@demo.example
+ (platform Admin), owner@demo.example (owner, Key User), user@demo.example (plain user).
  Try:
    curl -H "Authorization: Bearer ${DEMO_KEYS[0].key}" ${base}/findingsApi/v1/project
  Ctrl-C stops everything.
@@ -194,7 +220,7 @@ ${DEMO_KEYS.map((k) => `   ${k.label.padEnd(36)} ${k.key}`).join("\n")}
 
 /**
  * An empty stack for CMD: Firestore (rules loaded, its trigger events sent to the Functions
- * emulator), the Functions and Auth emulators, every Firestore trigger registered; CMD gets
+ * emulator), the Functions, Auth and Hosting emulators, every Firestore trigger registered; CMD gets
  * FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST, FINDINGS_API_URL and COMPANY_API_URL.
  */
 async function stack(argv) {

@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 npm run build
+bash scripts/buildConsole.sh
 exec node scripts/emulators.mjs start

@@ -9,6 +9,9 @@ trap 'rm -rf "$results"' EXIT
 echo "== build and typecheck"
 npm run build
 npm run typecheck
+echo "== the console (console-web): install, typecheck, build"
+bash scripts/buildConsole.sh
+npm --prefix ../console-web run --silent typecheck
 echo "== typed clients: openapi-typescript over both served documents, the smoke test's calls type-checked against them"
 node scripts/generateClients.mjs
 echo "== lint"
@@ -31,6 +34,10 @@ node scripts/emulators.mjs exec -- node_modules/.bin/firebase emulators:exec --o
 echo "== stack tests: the built functions in the Functions emulator, Firestore triggers firing (emulators.mjs stack)"
 node scripts/emulators.mjs stack -- \
   npx jest --selectProjects stack --silent --forceExit --json --outputFile="$results/stack.json"
+echo "== the console in headless Chromium against the local stack, as each demo account (emulators.mjs start)"
+CONSOLE_REPORT="$results/console.json" node scripts/consoleBrowserTest.mjs
 echo "== smoke test: the stack on the README's ports, through the Functions emulator (firebase emulators:exec)"
 FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" SMOKE_REPORT="$results/smoke.json" node scripts/emulators.mjs exec -- node scripts/smoke.mjs
+echo "== quickstarts (examples/): TypeScript and Python against the local stack on the demo data, newman over the generated collections"
+FIRESTORE_PORT="${FIRESTORE_PORT:-8080}" QUICKSTARTS_REPORT="$results/quickstarts.json" node scripts/quickstarts.mjs
 node scripts/summarize.mjs "$results"/*.json

@@ -60,6 +60,16 @@ export const listApiKeys = onCall(callableOptions, async (request) =>
 export const revokeApiKey = onCall(callableOptions, async (request) =>
   (await import("./console/revokeApiKey")).revokeApiKeyHandler(request),
 );
+/** The reference console's (console-web/): rolling a key, a key's usage, the audit trail. */
+export const rollApiKey = onCall(callableOptions, async (request) =>
+  (await import("./console/rollApiKey")).rollApiKeyHandler(request),
+);
+export const apiKeyUsage = onCall(callableOptions, async (request) =>
+  (await import("./console/apiKeyUsage")).apiKeyUsageHandler(request),
+);
+export const listAuditTrail = onCall(callableOptions, async (request) =>
+  (await import("./console/listAuditTrail")).listAuditTrailHandler(request),
+);
 
 /** Company reports for the app (owner or Admin): the same services the company API serves. */
 export const refreshKpiRollup = onCall(reportCallableOptions, async (request) =>

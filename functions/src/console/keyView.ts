@@ -18,6 +18,7 @@ export function keyView(doc: ApiKeyDoc, rateLimits?: LimitsWithSource) {
     revokedBy: doc.revokedBy,
     revokedAt: toIso(doc.revokedAt),
     lastUsedAt: toIso(doc.lastUsedAt ?? null),
+    expiresAt: toIso(doc.expiresAt ?? null),
     ...(rateLimits ? { rateLimits } : {}),
   };
 }

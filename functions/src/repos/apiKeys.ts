@@ -29,6 +29,7 @@ export const apiKeyShape = {
   revokedBy: nullableString,
   rateLimits: rateLimitOverride,
   lastUsedAt: timestamp,
+  expiresAt: timestamp,
 };
 export type ApiKeyDoc = Stored<typeof apiKeyShape>;
 
@@ -46,8 +47,12 @@ export async function findApiKey(keyHash: string): Promise<ApiKeyDoc | null> {
 
 export type NewApiKey = Omit<
   ApiKeyDoc,
-  "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits"
+  "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits" | "expiresAt"
 >;
+
+/** Whether a rolled key's expiry (`expiresAt`, docs/firestore-data.md) has passed at `nowMs`. */
+export const hasExpired = (expiresAt: unknown, nowMs: number): boolean =>
+  expiresAt instanceof Timestamp && expiresAt.toMillis() <= nowMs;
 
 export function newApiKeyData(key: NewApiKey, now: Timestamp) {
   return { ...key, createdAt: now, revokedAt: null, revokedBy: null };

@@ -34,7 +34,7 @@ export class KeyStoreError extends Error {
  * Serialises key creations per company and API: every creation reads and writes this document,
  * so two concurrent transactions cannot both count 19 active keys and both add one.
  */
-const lockRef = (companyId: string, api: KeyApi) =>
+export const lockRef = (companyId: string, api: KeyApi) =>
   firestore().collection("apiKeyLocks").doc(`${companyId}__${api}`);
 
 export async function assertCompany(tx: Transaction, companyId: string): Promise<void> {
@@ -80,7 +80,9 @@ export async function insertKey(
           );
         }
       }
-      if (activeSnap.size >= MAX_ACTIVE_KEYS) {
+      // A rolled key (one with an expiry) no longer counts: its replacement takes its place.
+      const live = activeSnap.docs.filter((d) => d.get("expiresAt") == null);
+      if (live.length >= MAX_ACTIVE_KEYS) {
         throw new KeyStoreError(
           "active_key_limit",
           `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`,

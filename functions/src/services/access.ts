@@ -1,5 +1,5 @@
 import type { KeyApi } from "../lib/apiKeyFormat";
-import type { ApiKeyDoc } from "../repos/apiKeys";
+import { hasExpired, type ApiKeyDoc } from "../repos/apiKeys";
 import type { CompanyDoc } from "../repos/companies";
 import { isLiveProjectOf, type ProjectDoc } from "../repos/projects";
 
@@ -28,7 +28,7 @@ const forbidden = (message: string) => new AccessError("forbidden", message);
 
 export function assertKeyUsable(key: ApiKeyDoc | null, api: KeyApi): asserts key is ApiKeyDoc {
   if (!key || key.api !== api) throw unauthorized(UNKNOWN_KEY);
-  if (key.revokedAt) throw unauthorized(UNKNOWN_KEY);
+  if (key.revokedAt || hasExpired(key.expiresAt, Date.now())) throw unauthorized(UNKNOWN_KEY);
 }
 
 export function assertFindingsAccess(

@@ -2,11 +2,13 @@ import { auth } from "../config/firebase";
 
 /**
  * Demo console users in the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo company's
- * owner with the Key User role (uid u-owner, as in the demo data) and a platform Admin.
+ * owner with the Key User role (uid u-owner, as in the demo data), a plain user of it (u-std1,
+ * Jonas Berg, role standard) and a platform Admin.
  * Passwords are demo-only and exist nowhere but the local emulator.
  */
 export const DEMO_CONSOLE_USERS = [
   { uid: "u-owner", email: "owner@demo.example", password: "demo-password", claims: {} },
+  { uid: "u-std1", email: "user@demo.example", password: "demo-password", claims: {} },
   {
     uid: "platform-admin",
     email: "admin@demo.example",

@@ -54,16 +54,21 @@ describe("deployment configuration", () => {
     },
   );
 
-  it.each(["setApiAccess", "createApiKey", "listApiKeys", "revokeApiKey"] as const)(
-    "%s runs as the same service account under the same cap",
-    (name) => {
-      expect(endpoint(name)).toMatchObject({
-        maxInstances: "params.MAX_INSTANCES",
-        serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
-        availableMemoryMb: 256,
-      });
-    },
-  );
+  it.each([
+    "setApiAccess",
+    "createApiKey",
+    "listApiKeys",
+    "revokeApiKey",
+    "rollApiKey",
+    "apiKeyUsage",
+    "listAuditTrail",
+  ] as const)("%s runs as the same service account under the same cap", (name) => {
+    expect(endpoint(name)).toMatchObject({
+      maxInstances: "params.MAX_INSTANCES",
+      serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
+      availableMemoryMb: 256,
+    });
+  });
 
   // Both converge on the current state, so a retried event is harmless; without retry a transient
   // failure (contention on a user) would leave users un-matched until the next change.

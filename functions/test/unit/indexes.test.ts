@@ -30,6 +30,8 @@ const listQueries: Array<IndexNeed | null> = [
   ),
   indexNeed("incidents", "eventDate", "status"),
   indexNeed("auditLogs", "at", "class", "desc"),
+  // The console's usage figures: a key's `api.request` entries in a day (repos/keyRequestCounts).
+  indexNeed("auditLogs", "at", ["action", "actor.id"]),
   // The roster (/v1/users): the company, optionally one exact filter, by creation.
   indexNeed("users", "createdAt", "companyId"),
   indexNeed("users", "createdAt", ["companyId", "email"]),
