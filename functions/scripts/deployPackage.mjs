@@ -19,6 +19,7 @@ const { readdirRecursive } = require("firebase-tools/lib/fsAsync");
 
 const EXPECTED = [
   "accountIntentSweep",
+  "apiKeyUsage",
   "companyApi",
   "createApiKey",
   "departmentRematch",
@@ -27,6 +28,7 @@ const EXPECTED = [
   "freezeEsrsS1Report",
   "kpiRollupDaily",
   "listApiKeys",
+  "listAuditTrail",
   "onFindingCommentWritten",
   "onFindingFileWritten",
   "onFindingWritten",
@@ -34,6 +36,7 @@ const EXPECTED = [
   "refreshKpiRollup",
   "revokeApiKey",
   "roleRematch",
+  "rollApiKey",
   "rosterSignIn",
   "setApiAccess",
 ];

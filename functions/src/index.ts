@@ -82,7 +82,6 @@ export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) 
   (await import("./console/freezeEsrsS1Report")).freezeEsrsS1ReportHandler(request),
 );
 
-/** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 /**
  * A department created or renamed gives itself to the users whose provider sent its name before it
  * existed (`unmatchedDepartment`): docs/api-behaviour.md, SCIM, "Departments".
@@ -122,6 +121,7 @@ export const roleRematch = onDocumentWritten(
   },
 );
 
+/** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 export const kpiRollupDaily = onSchedule(
   { ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" },
   async () => {

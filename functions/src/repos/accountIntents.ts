@@ -8,7 +8,7 @@ import { isUserId, usersCollection } from "./users";
  * `accountIntents/{uid}` (docs/firestore-data.md, "Sign-in account intents"): written before
  * provisioning writes the Firebase Auth account `uid`, deleted once Auth follows the roster
  * again. Reads and writes only; what an intent means is the users service's
- * (services/accountIntents.ts).
+ * (services/users/accountSync.ts).
  */
 export const accountIntentsCollection = () => firestore().collection("accountIntents");
 

@@ -19,7 +19,7 @@ export interface RolledKey {
  * Rolls the company's key `prefix`: a new key with its name, API, vessel, scopes and per-key
  * limits, and the old key's `expiresAt`, after which authentication answers 401 for it. Only a
  * key that is neither revoked nor rolled already can be rolled. Both audit entries commit with
- * the change, in the transaction serialised with key creations (repos/keyAdmin's lock).
+ * the change, in the transaction serialised with key creations (keyWrites.ts's lock).
  */
 export async function rollKey(
   companyId: string,

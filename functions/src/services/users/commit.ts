@@ -22,7 +22,7 @@ import {
 import { addressTaken, deactivatedLimit, notFound, type Seats } from "./errors";
 
 /**
- * The lifecycle's transactions: each reads what its decisions need (userDecisions.ts), then
+ * The lifecycle's transactions: each reads what its decisions need (decisions.ts), then
  * writes the user, the company's seat counter and the audit entry together, or nothing.
  */
 

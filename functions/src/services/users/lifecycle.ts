@@ -22,7 +22,7 @@ import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
 
 /**
  * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,
- * deactivate, reactivate, remove, with exact seat accounting (the states: userDecisions.ts).
+ * deactivate, reactivate, remove, with exact seat accounting (the states: decisions.ts).
  * The sign-in account goes with it: removal deletes it, so the address and userName are free
  * again. Knows nothing of HTTP.
  */
