@@ -18,17 +18,6 @@ export function monthWindow(year: number, monthIndex: number): MonthWindow {
   };
 }
 
-/** The `count` most recent UTC months up to and including the month of `now`, oldest first. */
-export function recentMonths(now: Date, count: number): MonthWindow[] {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth();
-  return Array.from({ length: count }, (_, i) => monthWindow(year, month - (count - 1 - i)));
-}
-
-/** The twelve months of a UTC year. */
-export const monthsOfYear = (year: number): MonthWindow[] =>
-  Array.from({ length: 12 }, (_, i) => monthWindow(year, i));
-
 /**
  * Years the APIs report on: four digits, from 1900 (Date.UTC maps 0–99 to the 1900s), not in the
  * future (UTC).

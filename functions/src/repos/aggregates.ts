@@ -1,7 +1,6 @@
 import { AggregateField, type Query, type WhereFilterOp } from "firebase-admin/firestore";
 import { distinctValuesCapped } from "../logs";
 import { companyRef } from "./companies";
-import type { IndexNeed } from "./rangeQuery";
 
 /**
  * Aggregation queries over one company's collections: counts and sums computed by Firestore
@@ -36,31 +35,6 @@ export interface AggregateStats {
 const bill = (stats: AggregateStats, reads: number) => {
   if (stats.billedReads !== undefined) stats.billedReads += reads;
 };
-
-/**
- * The composite index an aggregation needs, or null when single-field indexes serve it
- * (equality filters alone are merged from single-field indexes). Otherwise: the equality
- * fields in alphabetical order, then the range field, then the summed field (a sum is
- * computed from index entries, so its field must be in the index).
- */
-export function aggregationIndexNeed(spec: Aggregation): IndexNeed | null {
-  const equalities = [
-    ...new Set(spec.filters.filter(([, op]) => op === "==").map(([field]) => field)),
-  ].sort();
-  const ranges = [...new Set(spec.filters.filter(([, op]) => op !== "==").map(([field]) => field))];
-  const fields = [...equalities, ...ranges, ...(spec.sum ? [spec.sum] : [])];
-  if (fields.length < 2 || (!ranges.length && !spec.sum)) return null;
-  return {
-    collectionGroup: spec.collection,
-    fields: fields.map((fieldPath) => ({ fieldPath, order: "ASCENDING" as const })),
-  };
-}
-
-/** The distinct composite indexes of a set of aggregations. */
-export function indexNeedsOf(specs: readonly Aggregation[]): IndexNeed[] {
-  const needs = specs.flatMap((spec) => aggregationIndexNeed(spec) ?? []);
-  return [...new Map(needs.map((need) => [JSON.stringify(need), need] as const)).values()];
-}
 
 /**
  * Whether a document (fields as stored, Dates for Timestamps) passes the filters as Firestore

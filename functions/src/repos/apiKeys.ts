@@ -41,10 +41,6 @@ export const apiKeyRef = (keyHash: string) => apiKeysCollection().doc(keyHash);
 export const apiKeyOf = (snap: DocumentSnapshot): ApiKeyDoc | null =>
   snap.exists ? parseStoredOrNull(apiKeyShape, snap.ref.path, snap.data()) : null;
 
-export async function findApiKey(keyHash: string): Promise<ApiKeyDoc | null> {
-  return apiKeyOf(await apiKeyRef(keyHash).get());
-}
-
 export type NewApiKey = Omit<
   ApiKeyDoc,
   "createdAt" | "revokedAt" | "revokedBy" | "lastUsedAt" | "rateLimits" | "expiresAt"

@@ -41,30 +41,7 @@ export interface RangeQuery<E extends string = string> {
   direction?: "asc" | "desc";
 }
 
-/** The composite index a query needs, or null when single-field indexes serve it. */
-export interface IndexNeed {
-  collectionGroup: string;
-  fields: Array<{ fieldPath: string; order: "ASCENDING" | "DESCENDING" }>;
-}
-
 export const toTimestamp = (i: Instant) => new Timestamp(i.seconds, i.nanos);
-
-export function indexNeed(
-  collectionGroup: string,
-  order: string,
-  equality?: string | string[],
-  direction: "asc" | "desc" = "asc",
-): IndexNeed | null {
-  const equalities = typeof equality === "string" ? [equality] : [...(equality ?? [])].sort();
-  if (!equalities.length) return null;
-  return {
-    collectionGroup,
-    fields: [
-      ...equalities.map((fieldPath) => ({ fieldPath, order: "ASCENDING" as const })),
-      { fieldPath: order, order: direction === "asc" ? "ASCENDING" : "DESCENDING" },
-    ],
-  };
-}
 
 async function startAfter(query: Query, base: CollectionReference, after: Cursor): Promise<Query> {
   if (!after.bySnapshot) return query.startAfter(after.value, after.id);

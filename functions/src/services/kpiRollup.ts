@@ -1,4 +1,4 @@
-import { recentMonths, type MonthWindow } from "../lib/months";
+import type { MonthWindow } from "../lib/months";
 import { recentZonedMonths } from "../lib/period";
 import { createLimiter } from "../lib/pool";
 import {
@@ -72,9 +72,6 @@ type Run = <T>(task: () => Promise<T>) => Promise<T>;
 
 type Month = MonthWindow;
 
-/**
- * The filters every rollup query is built from (the queries below and rollupAggregations alike).
- */
 const inMonth = (area: Area, m: Month): Filter[] => [
   [area.dateField, ">=", m.start],
   [area.dateField, "<", m.end],
@@ -86,21 +83,27 @@ const hours = (filters: Filter[]): Aggregation => ({
   sum: "hours",
 });
 
-/** Every aggregation shape a rollup issues (for the index test), from the same builders. */
-export function rollupAggregations(): Aggregation[] {
-  const [m] = recentMonths(new Date(0), 1);
-  const areaShapes = Object.values(ROLLUP_AREAS).flatMap((area: Area) =>
-    [[], inMonth(area, m), ...area.groups.map((g) => withValue(g, ""))].map((filters) => ({
-      collection: area.collection,
-      filters,
-    })),
-  );
-  return [
-    ...areaShapes,
-    hours([]),
-    hours(withValue("month", m.key)),
-    hours(withValue("source", "api")),
-  ];
+/**
+ * The aggregations of one area's rollup, built only here: the rollup runs these, and the index
+ * test enumerates them through this function, so a query added here is checked for its index.
+ */
+export function areaQueries(area: Area, months: Month[]) {
+  const of = (filters: Filter[]): Aggregation => ({ collection: area.collection, filters });
+  return {
+    total: of([]),
+    perMonth: months.map((m) => of(inMonth(area, m))),
+    /** For each value present of a field in `area.groups`. */
+    byValue: (field: Area["groups"][number], value: string) => of(withValue(field, value)),
+  };
+}
+
+/** The worked-hours sums, built only here (as `areaQueries`). */
+export function workedHoursQueries(months: Month[]) {
+  return {
+    total: hours([]),
+    perMonth: months.map((m) => hours(withValue("month", m.key))),
+    api: hours(withValue("source", "api")),
+  };
 }
 
 type Hidden = Promise<Array<Record<string, unknown>>>;
@@ -113,26 +116,27 @@ async function areaRollup(
   stats: AggregateStats,
   hidden: Hidden,
 ): Promise<AreaRollup> {
-  const count = async (filters: Filter[]) => {
+  const queries = areaQueries(area, months);
+  const count = async (spec: Aggregation) => {
     const [all, hiddenDocs] = await Promise.all([
-      run(() => aggregate(companyId, { collection: area.collection, filters }, stats)),
+      run(() => aggregate(companyId, spec, stats)),
       area.excludesHidden ? hidden : [],
     ]);
-    return all - hiddenDocs.filter((d) => matchesFilters(d, filters)).length;
+    return all - hiddenDocs.filter((d) => matchesFilters(d, spec.filters)).length;
   };
-  const grouped = async (field: string): Promise<Counts> => {
+  const grouped = async (field: Area["groups"][number]): Promise<Counts> => {
     // Counted per value present; values that are not text (bad data) are left out of the keys.
     const values = (
       await run(() => distinctValues(companyId, area.collection, field, stats))
     ).filter((v): v is string => typeof v === "string");
-    const counts = await Promise.all(values.map((value) => count(withValue(field, value))));
+    const counts = await Promise.all(values.map((value) => count(queries.byValue(field, value))));
     return Object.fromEntries(
       values.map((value, i) => [value, counts[i]] as const).filter(([, n]) => n > 0),
     );
   };
   const [total, perMonth, byStatus, byType] = await Promise.all([
-    count([]),
-    Promise.all(months.map((m) => count(inMonth(area, m)))),
+    count(queries.total),
+    Promise.all(queries.perMonth.map(count)),
     grouped("status"),
     area.groups.includes("type") ? grouped("type") : Promise.resolve(undefined),
   ]);
@@ -155,11 +159,12 @@ async function workedHours(
   run: Run,
   stats: AggregateStats,
 ): Promise<WorkedHoursRollup> {
-  const sum = (filters: Filter[]) => run(() => aggregate(companyId, hours(filters), stats));
+  const queries = workedHoursQueries(months);
+  const sum = (spec: Aggregation) => run(() => aggregate(companyId, spec, stats));
   const [total, perMonth, api] = await Promise.all([
-    sum([]),
-    Promise.all(months.map((m) => sum(withValue("month", m.key)))),
-    sum(withValue("source", "api")),
+    sum(queries.total),
+    Promise.all(queries.perMonth.map(sum)),
+    sum(queries.api),
   ]);
   return {
     total,

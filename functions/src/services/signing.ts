@@ -9,22 +9,19 @@ import { signingFailed } from "../logs";
  *
  * - Production: the function's service account signs through IAM `signBlob`, which needs
  *   `roles/iam.serviceAccountTokenCreator` on that service account (see docs/operations.md).
+ * - A key file named by `GOOGLE_APPLICATION_CREDENTIALS` signs locally, anywhere (the tests'
+ *   throwaway service account, whose public key verifies the links).
  * - Emulators without signing credentials: an ephemeral RSA key generated in memory, so every
  *   emulator start returns real V4 links without a key on disk.
- * - Tests install a test service account with `useSigningCredentials`.
  */
 export const LINK_LIFETIME_SECONDS = 15 * 60;
 
-export interface SigningCredentials {
+interface SigningCredentials {
   client_email: string;
   private_key: string;
 }
 
 let storage: Storage | undefined;
-
-export function useSigningCredentials(credentials: SigningCredentials | undefined): void {
-  storage = credentials ? new Storage({ projectId: projectId(), credentials }) : undefined;
-}
 
 function ephemeralCredentials(): SigningCredentials {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

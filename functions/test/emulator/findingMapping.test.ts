@@ -1,19 +1,18 @@
 import { GeoPoint } from "firebase-admin/firestore";
 import { createFindingsApp } from "../../src/findings/app";
-import { useSigningCredentials } from "../../src/services/signing";
 import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { at, CANARY, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { client } from "../support/http";
-import { testServiceAccount } from "../support/v4Signature";
+import { useTestServiceAccount } from "../support/v4Signature";
 
 const findings = client(createFindingsApp());
+useTestServiceAccount();
 let companyId: string;
 let projectId: string;
 let key: string;
 let findingId: string;
 
 beforeAll(async () => {
-  useSigningCredentials(testServiceAccount().credentials);
   companyId = await seedCompany();
   projectId = await seedProject(companyId, {
     budget: { total: 5, note: `${CANARY}-budget` },
@@ -114,8 +113,6 @@ beforeAll(async () => {
   });
   await seedFile(projectId, findingId);
 });
-
-afterAll(() => useSigningCredentials(undefined));
 
 describe("the Finding record", () => {
   it("maps every field of the spec, checklist included", async () => {

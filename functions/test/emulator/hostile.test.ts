@@ -6,8 +6,8 @@ import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { FAILURES_PER_MINUTE } from "../../src/http/addressGuard";
-import { generateKey } from "../../src/lib/apiKeyFormat";
-import * as apiKeys from "../../src/repos/apiKeys";
+import { generateKey, hashKey } from "../../src/lib/apiKeyFormat";
+import * as keyDocuments from "../../src/repos/keyDocuments";
 import { seedCompany, seedKey, seedVessel } from "../support/builders";
 import { auditCount, randomAddress } from "../support/http";
 import { asInFunctionsRuntime } from "../support/scim";
@@ -66,7 +66,8 @@ describe("a leaked key that was revoked, in a loop", () => {
       // Unless the loop crossed into a new minute (then the budget restarts): 401 each.
       expect([401, 429]).toContain(res.status);
     }
-    const reads = jest.spyOn(apiKeys, "findApiKey");
+    // Every request reads its key through readKeyDocuments (the key, its counter, its owners).
+    const reads = jest.spyOn(keyDocuments, "readKeyDocuments");
     try {
       const blocked = await send(generateKey("findings"));
       if (blocked.status === 429) {
@@ -77,8 +78,10 @@ describe("a leaked key that was revoked, in a loop", () => {
         // The minute turned during the loop: the budget restarted, so this one was still read.
         expect(blocked.status).toBe(401);
       }
-      // A key that authenticated here before keeps working from that address.
+      // A key that authenticated here before keeps working from that address, and is read: the
+      // spy sees the reads it must not see above.
       expect((await send(good)).status).toBe(200);
+      expect(reads).toHaveBeenLastCalledWith(hashKey(good), expect.anything());
     } finally {
       reads.mockRestore();
     }

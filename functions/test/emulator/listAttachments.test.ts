@@ -3,15 +3,15 @@ import { firestore } from "../../src/config/firebase";
 import { storageBuckets } from "../../src/config/params";
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
-import { signReadUrl, useSigningCredentials } from "../../src/services/signing";
+import { signReadUrl } from "../../src/services/signing";
 import { seedVessel } from "../support/builders";
 import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { client } from "../support/http";
-import { testServiceAccount, verifyV4Url } from "../support/v4Signature";
+import { useTestServiceAccount, verifyV4Url } from "../support/v4Signature";
 
 const findings = client(createFindingsApp());
 const BUCKET = "demo-safety-apis.firebasestorage.app";
-const account = testServiceAccount();
+const account = useTestServiceAccount();
 let companyId: string;
 let projectId: string;
 let key: string;
@@ -29,7 +29,6 @@ const media = (kind: string, storageRef: string, fileName: string) => ({
 });
 
 beforeAll(async () => {
-  useSigningCredentials(account.credentials);
   ({ companyId, projectId, key } = await seedVessel());
   findingId = await seedFinding(projectId, companyId, {
     locationDetailsImage: {
@@ -106,8 +105,6 @@ beforeAll(async () => {
     ),
   ]);
 });
-
-afterAll(() => useSigningCredentials(undefined));
 
 async function list(query = ""): Promise<ListAttachmentsResponse> {
   const res = await findings.get(`/v1/findings/${findingId}/attachments${query}`, key);
@@ -191,33 +188,6 @@ describe("GET /v1/findings/{id}/attachments", () => {
       download_url: null,
       download_error: "unrecognized_storage_reference",
     });
-  });
-
-  it("reports signing_failed when the signer fails, logged once per bucket and cause, never with the URL", async () => {
-    const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);
-    useSigningCredentials({ client_email: "broken@example.com", private_key: "not a key" });
-    try {
-      const body = await list("?limit=2");
-      expect(body.data.map((r) => r.download_error)).toEqual(["signing_failed", "signing_failed"]);
-      expect(body.data[0].download_url).toBeNull();
-      await list();
-      // Two listings, rows in one or two buckets (the default bucket depends on the environment):
-      // each bucket and cause is logged exactly once.
-      const logged = error.mock.calls
-        .filter(([event]) => event === "signing.failed")
-        .map(([, fields]) => fields);
-      expect(logged).toContainEqual({
-        event: "signing.failed",
-        bucket: BUCKET,
-        error: expect.any(String),
-      });
-      const causes = logged.map((f) => `${f.bucket} ${f.error}`);
-      expect(new Set(causes).size).toBe(causes.length);
-      expect(JSON.stringify(logged)).not.toMatch(/loc\/|files\/|https:/);
-    } finally {
-      useSigningCredentials(account.credentials);
-      error.mockRestore();
-    }
   });
 
   it("caps the total with limit and says so", async () => {

@@ -3,11 +3,10 @@ import { logger } from "firebase-functions";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
-import { useSigningCredentials } from "../../src/services/signing";
 import { seedCompany, seedKey, seedProject, seedVessel } from "../support/builders";
 import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { allPages, client } from "../support/http";
-import { testServiceAccount } from "../support/v4Signature";
+import { useTestServiceAccount } from "../support/v4Signature";
 
 /**
  * The app's documents come from several app generations. A field of the wrong type is read as
@@ -15,11 +14,11 @@ import { testServiceAccount } from "../support/v4Signature";
  */
 const findings = client(createFindingsApp());
 const company = client(createCompanyApp());
+useTestServiceAccount();
 let vessel: { companyId: string; projectId: string; key: string };
 let warn: jest.SpyInstance;
 
 beforeAll(async () => {
-  useSigningCredentials(testServiceAccount().credentials);
   warn = jest.spyOn(logger, "warn").mockImplementation(() => undefined);
   vessel = await seedVessel();
 });

@@ -3,15 +3,14 @@ import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
 import type { ListVesselAttachmentsResponse } from "../../src/findings/listVesselAttachments";
 import type { ListVesselCommentsResponse } from "../../src/findings/listVesselComments";
-import { useSigningCredentials } from "../../src/services/signing";
 import { seedKey, seedVessel } from "../support/builders";
 import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { allPages, auditEntriesFor, client } from "../support/http";
-import { testServiceAccount, verifyV4Url } from "../support/v4Signature";
+import { useTestServiceAccount, verifyV4Url } from "../support/v4Signature";
 
 /** GET /v1/comments, GET /v1/attachments and each row's content_url, against the emulator. */
 const findings = client(createFindingsApp());
-const account = testServiceAccount();
+const account = useTestServiceAccount();
 type Vessel = Awaited<ReturnType<typeof seedVessel>>;
 let vessel: Vessel;
 let other: Vessel;
@@ -64,14 +63,11 @@ async function seedRich(v: Vessel, id: string, overrides = {}): Promise<string> 
 }
 
 beforeAll(async () => {
-  useSigningCredentials(account.credentials);
   [vessel, other] = await Promise.all([seedVessel(), seedVessel()]);
   visible = [await seedRich(vessel, "f-1"), await seedRich(vessel, "f-3")];
   hidden = await seedRich(vessel, "f-2", { hidden: true });
   foreignFinding = await seedRich(other, "g-9");
 });
-
-afterAll(() => useSigningCredentials(undefined));
 
 const get = (path: string, key = vessel.key) => findings.get(path, key);
 const rowsOf = <R>(pages: Array<{ data: R[] }>) => pages.flatMap((p) => p.data);

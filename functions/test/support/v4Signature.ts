@@ -1,7 +1,10 @@
 import { createHash, generateKeyPairSync, verify, type KeyObject } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** A throwaway test service account: its key signs, its public key verifies. */
-export function testServiceAccount() {
+function testServiceAccount() {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return {
     credentials: {
@@ -10,6 +13,28 @@ export function testServiceAccount() {
     },
     publicKey,
   };
+}
+
+type Credentials = ReturnType<typeof testServiceAccount>["credentials"];
+
+/**
+ * Names the signer's key file for this test file, as a deployment outside Google Cloud gives the
+ * signer its key (`GOOGLE_APPLICATION_CREDENTIALS`). Call it at the top, before a link is signed:
+ * the signing client is made once per test file's modules. The file is removed after the tests.
+ */
+export function useKeyFile(credentials: Credentials): void {
+  const dir = mkdtempSync(join(tmpdir(), "signer-"));
+  const file = join(dir, "key.json");
+  writeFileSync(file, JSON.stringify({ type: "service_account", ...credentials }));
+  process.env.GOOGLE_APPLICATION_CREDENTIALS = file;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** Makes a throwaway service account the signer of this test file; its public key verifies. */
+export function useTestServiceAccount() {
+  const account = testServiceAccount();
+  useKeyFile(account.credentials);
+  return account;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
-import { indexNeedsOf, matchesFilters } from "../../src/repos/aggregates";
+import { matchesFilters } from "../../src/repos/aggregates";
 import type { IncidentDoc } from "../../src/repos/incidents";
 import { isHiddenValue } from "../../src/repos/storedFields";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
 import { evaluateCases, type IncidentFacts } from "../../src/services/esrs/evaluate";
-import { esrsQueryShapes, readCases, type ReadIncidentsFn } from "../../src/services/esrs/queries";
+import { readCases, type ReadIncidentsFn } from "../../src/services/esrs/queries";
 import { APRIL_LONDON, BERLIN, FIXTURE, inc, YEAR } from "../support/esrsFixture";
+import { esrsQueryShapes, indexNeedsOf } from "../support/indexNeeds";
 
 /**
  * The S1-14 incident datapoints of the fixture (test/support/esrsFixture.ts), worked out by hand

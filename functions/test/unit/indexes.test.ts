@@ -1,9 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { aggregationIndexNeed, indexNeedsOf } from "../../src/repos/aggregates";
-import { indexNeed, type IndexNeed } from "../../src/repos/rangeQuery";
-import { esrsQueryShapes } from "../../src/services/esrs/queries";
-import { rollupAggregations } from "../../src/services/kpiRollup";
+import {
+  aggregationIndexNeed,
+  esrsQueryShapes,
+  indexNeed,
+  indexNeedsOf,
+  rollupAggregations,
+  type IndexNeed,
+} from "../support/indexNeeds";
 
 /**
  * The emulator does not enforce composite indexes; production does, and a query without its

@@ -1,5 +1,4 @@
-import { DEFAULT_REPORTING, reportingPeriod } from "../../lib/period";
-import type { AggregateStats, Aggregation, Filter } from "../../repos/aggregates";
+import type { AggregateStats, Filter } from "../../repos/aggregates";
 import { incidentsMatchingAny, type IncidentDoc } from "../../repos/incidents";
 import type { IncidentFacts, Window } from "./evaluate";
 
@@ -58,11 +57,4 @@ export async function readCases(
   read: ReadIncidentsFn = incidentsMatchingAny,
 ): Promise<IncidentFacts[]> {
   return (await read(companyId, caseQueries(period), stats)).map(toFacts);
-}
-
-/** The shapes of those queries (the index test checks each composite index is declared). */
-export function esrsQueryShapes(
-  period: Window = reportingPeriod(2000, DEFAULT_REPORTING),
-): Aggregation[] {
-  return caseQueries(period).map((filters) => ({ collection: "incidents", filters }));
 }
