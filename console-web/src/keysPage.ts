@@ -112,7 +112,7 @@ export async function keysPage(
     return fill(main, parts);
   }
   const keys = listing.keys;
-  const active = keys.filter((k) => works(k) && !k.expiresAt).length;
+  const active = keys.filter(works).length;
   parts.push(
     h(
       "section",

@@ -1,9 +1,10 @@
 import { Timestamp } from "firebase-admin/firestore";
+import { MAX_ACTIVE_KEYS } from "../config/constants";
 import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey } from "../lib/apiKeyFormat";
 import { apiKeysCollection, apiKeyShape, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
 import { stageChangeEntry, type AuditActor } from "./auditLogs";
-import { assertCompany, KeyStoreError, lockRef } from "./keyWrites";
+import { assertCompany, KeyStoreError, lockRef, workingKeys } from "./keyWrites";
 import { isLiveProjectOf, projectRef, projectShape } from "./projects";
 import { parseStored, parseStoredOrNull } from "./stored";
 
@@ -48,10 +49,12 @@ export async function rollKey(
           `The prefix ${prefix} matches ${old.length} keys; revoke and replace one of them first.`,
         );
       const { ref: oldRef, doc: oldDoc } = old[0];
-      // The lock serialises the roll with creations; the active count needs no check, since the
-      // rolled key stops counting (it has an expiry) as its replacement starts.
-      const [, project] = await Promise.all([
+      // The lock serialises the roll with creations. The old key works until its expiry, so a
+      // roll that keeps it needs a free place among the working keys; one that stops it now
+      // replaces it.
+      const [, working, project] = await Promise.all([
         tx.get(lockRef(companyId, oldDoc.api)),
+        workingKeys(tx, companyId, oldDoc.api),
         oldDoc.projectId ? tx.get(projectRef(oldDoc.projectId)) : Promise.resolve(null),
         assertCompany(tx, companyId),
       ]);
@@ -65,6 +68,13 @@ export async function rollKey(
             "The key's vessel is no longer a project of this company; create a new key instead.",
           );
       }
+      if (expiresInMs > 0 && working >= MAX_ACTIVE_KEYS)
+        throw new KeyStoreError(
+          "active_key_limit",
+          `This company already has ${MAX_ACTIVE_KEYS} working ${oldDoc.api} keys, and a roll ` +
+            "keeps the old key working until its expiry: revoke a key first, or roll with " +
+            "expiry now.",
+        );
       const key = generateKey(oldDoc.api);
       const hash = hashKey(key);
       const now = Timestamp.now();

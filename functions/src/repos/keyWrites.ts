@@ -2,7 +2,13 @@ import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { MAX_ACTIVE_KEYS } from "../config/constants";
 import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey, type KeyApi } from "../lib/apiKeyFormat";
-import { apiKeyShape, apiKeysCollection, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
+import {
+  apiKeyShape,
+  apiKeysCollection,
+  hasExpired,
+  newApiKeyData,
+  type ApiKeyDoc,
+} from "./apiKeys";
 import { stageChangeEntry, type AuditActor } from "./auditLogs";
 import { companyRef } from "./companies";
 import { isLiveProjectOf, projectRef, projectShape } from "./projects";
@@ -59,13 +65,9 @@ export async function insertKey(
   return firestore().runTransaction(
     async (tx) => {
       const lock = lockRef(input.companyId, input.api);
-      const active = apiKeysCollection()
-        .where("companyId", "==", input.companyId)
-        .where("api", "==", input.api)
-        .where("revokedAt", "==", null);
-      const [, activeSnap, project] = await Promise.all([
+      const [, working, project] = await Promise.all([
         tx.get(lock),
-        tx.get(active),
+        workingKeys(tx, input.companyId, input.api),
         input.projectId ? tx.get(projectRef(input.projectId)) : Promise.resolve(null),
         assertCompany(tx, input.companyId),
       ]);
@@ -80,9 +82,7 @@ export async function insertKey(
           );
         }
       }
-      // A rolled key (one with an expiry) no longer counts: its replacement takes its place.
-      const live = activeSnap.docs.filter((d) => d.get("expiresAt") == null);
-      if (live.length >= MAX_ACTIVE_KEYS) {
+      if (working >= MAX_ACTIVE_KEYS) {
         throw new KeyStoreError(
           "active_key_limit",
           `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`,
@@ -118,6 +118,20 @@ export async function readCompanyKeys(companyId: string, api?: KeyApi): Promise<
     .sort((a, b) => (b.createdAt?.toMillis() ?? 0) - (a.createdAt?.toMillis() ?? 0));
 }
 
+/**
+ * How many of the company's keys of this API still work (not revoked, not past a roll's expiry):
+ * at most MAX_ACTIVE_KEYS, counted under the lock by every creation and roll.
+ */
+export async function workingKeys(tx: Transaction, companyId: string, api: KeyApi) {
+  const snap = await tx.get(
+    apiKeysCollection()
+      .where("companyId", "==", companyId)
+      .where("api", "==", api)
+      .where("revokedAt", "==", null),
+  );
+  return snap.docs.filter((d) => !hasExpired(d.get("expiresAt"), Date.now())).length;
+}
+
 /** The company's keys with this display prefix, read in the transaction. */
 export async function keysWithPrefix(tx: Transaction, companyId: string, prefix: string) {
   const snap = await tx.get(
@@ -129,7 +143,11 @@ export async function keysWithPrefix(tx: Transaction, companyId: string, prefix:
   });
 }
 
-/** Revokes the company's key with this prefix. Revoking a revoked key changes nothing. */
+/**
+ * Revokes the company's key with this prefix. Revoking a revoked key changes nothing; a prefix
+ * that two live keys share (possible only for keys not made by generateKey, such as the demo
+ * keys) names neither, so nothing is revoked, as a roll or a limit change refuses it.
+ */
 export async function storeRevocation(
   companyId: string,
   prefix: string,
@@ -141,16 +159,20 @@ export async function storeRevocation(
       throw new KeyStoreError("key_not_found", "No key with this prefix in this company.");
     const live = docs.filter((d) => !d.doc.revokedAt);
     if (!live.length) return { doc: docs[0].doc, alreadyRevoked: true };
+    if (live.length > 1)
+      throw new KeyStoreError(
+        "ambiguous_prefix",
+        `The prefix ${prefix} matches ${live.length} keys; none was revoked.`,
+      );
+    const [{ ref, doc }] = live;
     const now = Timestamp.now();
-    for (const { ref, doc } of live) {
-      tx.update(ref, { revokedAt: now, revokedBy: actor.id });
-      stageChangeEntry(tx, companyId, actor, {
-        action: "api_key.revoked",
-        api: doc.api,
-        projectId: doc.projectId,
-        target: { type: "api_key", id: doc.prefix },
-      });
-    }
-    return { doc: { ...live[0].doc, revokedAt: now, revokedBy: actor.id }, alreadyRevoked: false };
+    tx.update(ref, { revokedAt: now, revokedBy: actor.id });
+    stageChangeEntry(tx, companyId, actor, {
+      action: "api_key.revoked",
+      api: doc.api,
+      projectId: doc.projectId,
+      target: { type: "api_key", id: doc.prefix },
+    });
+    return { doc: { ...doc, revokedAt: now, revokedBy: actor.id }, alreadyRevoked: false };
   });
 }

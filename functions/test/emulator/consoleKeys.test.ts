@@ -141,7 +141,7 @@ describe("rollApiKey", () => {
       );
   });
 
-  it("a rolled key no longer counts towards the 20 active keys", async () => {
+  it("a key counts towards the 20 while it works: a roll that keeps the old key needs a free place", async () => {
     const company = await seedCompany();
     const project = await seedProject(company);
     const seeded = await Promise.all(
@@ -151,10 +151,31 @@ describe("rollApiKey", () => {
     );
     const input = { companyId: company, api: "findings", name: "21st", projectId: project };
     await rejectsWith(create(input, people.admin), "resource-exhausted");
-    await roll({ companyId: company, prefix: seeded[0].prefix, expiresIn: "7d" }, people.admin);
+    const keep = { companyId: company, prefix: seeded[0].prefix, expiresIn: "7d" };
+    await rejectsWith(roll(keep, people.admin), "resource-exhausted");
+    await roll({ ...keep, expiresIn: "now" }, people.admin);
     await rejectsWith(create(input, people.admin), "resource-exhausted");
     await revoke({ companyId: company, prefix: seeded[1].prefix }, people.admin);
     await expect(create(input, people.admin)).resolves.toMatchObject({ name: "21st" });
+  });
+});
+
+describe("revokeApiKey", () => {
+  it("refuses a prefix two live keys share (as the demo company's keys do): neither is revoked", async () => {
+    const random = "Twins000000000000000000000000000";
+    const one = await seedKey({ api: "findings", companyId, projectId, random });
+    const two = await seedKey({
+      api: "findings",
+      companyId,
+      projectId,
+      random: `${random.slice(0, 8)}${"B".repeat(24)}`,
+    });
+    expect(two.prefix).toBe(one.prefix);
+    await rejectsWith(
+      revoke({ companyId, prefix: one.prefix }, people.ownerKeyUser),
+      "invalid-argument",
+    );
+    expect([await status(one.key), await status(two.key)]).toEqual([200, 200]);
   });
 });
 
