@@ -1,6 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { HttpsError } from "firebase-functions/v2/https";
-import type { Cursor } from "../repos/rangeQuery";
+import { isDocumentId, type Cursor } from "../repos/rangeQuery";
 import { auditTrailPage } from "../services/auditTrail";
 import { auditView } from "./auditView";
 import { callableHandler } from "./callable";
@@ -20,7 +20,9 @@ function decode(token: string): Cursor {
     const [seconds, nanos, id] = JSON.parse(
       Buffer.from(token, "base64url").toString(),
     ) as unknown[];
-    if (Number.isSafeInteger(seconds) && Number.isSafeInteger(nanos) && typeof id === "string")
+    const position = Number.isSafeInteger(seconds) && Number.isSafeInteger(nanos);
+    // A forged id that is no document id would make the query itself fail (a 500).
+    if (position && typeof id === "string" && isDocumentId(id))
       return { value: new Timestamp(seconds as number, nanos as number), id };
   } catch {
     // reported below
