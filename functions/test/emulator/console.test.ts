@@ -3,8 +3,8 @@ import { createFindingsApp } from "../../src/findings/app";
 import { FORBIDDEN_MS } from "../../src/http/refusalMemory";
 import { createApiKey, listApiKeys, revokeApiKey, setApiAccess } from "../../src/index";
 import { hashKey, parseKey } from "../../src/lib/apiKeyFormat";
-import { signedIn } from "../support/authUsers";
-import { randomId, seedCompany, seedKey, seedProject, seedUser } from "../support/builders";
+import { consolePeople, signedIn, type SignedIn } from "../support/authUsers";
+import { randomId, seedCompany, seedKey, seedProject } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
 import { client } from "../support/http";
 
@@ -23,25 +23,14 @@ let companyA: string;
 let companyB: string;
 let projectA: string;
 let projectB: string;
-const people: Record<string, Awaited<ReturnType<typeof signedIn>>> = {};
+const people: Record<string, SignedIn> = {};
 
 beforeAll(async () => {
   companyA = await seedCompany();
   companyB = await seedCompany();
   projectA = await seedProject(companyA);
   projectB = await seedProject(companyB);
-  const roles: Array<[string, string, Record<string, unknown>]> = [
-    ["ownerKeyUser", companyA, { role: "owner", keyUser: true }],
-    ["ownerOnly", companyA, { role: "owner" }],
-    ["managerKeyUser", companyA, { role: "manager", keyUser: true }],
-    ["standard", companyA, { role: "standard" }],
-    ["otherOwnerKeyUser", companyB, { role: "owner", keyUser: true }],
-  ];
-  for (const [name, companyId, fields] of roles) {
-    people[name] = await signedIn();
-    await seedUser(people[name].uid, { companyId, ...fields, displayName: name });
-  }
-  people.admin = await signedIn({ admin: true });
+  Object.assign(people, await consolePeople(companyA, companyB, "otherOwnerKeyUser"));
   people.adminClaimFalse = await signedIn({ admin: "true" });
 });
 

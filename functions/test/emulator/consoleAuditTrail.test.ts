@@ -1,7 +1,7 @@
 import { createFindingsApp } from "../../src/findings/app";
 import { createApiKey, listAuditTrail } from "../../src/index";
-import { signedIn } from "../support/authUsers";
-import { seedCompany, seedProject, seedUser } from "../support/builders";
+import { consolePeople, type SignedIn } from "../support/authUsers";
+import { seedCompany, seedProject } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
 import { client } from "../support/http";
 
@@ -14,24 +14,13 @@ const create = callable(createApiKey);
 const trail = callable(listAuditTrail);
 
 type Key = Record<string, unknown> & { key: string; prefix: string };
-const people: Record<string, Awaited<ReturnType<typeof signedIn>>> = {};
+const people: Record<string, SignedIn> = {};
 let companyId: string;
 
 beforeAll(async () => {
   companyId = await seedCompany();
   const otherCompany = await seedCompany();
-  const roles: Array<[string, string, Record<string, unknown>]> = [
-    ["ownerKeyUser", companyId, { role: "owner", keyUser: true }],
-    ["ownerOnly", companyId, { role: "owner" }],
-    ["managerKeyUser", companyId, { role: "manager", keyUser: true }],
-    ["standard", companyId, { role: "standard" }],
-    ["otherOwner", otherCompany, { role: "owner", keyUser: true }],
-  ];
-  for (const [name, company, fields] of roles) {
-    people[name] = await signedIn();
-    await seedUser(people[name].uid, { companyId: company, ...fields, displayName: name });
-  }
-  people.admin = await signedIn({ admin: true });
+  Object.assign(people, await consolePeople(companyId, otherCompany));
 });
 
 describe("listAuditTrail", () => {

@@ -11,8 +11,8 @@ import {
 } from "../../src/index";
 import { DAY_MS } from "../../src/lib/dates";
 import { auditEntry } from "../../src/repos/auditLogs";
-import { signedIn } from "../support/authUsers";
-import { seedCompany, seedKey, seedProject, seedUser } from "../support/builders";
+import { consolePeople, type SignedIn } from "../support/authUsers";
+import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
 import { client } from "../support/http";
 
@@ -29,7 +29,7 @@ const usage = callable(apiKeyUsage);
 const trail = callable(listAuditTrail);
 
 type Key = Record<string, unknown> & { key: string; prefix: string };
-const people: Record<string, Awaited<ReturnType<typeof signedIn>>> = {};
+const people: Record<string, SignedIn> = {};
 let companyId: string;
 let projectId: string;
 
@@ -37,18 +37,7 @@ beforeAll(async () => {
   companyId = await seedCompany();
   projectId = await seedProject(companyId);
   const otherCompany = await seedCompany();
-  const roles: Array<[string, string, Record<string, unknown>]> = [
-    ["ownerKeyUser", companyId, { role: "owner", keyUser: true }],
-    ["ownerOnly", companyId, { role: "owner" }],
-    ["managerKeyUser", companyId, { role: "manager", keyUser: true }],
-    ["standard", companyId, { role: "standard" }],
-    ["otherOwner", otherCompany, { role: "owner", keyUser: true }],
-  ];
-  for (const [name, company, fields] of roles) {
-    people[name] = await signedIn();
-    await seedUser(people[name].uid, { companyId: company, ...fields, displayName: name });
-  }
-  people.admin = await signedIn({ admin: true });
+  Object.assign(people, await consolePeople(companyId, otherCompany));
 });
 
 const newKey = async (name: string) =>

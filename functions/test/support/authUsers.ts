@@ -1,5 +1,5 @@
 import { auth } from "../../src/config/firebase";
-import { randomId } from "./builders";
+import { randomId, seedUser } from "./builders";
 
 /**
  * Real Auth-emulator identities for callable tests: the user exists in the Auth emulator with
@@ -27,4 +27,31 @@ export async function signedIn(claims: Record<string, unknown> = {}, uid = rando
   const { idToken } = (await res.json()) as { idToken: string };
   const token = await auth().verifyIdToken(idToken);
   return { uid, token, idToken };
+}
+
+export type SignedIn = Awaited<ReturnType<typeof signedIn>>;
+
+/**
+ * The console tests' cast: the company's owner with and without the Key User role, a manager
+ * with it, a standard user, the other company's owner with it (named `otherName`), and an Admin.
+ */
+export async function consolePeople(
+  companyId: string,
+  otherCompanyId: string,
+  otherName = "otherOwner",
+): Promise<Record<string, SignedIn>> {
+  const roles: Array<[string, string, Record<string, unknown>]> = [
+    ["ownerKeyUser", companyId, { role: "owner", keyUser: true }],
+    ["ownerOnly", companyId, { role: "owner" }],
+    ["managerKeyUser", companyId, { role: "manager", keyUser: true }],
+    ["standard", companyId, { role: "standard" }],
+    [otherName, otherCompanyId, { role: "owner", keyUser: true }],
+  ];
+  const people: Record<string, SignedIn> = {};
+  for (const [name, company, fields] of roles) {
+    people[name] = await signedIn();
+    await seedUser(people[name].uid, { companyId: company, ...fields, displayName: name });
+  }
+  people.admin = await signedIn({ admin: true });
+  return people;
 }
