@@ -71,6 +71,9 @@ const WHO_MANAGES =
   "API keys are managed by your company's owner holding the Key User role, or by a platform " +
   "Admin; API access is switched on or off by a platform Admin only.";
 
+/** The server's message as one sentence: without the status the SDK appends (` [400]`). */
+const sentence = (message: string) => `${message.replace(/\s*\[\d{3}\]$/, "").replace(/\.$/, "")}.`;
+
 /** What went wrong, in words a person acts on (never a bare error code). */
 export function inWords(err: unknown): string {
   const code = err instanceof FirebaseError ? err.code.replace(/^functions\//, "") : "";
@@ -81,11 +84,11 @@ export function inWords(err: unknown): string {
     case "unauthenticated":
       return "Your session has ended. Sign in again.";
     case "invalid-argument":
-      return `Please check what you entered: ${message}.`;
+      return `Please check what you entered: ${sentence(message)}`;
     case "not-found":
     case "resource-exhausted":
     case "failed-precondition":
-      return message;
+      return sentence(message);
     case "auth/invalid-credential":
     case "auth/wrong-password":
     case "auth/user-not-found":

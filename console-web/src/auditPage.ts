@@ -11,10 +11,12 @@ const CLASSES: Array<[string, string]> = [
 const PAGE_SIZE = 25;
 
 /**
- * Where the audit page is: its filter, the tokens of the pages before the current one, and the
- * control to focus once the page is drawn again (the one used is replaced).
+ * Where the audit page is: the company it belongs to, its filter, the tokens of the pages before
+ * the current one, and the control to focus once the page is drawn again (the one used is
+ * replaced). Another company starts again at its newest entries.
  */
 const state = {
+  companyId: undefined as string | undefined,
   class: "",
   tokens: [] as string[],
   token: undefined as string | undefined,
@@ -25,6 +27,8 @@ export async function auditPage(main: HTMLElement, session: Session, rerender: R
   const companyId = session.companyId;
   const title = h("h1", {}, `Audit trail${companyId ? ` · ${companyName(session)}` : ""}`);
   if (!companyId) return fill(main, title, refusal(session, "read the audit trail"));
+  if (state.companyId !== companyId)
+    Object.assign(state, { companyId, tokens: [], token: undefined });
   let page;
   try {
     page = await session.api.listAuditTrail({
