@@ -117,11 +117,13 @@ export async function keysPage(
     h(
       "section",
       { "aria-labelledby": "keys-heading" },
-      h("h2", { id: "keys-heading" }, "Keys"),
+      h("h2", { id: "keys-heading", tabindex: "-1" }, "Keys"),
       revealed &&
-        newKeyPanel(revealed.key, revealed.heading, () =>
-          document.getElementById("new-key-panel")?.remove(),
-        ),
+        newKeyPanel(revealed.key, revealed.heading, () => {
+          document.getElementById("new-key-panel")?.remove();
+          // The button that had focus is gone: keep the keyboard user where the panel was.
+          document.getElementById("keys-heading")?.focus();
+        }),
       h(
         "p",
         { id: "key-count", class: active >= MAX_ACTIVE_KEYS - 2 ? "warning" : "note" },

@@ -12,7 +12,8 @@ const svg = (tag: string, attrs: Record<string, string | number>) => {
  * see the chart (the chart is one image with a summary as its name).
  */
 export function usageChart(prefix: string, days: Array<{ date: string; requests: number }>) {
-  const max = Math.max(1, ...days.map((d) => d.requests));
+  const highest = Math.max(0, ...days.map((d) => d.requests));
+  const max = Math.max(1, highest); // the scale of the bars: no division by zero
   const total = days.reduce((sum, d) => sum + d.requests, 0);
   const today = days[days.length - 1]?.requests ?? 0;
   const [width, height, gap] = [600, 160, 4];
@@ -38,7 +39,7 @@ export function usageChart(prefix: string, days: Array<{ date: string; requests:
   });
   chart.append(svg("line", { x1: 0, x2: width, y1: height, y2: height, stroke: "#4a5360" }));
   const label = svg("text", { x: 0, y: height + 16, "font-size": 12, fill: "#4a5360" });
-  label.textContent = `${days[0]?.date ?? ""} … ${days[days.length - 1]?.date ?? ""} (UTC days), highest ${max}`;
+  label.textContent = `${days[0]?.date ?? ""} … ${days[days.length - 1]?.date ?? ""} (UTC days), highest ${highest}`;
   chart.append(label);
   const rows = days.map((d) => h("tr", {}, h("td", {}, d.date), h("td", {}, String(d.requests))));
   return h(
