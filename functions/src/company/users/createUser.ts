@@ -1,4 +1,4 @@
-import { publicBaseUrl } from "../../http/baseUrl";
+import { publicBaseUrl } from "../../http/context";
 import { defineRoute, Reply } from "../../http/route";
 import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
