@@ -4,7 +4,7 @@ import { MAX_BODY_BYTES, REGION } from "../config/constants";
 import { projectId } from "../config/params";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ProjectDoc } from "../repos/projects";
-import type { Limits } from "../services/rateWindows";
+import type { Limits } from "../services/rateLimit";
 import { ApiError } from "./errors";
 
 /** What every request carries from its first middleware on (`requestContext`). */

@@ -1,5 +1,5 @@
 import type { CompanyRateLimits, LimitScope } from "../repos/storedFields";
-import type { Limits } from "./rateWindows";
+import type { Limits } from "./rateLimit";
 
 /** Where an effective limit comes from (shown in the console's key listing). */
 export type LimitSource = "key" | `company.${LimitScope}` | "company" | "default";
