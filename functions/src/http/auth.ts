@@ -12,7 +12,7 @@ import {
   assertFindingsAccess,
   assertKeyUsable,
 } from "../services/access";
-import { effectiveLimits, limitScopeOf } from "../services/keyLimits";
+import { effectiveLimits, limitScopeOf } from "../services/rateLimit";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";
 import {
