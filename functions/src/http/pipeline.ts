@@ -5,8 +5,7 @@ import { authenticate } from "./auth";
 import { contextOf, type AuditSubject, type Principal, type RequestContext } from "./context";
 import { answerableError, renderError, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
-import { admit } from "./rateLimit";
-import { originOf, record, requestEntry } from "./record";
+import { admit, originOf, record, requestEntry } from "./record";
 import { answerOf, parseInput, type AnyRoute, type KeyedRoute } from "./route";
 import { sendAnswer } from "./sendJson";
 

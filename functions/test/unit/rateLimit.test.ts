@@ -1,4 +1,4 @@
-import { policyHeader, remainingHeader } from "../../src/http/rateLimit";
+import { policyHeader, remainingHeader } from "../../src/http/record";
 import { decide, effectiveLimits, limitScopeOf } from "../../src/services/rateLimit";
 
 const LIMITS = { perMinute: 60, perDay: 10_000 };
