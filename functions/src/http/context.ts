@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { MAX_BODY_BYTES, REGION } from "../config/constants";
 import { projectId } from "../config/params";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import type { ProjectDoc } from "../repos/projects";
+import type { ProjectDoc } from "../repos/companies";
 import type { Limits } from "../services/rateLimit";
 import { ApiError } from "./errors";
 
