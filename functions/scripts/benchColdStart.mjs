@@ -79,8 +79,10 @@ async function coldStart(dir, target, path, key) {
       }),
       PORT: socketPath,
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    // The runtime logs to the emulator over the IPC channel.
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
+  worker.on("message", () => undefined);
   let stderr = "";
   worker.stderr.on("data", (chunk) => (stderr += chunk));
   try {
