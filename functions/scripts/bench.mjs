@@ -16,9 +16,13 @@
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
 // scripts/benchExport.mjs. Then the first copy of a large vessel and one delta after 100 changes
 // (scripts/benchSync.mjs), the module-load time of each exported function
-// (scripts/benchModuleLoad.mjs), and last the rate-limit counter at an identity provider's speed
+// (scripts/benchModuleLoad.mjs), the whole cold start of a fresh Functions-emulator worker to its
+// first answer (scripts/benchColdStart.mjs), both again on the code before the bundles
+// (scripts/benchBefore.mjs), and last the rate-limit counter at an identity provider's speed
 // (scripts/benchCounter.mjs; alone: npm run bench:counter).
 import { createRequire } from "node:module";
+import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
+import { coldStartFigures } from "./benchColdStart.mjs";
 import { counterFigures } from "./benchCounter.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { moduleLoadFigures } from "./benchModuleLoad.mjs";
@@ -256,6 +260,14 @@ async function main() {
     throw new Error("export count mismatch");
   console.log(`\n${(await firstCopyFigures()).join("\n")}`);
   console.log(`\n${moduleLoadFigures().join("\n")}`);
+  console.log(`\n${(await coldStartFigures()).join("\n")}`);
+  const before = await withCodeBefore(async (dir) => [
+    ...moduleLoadFigures(ROUNDS, dir),
+    ...(await coldStartFigures(ROUNDS, dir)),
+  ]);
+  console.log(
+    `\nBefore the bundles (commit ${BEFORE}, built in a temporary worktree):\n${before.join("\n")}`,
+  );
   const counter = await counterFigures();
   console.log(`\n${counter.lines.join("\n")}`);
   process.exit(counter.ok ? 0 : 1);

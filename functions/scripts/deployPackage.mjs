@@ -2,9 +2,11 @@
 //
 // Copies exactly the files `firebase deploy` uploads (firebase-tools' own directory walk with
 // firebase.json's `functions.ignore` plus the names it always adds), runs `npm ci --omit=dev`
-// there as Cloud Build does, then loads lib/index.js in a fresh process and lists the exported
-// functions. Catches what only a deploy would: an install script that needs an ignored file, a
-// runtime import of a dev dependency or of an operator tool, a missing generated file.
+// there as Cloud Build does, then loads the package's main (lib/bundle/index.js, built by
+// scripts/bundle.mjs) in a fresh process and lists the exported functions, and loads it once more
+// per function as that function's instances do (FUNCTION_TARGET). Catches what only a deploy
+// would: an install script that needs an ignored file, a runtime import of a dev dependency or of
+// an operator tool, a missing generated file, a function its bundle lacks.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -60,7 +62,7 @@ const check = (name, ok, detail = "") =>
 
 // Cloud Build runs `gcp-build`, or else `build`, over the uploaded files: our build needs src/,
 // which is not uploaded (the predeploy step builds locally), so gcp-build must be the empty no-op.
-const { scripts } = JSON.parse(readFileSync(join(FUNCTIONS_DIR, "package.json"), "utf8"));
+const { scripts, main } = JSON.parse(readFileSync(join(FUNCTIONS_DIR, "package.json"), "utf8"));
 check(
   "Cloud Build runs no build step over the upload",
   scripts["gcp-build"] === "" || !scripts.build,
@@ -78,6 +80,12 @@ check(
 check(
   "the generated reference pages are uploaded",
   files.includes("lib/docs/findings.html") && files.includes("lib/docs/company.html"),
+);
+const unbundled = files.filter((f) => f.startsWith("lib/") && !/^lib\/(bundle|docs)\//.test(f));
+check(
+  "of lib/, only the bundles and the reference pages are uploaded",
+  files.includes(main) && unbundled.length === 0,
+  `main ${main}; ${unbundled.slice(0, 5).join(", ")}`,
 );
 
 const stage = mkdtempSync(join(tmpdir(), "deploy-package-"));
@@ -104,29 +112,43 @@ try {
   if (installed) {
     passed++;
     // A fresh process with no emulator variables, as the deployed container starts.
-    const script = `const m = require("./lib/index.js"); console.log(JSON.stringify(Object.keys(m).filter((k) => m[k] && m[k].__endpoint).sort()));`;
+    const script = `const m = require("./${main}"); console.log(JSON.stringify(Object.keys(m).filter((k) => m[k] && m[k].__endpoint).sort()));`;
     const env = Object.fromEntries(
       Object.entries(process.env).filter(
         ([k]) =>
-          !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k),
+          !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR|FUNCTION_TARGET)$/.test(
+            k,
+          ),
       ),
     );
-    try {
-      const exported = JSON.parse(
-        execFileSync(process.execPath, ["-e", script], { cwd: stage, env, encoding: "utf8" })
+    const exportsOf = (target) =>
+      JSON.parse(
+        execFileSync(process.execPath, ["-e", script], {
+          cwd: stage,
+          env: target ? { ...env, FUNCTION_TARGET: target } : env,
+          encoding: "utf8",
+        })
           .trim()
           .split("\n")
           .pop(),
       );
+    try {
+      const exported = exportsOf(undefined);
       check(
-        "lib/index.js loads and exports every function",
+        `${main} loads and exports every function`,
         JSON.stringify(exported) === JSON.stringify(EXPECTED),
         `got ${exported.join(", ")}`,
       );
       console.log(`deploy-package: ${files.length} files uploaded; exports ${exported.join(", ")}`);
+      const alone = EXPECTED.filter((name) => !exportsOf(name).includes(name));
+      check(
+        "each function's instance (FUNCTION_TARGET) loads its own bundle, which exports it",
+        alone.length === 0,
+        alone.join(", "),
+      );
     } catch (err) {
       check(
-        "lib/index.js loads without dev dependencies",
+        `${main} loads without dev dependencies`,
         false,
         String(err.stderr ?? err.message).slice(-600),
       );

@@ -3,7 +3,7 @@
 // Firestore emulator named by FIRESTORE_EMULATOR_HOST, with the demo data loaded.
 //   node scripts/smoke.mjs          orchestrates (seed, then emulators:exec running the checks)
 //   node scripts/smoke.mjs checks   the checks themselves (run inside emulators:exec)
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -32,6 +32,21 @@ async function idTokenFor(uid) {
     body: JSON.stringify({ token: customToken, returnSecureToken: true }),
   });
   return (await res.json()).idToken;
+}
+
+/**
+ * A command run without blocking the event loop: a blocked loop cannot see the emulator close an
+ * idle keep-alive connection, and the next fetch on it fails ("other side closed").
+ */
+function run(command, args, options = {}) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("close", (status) => done({ status, stdout, stderr }));
+  });
 }
 
 async function checks() {
@@ -300,7 +315,7 @@ async function checks() {
       ([k]) => !/^(FIRESTORE_EMULATOR_HOST|GCLOUD_PROJECT|FIREBASE_CONFIG)$/.test(k),
     ),
   );
-  const readmeLine = spawnSync(
+  const readmeLine = await run(
     "npm",
     [
       "--prefix",
@@ -313,7 +328,7 @@ async function checks() {
       "--company",
       "demo-nordic-shipping",
     ],
-    { cwd: ROOT, env: readmeEnv, encoding: "utf8" },
+    { cwd: ROOT, env: readmeEnv },
   );
   try {
     const listed = JSON.parse(readmeLine.stdout);
@@ -326,14 +341,15 @@ async function checks() {
     );
   }
   // Key management: the operator command creates a key that works at once, and fails after revocation.
-  const cli = (...args) =>
-    JSON.parse(
-      execFileSync(process.execPath, [join(FUNCTIONS_DIR, "lib", "tools", "keys.js"), ...args], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-      }),
-    );
-  const created = cli(
+  const cli = async (...args) => {
+    const done = await run(process.execPath, [
+      join(FUNCTIONS_DIR, "lib", "tools", "keys.js"),
+      ...args,
+    ]);
+    if (done.status !== 0) throw new Error(`keys ${args[0]}: exit ${done.status} ${done.stderr}`);
+    return JSON.parse(done.stdout);
+  };
+  const created = await cli(
     "create",
     "--company",
     "demo-nordic-shipping",
@@ -351,7 +367,7 @@ async function checks() {
     200,
     (b) => b.data.id === "demo-vessel-a",
   );
-  cli("revoke", "--company", "demo-nordic-shipping", "--prefix", created.prefix);
+  await cli("revoke", "--company", "demo-nordic-shipping", "--prefix", created.prefix);
   await check(
     "the same key after revocation",
     "/findingsApi/v1/project",

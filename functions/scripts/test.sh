@@ -20,7 +20,7 @@ node scripts/checkLayering.mjs
 echo "== OpenAPI documents (redocly lint)"
 node scripts/writeOpenapi.mjs "$results/openapi"
 npx redocly lint --format=stylish "$results"/openapi/*.json
-echo "== the deployed package: exactly the uploaded files, npm ci --omit=dev, lib/index.js loads"
+echo "== the deployed package: exactly the uploaded files, npm ci --omit=dev, the bundles load"
 DEPLOY_REPORT="$results/deploy.json" node scripts/deployPackage.mjs
 echo "== reference pages (GET /v1/docs) in headless Chromium"
 DOCS_REPORT="$results/docs.json" node scripts/docsBrowserTest.mjs

@@ -1,4 +1,4 @@
-import { logger } from "firebase-functions";
+import * as logger from "firebase-functions/logger";
 
 /**
  * One function per log event (structured logging), for every layer. Never pass keys, e-mail

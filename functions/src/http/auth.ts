@@ -12,7 +12,7 @@ import {
   assertFindingsAccess,
   assertKeyUsable,
 } from "../services/access";
-import { effectiveLimits, limitScopeOf } from "../services/rateLimit";
+import { effectiveLimits, limitScopeOf, shardCount } from "../services/rateLimit";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";
 import {
@@ -57,9 +57,10 @@ function subjectOf(doc: ApiKeyDoc): AuditSubject {
 /**
  * A key's owners, name and scopes never change, so an instance remembers them: it then reads the
  * key, its counter, company and project in one round trip (still fresh on every request), and can
- * attribute a request whose reads failed.
+ * attribute a request whose reads failed. It also remembers how many shards the key's counter had
+ * at its last request, so that read can take the random shard the count will start from.
  */
-const knownKeys = new Map<string, { owners: KeyOwners; subject: AuditSubject }>();
+const knownKeys = new Map<string, { owners: KeyOwners; subject: AuditSubject; shards: number }>();
 const MAX_KNOWN = 10_000;
 
 export type Authentication =
@@ -90,11 +91,13 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
     subject = known?.subject ?? null;
     const remembered = rememberedRefusal(keyHash);
     if (remembered) return { ok: false, ...remembered };
-    const { key, counter, owned } = await readKeyDocuments(keyHash, known?.owners);
+    const shard = Math.floor(Math.random() * (known?.shards ?? 1));
+    const { key, counter, owned } = await readKeyDocuments(keyHash, known?.owners, shard);
     subject = key?.api === api ? subjectOf(key) : null;
     assertKeyUsable(key, api);
     const owners = { companyId: key.companyId, projectId: key.projectId };
-    setBounded(knownKeys, keyHash, { owners, subject: subjectOf(key) }, MAX_KNOWN);
+    const kept = { owners, subject: subjectOf(key), shards: known?.shards ?? 1 };
+    setBounded(knownKeys, keyHash, kept, MAX_KNOWN);
     const sameOwners =
       known?.owners.companyId === owners.companyId && known.owners.projectId === owners.projectId;
     const { company, project } = owned && sameOwners ? owned : await readOwnerDocuments(owners);
@@ -108,6 +111,7 @@ export async function authenticate(req: Request, api: KeyApi): Promise<Authentic
       limitScopeOf(key.scopes),
     );
     const limits = { perMinute, perDay };
+    kept.shards = shardCount(limits);
     return {
       ok: true,
       principal: { ...subjectOf(key), keyHash, scopes: key.scopes, limits, project },

@@ -121,7 +121,8 @@ export async function consumeDoc<D extends UsageDecision>(
   also?: AlsoWrite,
 ): Promise<D[]> {
   const written = lastWrite.get(ref.path);
-  let first = prefetched && (!written || prefetched.readTime >= written) ? prefetched : undefined;
+  const fresh = prefetched?.ref.path === ref.path && (!written || prefetched.readTime >= written);
+  let first = fresh ? prefetched : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     // A stale snapshot is harmless (its swap fails and the loop reads again), only slower.
     const snap = first ?? (await ref.get());

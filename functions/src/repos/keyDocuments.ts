@@ -1,7 +1,7 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { apiKeyOf, apiKeyRef, type ApiKeyDoc } from "./apiKeys";
-import { usageRef } from "./apiKeyUsage";
+import { shardRef } from "./apiKeyUsage";
 import {
   companyOf,
   companyRef,
@@ -24,7 +24,7 @@ export interface OwnerDocuments {
 
 export interface KeyDocuments {
   key: ApiKeyDoc | null;
-  /** The key's usage counter, as the rate limiter starts from it. */
+  /** The counter document the rate limiter starts from (shard `counterShard` of the key's). */
   counter: DocumentSnapshot;
   /** The owners' documents, when the owners were given (read in the same round trip). */
   owned: OwnerDocuments | null;
@@ -40,16 +40,17 @@ const ownedOf = ([company, project]: DocumentSnapshot[]): OwnerDocuments => ({
 });
 
 /**
- * A key and its counter, fresh, with the documents of its owners when those are known (one
- * `getAll`).
+ * A key and one of its counter documents, fresh, with the documents of its owners when those are
+ * known (one `getAll`).
  */
 export async function readKeyDocuments(
   keyHash: string,
   owners: KeyOwners | undefined,
+  counterShard = 0,
 ): Promise<KeyDocuments> {
   const [key, counter, ...owned] = await firestore().getAll(
     apiKeyRef(keyHash),
-    usageRef(keyHash),
+    shardRef(keyHash, counterShard),
     ...(owners ? ownerRefs(owners) : []),
   );
   return { key: apiKeyOf(key), counter, owned: owners ? ownedOf(owned) : null };

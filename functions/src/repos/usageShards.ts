@@ -14,9 +14,9 @@ import {
  * (docs/firestore-data.md, `apiKeyUsage` shards). Each shard is an ordinary counter document
  * with its own compare-and-swap (repos/apiKeyUsage), deciding against its own slice of the
  * limits, so no shard ever admits beyond its slice and, the slices summing to the limit, the key
- * never beyond its limit. A batch of requests tries one shard chosen at random; the requests that
- * shard cannot take go on to the others (read together in one `getAll`), so a request is refused
- * only when every shard refused it.
+ * never beyond its limit. A batch of requests tries one shard chosen at random (the shard the
+ * caller prefetched, when it is one of them); the requests that shard cannot take go on to the
+ * others (read together in one `getAll`), so a request is refused only when every shard refused it.
  */
 
 /** Decides `count` requests against shard `shard`'s slice (services/rateLimit's arithmetic). */
@@ -49,15 +49,18 @@ export async function consumeSharded<D extends UsageDecision>(
   shards: number,
   count: number,
   decide: DecideShard<D>,
-  prefetched0?: DocumentSnapshot,
+  prefetched?: DocumentSnapshot,
   also?: AlsoWrite,
 ): Promise<ShardedOutcome<D>> {
   const decisions: Array<D | null> = new Array<D | null>(count).fill(null);
   const refusals: D[] = [];
   let contended = false;
-  const start = Math.floor(Math.random() * shards);
-  const order = Array.from({ length: shards }, (_, k) => (start + k) % shards);
-  const snaps = new Map<number, DocumentSnapshot>(prefetched0 ? [[0, prefetched0]] : []);
+  const all = Array.from({ length: shards }, (_, i) => i);
+  const given = all.find((i) => shardRef(keyHash, i).path === prefetched?.ref.path);
+  const start = given ?? Math.floor(Math.random() * shards);
+  const order = all.map((k) => (start + k) % shards);
+  const snaps = new Map<number, DocumentSnapshot>();
+  if (prefetched && given !== undefined) snaps.set(given, prefetched);
   let pending = Array.from({ length: count }, (_, i) => i);
   for (const [k, shard] of order.entries()) {
     if (k === 1) {

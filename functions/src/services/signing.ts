@@ -1,4 +1,4 @@
-import { Storage } from "@google-cloud/storage";
+import type { Storage, StorageOptions } from "@google-cloud/storage";
 import { generateKeyPairSync } from "node:crypto";
 import { onEmulator, projectId } from "../config/params";
 import { firstTimeFilter } from "../lib/bounded";
@@ -21,7 +21,16 @@ interface SigningCredentials {
   private_key: string;
 }
 
-let storage: Storage | undefined;
+/**
+ * The client, loaded at the first link signed: @google-cloud/storage is large and most requests
+ * sign nothing.
+ */
+let storage: Promise<Storage> | undefined;
+
+async function newStorage(options?: StorageOptions): Promise<Storage> {
+  const { Storage } = await import("@google-cloud/storage");
+  return new Storage(options);
+}
 
 function ephemeralCredentials(): SigningCredentials {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -31,13 +40,13 @@ function ephemeralCredentials(): SigningCredentials {
   };
 }
 
-function client(): Storage {
+function client(): Promise<Storage> {
   if (!storage) {
     const hasCredentials = Boolean(process.env.GOOGLE_APPLICATION_CREDENTIALS);
     storage =
       onEmulator() && !hasCredentials
-        ? new Storage({ projectId: projectId(), credentials: ephemeralCredentials() })
-        : new Storage();
+        ? newStorage({ projectId: projectId(), credentials: ephemeralCredentials() })
+        : newStorage();
   }
   return storage;
 }
@@ -53,7 +62,9 @@ export async function signReadUrl(
 ): Promise<{ url: string; expiresAt: Date }> {
   const signedAt = Math.floor(now / 1000) * 1000;
   const expiresAt = new Date(signedAt + LINK_LIFETIME_SECONDS * 1000);
-  const [url] = await client()
+  const [url] = await (
+    await client()
+  )
     .bucket(bucket)
     .file(path)
     .getSignedUrl({

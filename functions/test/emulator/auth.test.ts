@@ -1,11 +1,11 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { logger } from "firebase-functions";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { composeKey, generateKey } from "../../src/lib/apiKeyFormat";
 import { randomId, seedCompany, seedKey, seedProject } from "../support/builders";
 import { auditEntriesFor, client } from "../support/http";
+import { logger } from "../support/logger";
 
 const findings = client(createFindingsApp());
 const company = client(createCompanyApp());

@@ -1,8 +1,8 @@
 import { Firestore, type DocumentReference } from "firebase-admin/firestore";
-import { logger } from "firebase-functions";
 import { createFindingsApp } from "../../src/findings/app";
 import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { auditEntriesFor, client } from "../support/http";
+import { logger } from "../support/logger";
 
 const findings = client(createFindingsApp());
 

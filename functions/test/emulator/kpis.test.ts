@@ -1,5 +1,4 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { logger } from "firebase-functions";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { refreshKpiRollup } from "../../src/index";
@@ -10,6 +9,7 @@ import { signedIn } from "../support/authUsers";
 import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
 import { client } from "../support/http";
+import { logger } from "../support/logger";
 
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();

@@ -1,4 +1,3 @@
-import { logger } from "firebase-functions";
 import { firestore } from "../../src/config/firebase";
 import { storageBuckets } from "../../src/config/params";
 import { createFindingsApp } from "../../src/findings/app";
@@ -7,6 +6,7 @@ import { signReadUrl } from "../../src/services/signing";
 import { seedVessel } from "../support/builders";
 import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { client } from "../support/http";
+import { logger } from "../support/logger";
 import { useTestServiceAccount, verifyV4Url } from "../support/v4Signature";
 
 const findings = client(createFindingsApp());

@@ -1,9 +1,9 @@
-import { logger } from "firebase-functions";
 import { createFindingsApp } from "../../src/findings/app";
 import type { ListAttachmentsResponse } from "../../src/findings/listAttachments";
 import { seedVessel } from "../support/builders";
 import { at, seedFile, seedFinding } from "../support/findingBuilders";
 import { client } from "../support/http";
+import { logger } from "../support/logger";
 import { useKeyFile } from "../support/v4Signature";
 
 /**

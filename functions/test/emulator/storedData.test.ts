@@ -1,11 +1,11 @@
 import { FieldValue } from "firebase-admin/firestore";
-import { logger } from "firebase-functions";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { seedCompany, seedKey, seedProject, seedVessel } from "../support/builders";
 import { at, seedComment, seedFile, seedFinding } from "../support/findingBuilders";
 import { allPages, client } from "../support/http";
+import { logger } from "../support/logger";
 import { useTestServiceAccount } from "../support/v4Signature";
 
 /**

@@ -1,4 +1,3 @@
-import { logger } from "firebase-functions";
 import { reportingPeriod } from "../../src/lib/period";
 import { incidentShape } from "../../src/repos/incidents";
 import { parseStored } from "../../src/repos/stored";
@@ -8,6 +7,7 @@ import { decimalsOf, roundHalfUp } from "../../src/services/esrs/publishing";
 import { buildRows, type EsrsRow } from "../../src/services/esrs/rows";
 import type { MonthHours } from "../../src/services/workedHours";
 import { BERLIN, inc } from "../support/esrsFixture";
+import { logger } from "../support/logger";
 
 /**
  * One hand-worked fixture per rule of issue 27's "Figures": each number below is worked out in

@@ -1,4 +1,3 @@
-import { logger } from "firebase-functions";
 import { periodYearAt, reportingPeriod, zonedMonthStart } from "../../src/lib/period";
 import { companyShape } from "../../src/repos/companies";
 import type { CoverageDoc } from "../../src/repos/coverage";
@@ -17,6 +16,7 @@ import {
   HOURS_DOCS,
   YEAR,
 } from "../support/esrsFixture";
+import { logger } from "../support/logger";
 
 /** The rows of the fixture's periods: values, notes, the incomplete-period marks and the CSV. */
 

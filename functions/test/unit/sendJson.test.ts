@@ -1,11 +1,11 @@
 import express from "express";
-import { logger } from "firebase-functions";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
 import { sendJson } from "../../src/http/pipeline";
+import { logger } from "../support/logger";
 
 function appSending(body: unknown, settled?: (err?: unknown) => void) {
   const app = express();

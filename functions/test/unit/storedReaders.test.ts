@@ -1,5 +1,4 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { logger } from "firebase-functions";
 import {
   parseSnapshot,
   parseStored,
@@ -29,6 +28,7 @@ import {
   timestamp,
   toIso,
 } from "../../src/repos/storedFields";
+import { logger } from "../support/logger";
 
 const warn = jest.spyOn(logger, "warn").mockImplementation(() => undefined);
 const error = jest.spyOn(logger, "error").mockImplementation(() => undefined);

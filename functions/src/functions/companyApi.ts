@@ -1,0 +1,14 @@
+import { onRequest } from "firebase-functions/v2/https";
+import { PAGE_TOKEN_SECRET } from "../config/params";
+import { apiOptions } from "../config/runtime";
+import { lazyOnce } from "../lib/lazy";
+
+const companyApp = lazyOnce(async () => (await import("../company/app")).createCompanyApp());
+
+/** The Company Safety-Data and Provisioning API (its app also serves SCIM). */
+export const companyApi = onRequest(
+  { ...apiOptions, secrets: [PAGE_TOKEN_SECRET] },
+  async (req, res) => {
+    (await companyApp())(req, res);
+  },
+);

@@ -1,0 +1,19 @@
+import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
+import { callableOptions } from "../config/runtime";
+
+/**
+ * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
+ * Auth still lets them), and an invited person becomes active at their first sign-in.
+ */
+export const rosterSignIn = beforeUserSignedIn(
+  { region: callableOptions.region, serviceAccount: callableOptions.serviceAccount },
+  async (event) => {
+    const { recordSignIn } = await import("../services/users/commit");
+    if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
+      throw new HttpsError(
+        "permission-denied",
+        "This account has been deactivated; ask your company's administrator.",
+      );
+    }
+  },
+);
