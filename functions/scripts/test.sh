@@ -17,6 +17,8 @@ node scripts/generateClients.mjs
 echo "== lint"
 npm run lint
 node scripts/checkLayering.mjs
+echo "== docs: the error catalogue is the code's (docs/errors.md)"
+node scripts/errorCatalogue.mjs --check
 echo "== OpenAPI documents (redocly lint)"
 node scripts/writeOpenapi.mjs "$results/openapi"
 npx redocly lint --format=stylish "$results"/openapi/*.json
