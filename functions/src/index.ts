@@ -47,7 +47,7 @@ export const companyApi = onRequest(
   },
 );
 
-/** Key management for the app's console (Firebase Auth required; see docs/api-behaviour.md). */
+/** Key management for the app's console (Firebase Auth required; see docs/console.md). */
 export const setApiAccess = onCall(callableOptions, async (request) =>
   (await import("./console/setApiAccess")).setApiAccessHandler(request),
 );
@@ -84,7 +84,7 @@ export const freezeEsrsS1Report = onCall(reportCallableOptions, async (request) 
 
 /**
  * A department created or renamed gives itself to the users whose provider sent its name before it
- * existed (`unmatchedDepartment`): docs/api-behaviour.md, SCIM, "Departments".
+ * existed (`unmatchedDepartment`): docs/scim-connector.md, "Departments".
  */
 export const departmentRematch = onDocumentWritten(
   { ...jobOptions, retry: true, document: "companies/{companyId}/departments/{departmentId}" },
@@ -100,7 +100,7 @@ export const departmentRematch = onDocumentWritten(
 
 /**
  * A change of the company's role map (or of who owns roles) reaches its provisioned users: their
- * stored provider value is mapped again (docs/api-behaviour.md, SCIM: "A role map changed later
+ * stored provider value is mapped again (docs/scim-connector.md: "A role map changed later
  * reaches existing users"); a change of its group map reaches the members of its SCIM groups.
  * Every other write of the company (`seatsUsed` moves with each invitation) returns at once.
  */
