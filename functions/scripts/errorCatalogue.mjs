@@ -19,8 +19,8 @@ const {
 
 const OUT = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/errors.md");
 const SCIM = "/scim/v2";
-// Answered on any path by the app itself (http/createApp.ts: an unknown path, another method, the
-// body guard), so an operation's own list in the document need not name them.
+// Answered on any path by the app itself (http/createApp.ts: an unknown path, another method; the
+// body rules of http/context.ts), so an operation's own list in the document need not name them.
 const EVERY_PATH = [
   "not_found",
   "method_not_allowed",
