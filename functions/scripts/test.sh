@@ -17,6 +17,9 @@ node scripts/generateClients.mjs
 echo "== lint"
 npm run lint
 node scripts/checkLayering.mjs
+echo "== docs: the error catalogue is the code's (docs/errors.md), the integrator guides name nothing repository-only"
+node scripts/errorCatalogue.mjs --check
+node scripts/checkGuides.mjs
 echo "== OpenAPI documents (redocly lint)"
 node scripts/writeOpenapi.mjs "$results/openapi"
 npx redocly lint --format=stylish "$results"/openapi/*.json

@@ -1,7 +1,7 @@
 import { onCall } from "firebase-functions/v2/https";
 import { callableOptions, reportCallableOptions } from "../config/runtime";
 
-/** Key management for the app's console (Firebase Auth required; see docs/api-behaviour.md). */
+/** Key management for the app's console (Firebase Auth required; see docs/console.md). */
 export const setApiAccess = onCall(callableOptions, async (request) =>
   (await import("../console/setApiAccess")).setApiAccessHandler(request),
 );

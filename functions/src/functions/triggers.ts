@@ -4,7 +4,7 @@ import { jobFinished } from "../logs";
 
 /**
  * A department created or renamed gives itself to the users whose provider sent its name before it
- * existed (`unmatchedDepartment`): docs/api-behaviour.md, SCIM, "Departments".
+ * existed (`unmatchedDepartment`): docs/scim-connector.md, "Departments".
  */
 export const departmentRematch = onDocumentWritten(
   { ...jobOptions, retry: true, document: "companies/{companyId}/departments/{departmentId}" },
@@ -20,7 +20,7 @@ export const departmentRematch = onDocumentWritten(
 
 /**
  * A change of the company's role map (or of who owns roles) reaches its provisioned users: their
- * stored provider value is mapped again (docs/api-behaviour.md, SCIM: "A role map changed later
+ * stored provider value is mapped again (docs/scim-connector.md: "A role map changed later
  * reaches existing users"); a change of its group map reaches the members of its SCIM groups.
  * Every other write of the company (`seatsUsed` moves with each invitation) returns at once.
  */

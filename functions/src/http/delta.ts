@@ -18,7 +18,7 @@ import {
 } from "./paging";
 import { z } from "./zod";
 
-/** The delta endpoints' query, page and tokens (docs/api-behaviour.md, "Delta sync"). */
+/** The delta endpoints' query, page and tokens (docs/development.md, "Delta sync"). */
 export const deltaQuery = z
   .object({
     limit: limitParam,

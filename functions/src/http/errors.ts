@@ -1,30 +1,120 @@
-/**
- * The closed list of error codes both APIs answer with, and the HTTP status of each.
- * Adapters and the HTTP kernel throw `ApiError`; services throw errors of their own, which the
- * adapter (or the kernel, for access) maps here. The error handler alone renders the envelope.
- */
-export const ERROR_STATUS = {
-  invalid_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  insufficient_scope: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  "seat-capacity-exhausted": 409,
-  resync_required: 410,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  /**
-   * SCIM's answer to "no free seat now": identity providers retry a 429 after Retry-After
-   * (docs/api-behaviour.md).
-   */
-  seats_unavailable: 429,
-  internal: 500,
-} as const;
+/** One code of the closed list: its HTTP status, and the texts of the error catalogue. */
+interface ErrorEntry {
+  status: number;
+  /** When the API answers it (the OpenAPI documents' description of the response). */
+  when: string;
+  /** What the client should do about it. */
+  todo: string;
+}
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * The closed list of error codes both APIs answer with. Adapters and the HTTP kernel throw
+ * `ApiError`; services throw errors of their own, which the adapter (or the kernel, for access)
+ * maps here. The error handler alone renders the envelope. `docs/errors.md` is generated from
+ * this table (`npm run docs:errors`), so a code cannot be added without saying when and what to do.
+ */
+export const ERRORS = {
+  invalid_request: {
+    status: 400,
+    when:
+      "A parameter or the body is malformed, or an unknown or repeated query parameter was " +
+      "sent; the message names it. Also a page or delta token that is tampered with, belongs " +
+      "to another query or was made with a retired secret.",
+    todo:
+      "Fix the request; do not retry it unchanged. For a token: start the listing again " +
+      "without `page_token`.",
+  },
+  unauthorized: {
+    status: 401,
+    when:
+      "The API key is missing, malformed, unknown, revoked, expired after a roll, or a key " +
+      "of the other API. Carries `WWW-Authenticate: Bearer`.",
+    todo: "Check the key; ask the company's admin for a new one. Do not retry with the same key.",
+  },
+  forbidden: {
+    status: 403,
+    when:
+      "API access is off for the company, the key's vessel is gone or moved, the company is " +
+      "not on the plan this API needs, or the change is not allowed (provisioning off, the " +
+      "company's only active owner); the message says which.",
+    todo: "Ask the company's admin (access, plan) or the service's operator; retrying won't help.",
+  },
+  insufficient_scope: {
+    status: 403,
+    when: "The key lacks the scope this endpoint needs (`provisioning` for writes and users).",
+    todo: "Use a key created with that scope.",
+  },
+  not_found: {
+    status: 404,
+    when: "Unknown endpoint, or the resource does not exist for this key.",
+    todo: "Check the path and the id; a removed resource stays 404.",
+  },
+  method_not_allowed: {
+    status: 405,
+    when: "The path exists but not with this method; the `Allow` header lists the methods.",
+    todo: "Use one of the methods in `Allow`.",
+  },
+  conflict: {
+    status: 409,
+    when:
+      "The request conflicts with existing data: a user with this e-mail address exists (in " +
+      "any company), or the company holds as many deactivated users as seats.",
+    todo: "Look the existing record up and update it instead; do not retry unchanged.",
+  },
+  "seat-capacity-exhausted": {
+    status: 409,
+    when:
+      "`/v1/users`: no free seat; nothing was created. The body also carries " +
+      "`seat_capacity` and `seats_used`.",
+    todo: "Free a seat (deactivate or remove a user) or have seats added in the app, then retry.",
+  },
+  resync_required: {
+    status: 410,
+    when: "The `delta_token` is older than the change records' retention (30 days).",
+    todo: "Start a full copy again: call the delta endpoint without `delta_token`.",
+  },
+  payload_too_large: {
+    status: 413,
+    when: "The request body exceeds 64 KiB, whatever its media type.",
+    todo: "Send a smaller body (split the work into several requests).",
+  },
+  unsupported_media_type: {
+    status: 415,
+    when:
+      "The request body is not JSON, or is compressed (`Content-Encoding`). Behind the " +
+      "production load balancer a compressed body gets its 403 instead.",
+    todo: "Send the body uncompressed, as JSON with `Content-Type: application/json`.",
+  },
+  rate_limited: {
+    status: 429,
+    when:
+      "The key's rate limit or daily quota is exceeded, or too many failed authentications " +
+      "came from the caller's address. Carries `Retry-After` (seconds).",
+    todo:
+      "Wait `Retry-After` seconds, then retry; refused requests do not count against the " +
+      "quota. For lasting needs ask the operator for higher limits.",
+  },
+  seats_unavailable: {
+    status: 429,
+    when:
+      "SCIM only: no free seat now (the company's seat capacity is used up); nothing was " +
+      "created or changed. Carries `Retry-After`. Identity providers retry a 429, where a " +
+      '409 reads as "already exists".',
+    todo: "Free a seat or have seats added in the app; the provider's retry then succeeds.",
+  },
+  internal: {
+    status: 500,
+    when: "A server-side failure, never with internals; the request id is in the body.",
+    todo:
+      "Retry with exponential backoff: a read is safe to repeat, and a retried write either " +
+      "repeats harmlessly or answers 409 when the first try went through. Quote " +
+      "`request_id` to support if it persists.",
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const errorCodes = () => Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 
 /** A refused change of a protected user, audited with the request (http/record.ts). */
 export interface RefusedChangeNote {
@@ -45,7 +135,7 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
-    this.status = ERROR_STATUS[code];
+    this.status = ERRORS[code].status;
   }
 }
 

@@ -5,7 +5,7 @@ import {
   type ResponseConfig,
 } from "@asteasolutions/zod-to-openapi";
 import { dialectOf, type ErrorDialect } from "./errorHandler";
-import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { ERRORS, type ErrorCode } from "./errors";
 import {
   errorResponse,
   errorSchema,
@@ -96,8 +96,10 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
     const errors = [
       ...new Set([...route.errors, ...kernelErrors(route), ...(route.body ? BODY_ERRORS : [])]),
     ];
-    for (const code of errors)
-      byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+    for (const code of errors) {
+      const httpStatus = ERRORS[code].status;
+      byStatus.set(httpStatus, [...(byStatus.get(httpStatus) ?? []), code]);
+    }
     for (const [httpStatus, codes] of byStatus)
       responses[String(httpStatus)] = errorResponse(codes, keyed, dialect);
     if (route.body) {

@@ -1,6 +1,6 @@
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import type { ErrorDialect } from "./errorHandler";
-import { ApiError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "./errors";
+import { ApiError, errorCodes, ERRORS, type ErrorBody, type ErrorCode } from "./errors";
 import { z } from "./zod";
 
 /** The error responses of the OpenAPI documents: the API's own (envelope or dialect) ' +
@@ -8,7 +8,7 @@ import { z } from "./zod";
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+      code: z.enum(errorCodes()),
       message: z.string().openapi({ description: "Human-readable explanation; do not parse it." }),
       request_id: z
         .string()
@@ -27,35 +27,8 @@ export const errorSchema = z
   })
   .openapi("Error");
 
-const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  invalid_request: "A parameter or the body is malformed; the message names it.",
-  unauthorized: "The API key is missing, malformed, unknown or revoked.",
-  forbidden: "API access is off for the company, or the key may not do this.",
-  insufficient_scope:
-    "The key lacks the scope this endpoint needs (e.g. `provisioning`); create a key " +
-    "with it in the app.",
-  not_found: "Unknown endpoint, or the resource does not exist for this key.",
-  method_not_allowed: "The path exists but not with this method; see the `Allow` header.",
-  conflict:
-    "The request conflicts with existing data, e.g. a user with this e-mail address " +
-    "exists (in any company).",
-  "seat-capacity-exhausted":
-    "Provisioning would exceed the company's seat capacity; the body also carries " +
-    "`seat_capacity` and `seats_used`. Nothing was created.",
-  resync_required:
-    "The `delta_token` is older than the change records' retention (30 days): start " +
-    "again with a full copy (the delta endpoint without `delta_token`).",
-  payload_too_large:
-    "The request body exceeds 64 KiB, whatever its media type (checked on the bytes received).",
-  unsupported_media_type:
-    "The request body is not JSON, or is compressed (`Content-Encoding`: send bodies " +
-    "uncompressed).",
-  rate_limited: "Rate limit or daily quota exceeded; retry after `Retry-After` seconds.",
-  seats_unavailable:
-    "SCIM: no free seat now (the company's seat capacity is used up); nothing was " +
-    "created or changed. Retry after `Retry-After` seconds, once a seat is freed or added.",
-  internal: "Server-side failure; retry with exponential backoff.",
-};
+/** The response's description: when the API answers the code, and what the client should do. */
+const describeCode = (code: ErrorCode) => `${ERRORS[code].when} ${ERRORS[code].todo}`;
 
 /** A message of each code as the API words it, for the examples. */
 const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
@@ -149,8 +122,8 @@ export function errorResponse(
     };
   const description =
     codes.length === 1
-      ? ERROR_DESCRIPTIONS[codes[0]]
-      : codes.map((code) => `\`${code}\`: ${ERROR_DESCRIPTIONS[code]}`).join(" ");
+      ? describeCode(codes[0])
+      : codes.map((code) => `\`${code}\`: ${describeCode(code)}`).join(" ");
   const examples = Object.fromEntries(
     codes.map((code) => [code, { summary: code, value: exampleBody(code, dialect) }]),
   );

@@ -9,8 +9,8 @@ import { attributeOf, subAttributeOf } from "./userSchema";
  * Attribute assignment for the User resource, as pure functions over a plain state (attribute
  * name → value): a PATCH operation (patch.ts), a POST or PUT body (assigned the way a path-less
  * `replace` is, so the three read attributes alike) and a stored profile (profile.ts). Where
- * RFC 7644 leaves room, the choices are in docs/api-behaviour.md ("SCIM 2.0"); work is bounded
- * by MAX_OPERATIONS and MAX_VALUES.
+ * RFC 7644 leaves room, the choices are in docs/scim-connector.md ("What the service decides");
+ * work is bounded by MAX_OPERATIONS and MAX_VALUES.
  */
 export const MAX_VALUES = 100;
 export type State = Record<string, unknown>;

@@ -5,18 +5,52 @@ import { z } from "../http/zod";
 import { UsersError } from "../services/users/errors";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";
 
-/** The `scimType` values of RFC 7644 §3.12 this service answers with. */
-const SCIM_TYPES = [
-  "uniqueness",
-  "invalidFilter",
-  "invalidValue",
-  "invalidSyntax",
-  "mutability",
-  "noTarget",
-  "invalidPath",
-  "tooMany",
-] as const;
-export type ScimType = (typeof SCIM_TYPES)[number];
+/**
+ * The `scimType` values of RFC 7644 §3.12 this service answers with, with the texts of the error
+ * catalogue (`docs/errors.md`, generated from this table): when, and what the client should do.
+ */
+export const SCIM_TYPES = {
+  uniqueness: {
+    status: 409,
+    when:
+      "The `userName` (in the company) or the e-mail address (on the whole platform) is " +
+      "taken, or a group of that `displayName` exists.",
+    todo: "Find the existing resource with a filter and update it instead of creating another.",
+  },
+  invalidFilter: {
+    status: 400,
+    when: "The `filter` is malformed or uses what the service does not support; `detail` says.",
+    todo: "Use `eq` on the attributes `detail` lists, joined by `and`.",
+  },
+  invalidValue: {
+    status: 400,
+    when:
+      "A value is malformed, missing or out of range (an address outside the company's " +
+      "domains, an unknown group member, too many values).",
+    todo: "Fix the value `detail` names; do not retry unchanged.",
+  },
+  invalidSyntax: {
+    status: 400,
+    when: "The body is not valid JSON or not the SCIM message the endpoint takes.",
+    todo: "Send a well-formed SCIM body.",
+  },
+  mutability: {
+    status: 400,
+    when: "The request changes a read-only attribute (`id`, `meta`, …).",
+    todo: "Leave read-only attributes out of the request.",
+  },
+  noTarget: {
+    status: 400,
+    when: "A PATCH `replace` path with a value filter matched no value.",
+    todo: "Use `add` to create the value, or fix the filter.",
+  },
+  invalidPath: {
+    status: 400,
+    when: "A PATCH path names an unknown attribute or sub-attribute.",
+    todo: "Use the attribute names `/Schemas` lists.",
+  },
+} as const satisfies Record<string, { status: number; when: string; todo: string }>;
+export type ScimType = keyof typeof SCIM_TYPES;
 
 /** An error of the SCIM adapter: an envelope code (status, audit) plus the SCIM `scimType`. */
 export class ScimError extends ApiError {
@@ -41,7 +75,7 @@ export const scimErrorSchema = z
     schemas: z.array(z.literal(URN.error)),
     status: z.string().openapi({ description: "The HTTP status, as a string (RFC 7644 §3.12)." }),
     scimType: z
-      .enum(SCIM_TYPES)
+      .enum(Object.keys(SCIM_TYPES) as [ScimType, ...ScimType[]])
       .optional()
       .openapi({ description: "For 400 and 409: the kind of error." }),
     detail: z
@@ -85,7 +119,7 @@ export const SEAT_RETRY_AFTER_SECONDS = 600;
 /**
  * The users service's refusals as SCIM errors (the statuses of /v1/users, from the same table),
  * except no free seat: 429 with Retry-After and no scimType, which Entra ID and Okta retry,
- * where a 409 reads as "already exists" (docs/api-behaviour.md, "Seats").
+ * where a 409 reads as "already exists" (docs/scim-connector.md, "Seats").
  */
 function fromUsersError(err: unknown): unknown {
   if (!(err instanceof UsersError)) return err;

@@ -11,7 +11,7 @@ import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
 
 /**
- * Delta sync (docs/api-behaviour.md, "Delta sync"). Without a watermark: the full listing; with
+ * Delta sync (docs/development.md, "Delta sync"). Without a watermark: the full listing; with
  * one: the change records since it. The next watermark is a Firestore read time taken before
  * the first page is read (the full copy's, or the first change page's): every change committed
  * later gets a later change record, so the next delta sees it; a change the pages saw already

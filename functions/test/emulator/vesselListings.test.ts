@@ -226,7 +226,7 @@ describe("content_url", () => {
 
   it("each request counts in the key's window", async () => {
     // A key of the default size keeps one counter document, so its header is exact (a larger
-    // key's is estimated from one shard: docs/api-behaviour.md, "Rate limits").
+    // key's is estimated from one shard: docs/development.md, "The rate-limit counter").
     const { key } = await seedKey({
       api: "findings",
       companyId: vessel.companyId,
