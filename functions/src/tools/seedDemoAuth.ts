@@ -1,10 +1,12 @@
-import { auth } from "../config/firebase";
+import { auth, firestore } from "../config/firebase";
 
 /**
  * Demo console users in the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo company's
  * owner with the Key User role (uid u-owner, as in the demo data), a plain user of it (u-std1,
  * Jonas Berg, role standard) and a platform Admin.
- * Passwords are demo-only and exist nowhere but the local emulator.
+ * Passwords are demo-only and exist nowhere but the local emulator. The two people's user
+ * documents get their account's address, as provisioning keeps it (the demo data gives everyone
+ * a canary address), since the console names people by it.
  */
 export const DEMO_CONSOLE_USERS = [
   { uid: "u-owner", email: "owner@demo.example", password: "demo-password", claims: {} },
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
       .createUser({ uid: user.uid, ...account })
       .catch(() => auth().updateUser(user.uid, account));
     await auth().setCustomUserClaims(user.uid, user.claims);
+    if (!("admin" in user.claims))
+      await firestore().doc(`users/${user.uid}`).update({ email: user.email });
   }
 }
 
