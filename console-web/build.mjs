@@ -2,9 +2,10 @@
 // The emulator ports come from ../firebase.json, so the console served by the Hosting emulator
 // talks to the Auth, Functions and Firestore emulators of the same stack.
 import { build } from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
@@ -19,7 +20,9 @@ await build({
   format: "esm",
   target: "es2022",
   minify: true,
-  sourcemap: true,
+  // No sourcemap: dist/ is what Hosting serves, and a map would publish the sources (and weigh
+  // many times the bundle). Debug with an unminified local build instead.
+  sourcemap: false,
   outfile: join(dist, "app.js"),
   define: {
     __EMULATORS__: JSON.stringify({
@@ -32,4 +35,6 @@ await build({
 });
 for (const file of ["index.html", "style.css"])
   copyFileSync(join(here, "src", file), join(dist, file));
-console.log(`console-web: built ${dist}`);
+const kib = (file) => `${(statSync(join(dist, file)).size / 1024).toFixed(0)} KiB`;
+const gzipped = (gzipSync(readFileSync(join(dist, "app.js"))).length / 1024).toFixed(0);
+console.log(`console-web: built ${dist} (app.js ${kib("app.js")}, ${gzipped} KiB gzipped)`);

@@ -16,6 +16,8 @@ export interface KeyView {
   projectId: string | null;
   scopes: string[];
   createdBy: string;
+  /** The creator as the audit trail names people (an address they cannot edit). */
+  createdByName?: string;
   createdAt: string | null;
   revokedBy: string | null;
   revokedAt: string | null;
@@ -80,7 +82,10 @@ export function inWords(err: unknown): string {
   const message = err instanceof Error ? err.message : "";
   switch (code) {
     case "permission-denied":
-      return `You are not allowed to do this. ${WHO_MANAGES} Ask your company's owner if you need a key.`;
+      return (
+        `You are not allowed to do this. ${WHO_MANAGES} ` +
+        "Ask your company's owner if you need a key."
+      );
     case "unauthenticated":
       return "Your session has ended. Sign in again.";
     case "invalid-argument":
@@ -102,12 +107,18 @@ export function inWords(err: unknown): string {
     default:
       if (code.startsWith("auth/") && message.includes("deactivated"))
         return "This account has been deactivated. Ask your company's owner.";
-      return "Something went wrong on our side. Try again in a moment; if it keeps happening, tell your administrator.";
+      return (
+        "Something went wrong on our side. Try again in a moment; " +
+        "if it keeps happening, tell your administrator."
+      );
   }
 }
 
 export const WHO_MANAGES_KEYS = WHO_MANAGES;
 
-/** Whether the service refused this person (not a failure): the page then says why and whom to ask. */
+/**
+ * Whether the service refused this person (not a failure): the page then says why and whom to
+ * ask.
+ */
 export const isRefusal = (err: unknown) =>
   err instanceof FirebaseError && err.code.replace(/^functions\//, "") === "permission-denied";

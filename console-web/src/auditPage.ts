@@ -78,7 +78,8 @@ export async function auditPage(main: HTMLElement, session: Session, rerender: R
     h(
       "p",
       {},
-      "Who did what, when, and with which result: key and access changes are kept 2 years, API requests 90 days. Newest first.",
+      "Who did what, when, and with which result: key and access changes are kept 2 years, " +
+        "API requests 90 days. Newest first.",
     ),
     h("div", { class: "row" }, h("label", { for: "audit-class" }, "Show"), filter),
     rows.length

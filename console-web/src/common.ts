@@ -38,7 +38,8 @@ export function refusal(session: Session, what: "manage API keys" | "read the au
       "p",
       {},
       what === "manage API keys"
-        ? "Ask your company's owner to create the key for you, or to ask the platform administrator to give the owner the Key User role."
+        ? "Ask your company's owner to create the key for you, or to ask the platform " +
+          "administrator to give the owner the Key User role."
         : "Ask your company's owner if you need to know who used the APIs.",
     ),
   );

@@ -1,5 +1,10 @@
 import { initializeApp, type FirebaseOptions } from "firebase/app";
-import { connectAuthEmulator, getAuth } from "firebase/auth";
+import {
+  browserLocalPersistence,
+  connectAuthEmulator,
+  indexedDBLocalPersistence,
+  initializeAuth,
+} from "firebase/auth";
 import { connectFirestoreEmulator, getFirestore } from "firebase/firestore/lite";
 import { connectFunctionsEmulator, getFunctions } from "firebase/functions";
 
@@ -22,7 +27,11 @@ async function options(): Promise<FirebaseOptions> {
 
 export async function connect() {
   const app = initializeApp(await options());
-  const auth = getAuth(app);
+  // Not getAuth: it bundles the popup and redirect sign-in the console does not use (11 KiB)
+  // and may load an iframe from the auth domain, which the CSP forbids.
+  const auth = initializeAuth(app, {
+    persistence: [indexedDBLocalPersistence, browserLocalPersistence],
+  });
   const functions = getFunctions(app, REGION);
   const db = getFirestore(app);
   if (local) {

@@ -1,11 +1,12 @@
-import { inWords, type Expiry, type KeyView } from "./api";
+import { API_NAMES, inWords, type Api, type Expiry, type KeyView } from "./api";
+import { companyName } from "./common";
 import { confirmDialog } from "./dialogs";
 import { announce, h, when } from "./dom";
 import type { Rerender, Session } from "./session";
 
 /**
- * The key page's changes (create, roll, revoke): each runs, keeps its outcome in words and the
- * key to show once, and draws the page again, which shows both once.
+ * The key page's changes (create, roll, revoke, the access switch): each runs, keeps its outcome
+ * in words and the key to show once, and draws the page again, which shows both once.
  */
 
 /** When a rolled key stops working: the choices of the roll dialog. */
@@ -65,7 +66,8 @@ export async function roll(session: Session, companyId: string, k: KeyView, rere
       h(
         "p",
         {},
-        `A new key replaces “${k.name}”. Give it to the integration; the old key keeps working until the time you choose, then it is refused (401) like a revoked key.`,
+        `A new key replaces “${k.name}”. Give it to the integration; the old key keeps ` +
+          "working until the time you choose, then it is refused (401) like a revoked key.",
       ),
       h("fieldset", {}, h("legend", {}, "The old key stops working"), choices),
     ],
@@ -82,7 +84,8 @@ export async function roll(session: Session, companyId: string, k: KeyView, rere
       key: rolled.key,
       heading: `New key ${rolled.prefix} (${rolled.name}), replacing ${k.prefix}`,
     };
-    return `Key ${k.prefix} rolled: it works until ${when(rolled.rolled.expiresAt)}; the new key is ${rolled.prefix}.`;
+    const until = when(rolled.rolled.expiresAt);
+    return `Key ${k.prefix} rolled: it works until ${until}; the new key is ${rolled.prefix}.`;
   });
 }
 
@@ -93,7 +96,8 @@ export async function revoke(session: Session, companyId: string, k: KeyView, re
       h(
         "p",
         {},
-        `“${k.name}” stops working at once: every request with it is refused (401). This cannot be undone.`,
+        `“${k.name}” stops working at once: every request with it is refused (401). ` +
+          "This cannot be undone.",
       ),
     ],
     confirm: "Revoke key",
@@ -104,5 +108,40 @@ export async function revoke(session: Session, companyId: string, k: KeyView, re
   await change(rerender, async () => {
     await session.api.revokeApiKey({ companyId, prefix: k.prefix });
     return `Key ${k.prefix} revoked: it is refused from now on.`;
+  });
+}
+
+/**
+ * Switches the API on, or off after a confirmation that says what stops: every integration of
+ * the company on this API, at once.
+ */
+export async function switchAccess(
+  session: Session,
+  companyId: string,
+  which: Api,
+  enabled: boolean,
+  rerender: Rerender,
+) {
+  const api = API_NAMES[which].toLowerCase();
+  if (enabled) {
+    const ok = await confirmDialog({
+      title: `Switch the ${api} off for ${companyName(session)}?`,
+      body: [
+        h(
+          "p",
+          {},
+          `Every key of the ${api} stops working at once: each integration of this company ` +
+            "that calls it is refused (403) until access is switched on again. " +
+            "The keys themselves are kept.",
+        ),
+      ],
+      confirm: "Switch off",
+      danger: true,
+    });
+    if (!ok) return;
+  }
+  await change(rerender, async () => {
+    await session.api.setApiAccess({ companyId, api: which, enabled: !enabled });
+    return `API access to the ${api} is now ${enabled ? "off" : "on"}.`;
   });
 }

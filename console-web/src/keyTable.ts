@@ -14,6 +14,19 @@ function statusOf(k: KeyView): string {
   return "Active";
 }
 
+const COLS = [
+  "Name",
+  "Prefix",
+  "Scopes",
+  "Vessel",
+  "Created by",
+  "Created",
+  "Last used",
+  "Requests today / daily quota",
+  "Status",
+  "Actions",
+];
+
 export function keyTable(
   session: Session,
   companyId: string,
@@ -65,50 +78,42 @@ export function keyTable(
       );
     const quota = k.rateLimits?.perDay;
     const today = k.requestsToday ?? null;
+    const creator = k.createdByName ?? k.createdBy;
+    const cell = (label: string, cls: string | null, ...content: Array<Node | string>) =>
+      h("td", { role: "cell", "data-label": label, class: cls }, ...content);
     return h(
       "tr",
-      { "data-prefix": k.prefix },
-      h("th", { scope: "row" }, k.name),
-      h("td", {}, h("code", {}, k.prefix)),
-      h("td", {}, k.scopes.join(", ")),
-      h("td", {}, k.projectId ? (vessels.get(k.projectId) ?? k.projectId) : "—"),
-      h("td", {}, k.createdBy === session.uid ? "you" : k.createdBy),
-      h("td", {}, when(k.createdAt, "—")),
-      h("td", {}, when(k.lastUsedAt)),
-      h("td", { class: "today" }, today === null ? "—" : `${today} of ${quota ?? "?"}`),
-      h("td", { class: "status" }, statusOf(k)),
-      h("td", {}, actions),
+      { role: "row", "data-prefix": k.prefix },
+      h("th", { role: "rowheader", scope: "row" }, k.name),
+      cell(COLS[1], null, h("code", {}, k.prefix)),
+      cell(COLS[2], null, k.scopes.join(", ")),
+      cell(COLS[3], null, k.projectId ? (vessels.get(k.projectId) ?? k.projectId) : "—"),
+      cell(COLS[4], "creator", k.createdBy === session.uid ? `${creator} (you)` : creator),
+      cell(COLS[5], null, when(k.createdAt, "—")),
+      cell(COLS[6], null, when(k.lastUsedAt)),
+      cell(COLS[7], "today", today === null ? "—" : `${today} of ${quota ?? "?"}`),
+      cell(COLS[8], "status", statusOf(k)),
+      cell(COLS[9], "actions", actions),
     );
   });
-  const cols = [
-    "Name",
-    "Prefix",
-    "Scopes",
-    "Vessel",
-    "Created by",
-    "Created",
-    "Last used",
-    "Requests today / daily quota",
-    "Status",
-    "Actions",
-  ];
+  // Explicit roles: on a narrow screen (200 % zoom) the rows are stacked as cards (style.css),
+  // and a table laid out as blocks keeps its meaning for screen readers only through them.
   return h(
     "div",
     { class: "table-wrap" },
     h(
       "table",
-      { id: "keys" },
-      h("caption", { class: "visually-hidden" }, "Keys of this API, newest first"),
+      { id: "keys", role: "table", "aria-label": "Keys of this API, newest first" },
       h(
         "thead",
-        {},
+        { role: "rowgroup" },
         h(
           "tr",
-          {},
-          cols.map((c) => h("th", { scope: "col" }, c)),
+          { role: "row" },
+          COLS.map((c) => h("th", { role: "columnheader", scope: "col" }, c)),
         ),
       ),
-      h("tbody", {}, rows),
+      h("tbody", { role: "rowgroup" }, rows),
     ),
   );
 }

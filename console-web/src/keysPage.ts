@@ -2,7 +2,7 @@ import { collection, doc, getDoc, getDocs, query, where } from "firebase/firesto
 import { API_NAMES, inWords, isRefusal, type Api, type KeyView } from "./api";
 import { companyName, companyPicker, refusal } from "./common";
 import { fill, h } from "./dom";
-import { change, showOnce, takeShown } from "./keyChanges";
+import { change, showOnce, switchAccess, takeShown } from "./keyChanges";
 import { keyTable, works } from "./keyTable";
 import { newKeyPanel } from "./newKey";
 import type { Rerender, Session } from "./session";
@@ -71,11 +71,7 @@ export async function keysPage(
           "aria-labelledby": "access-label",
           "aria-describedby": session.admin ? null : "access-note",
           disabled: !session.admin,
-          onclick: () =>
-            change(rerender, async () => {
-              await session.api.setApiAccess({ companyId, api: which, enabled: !enabled });
-              return `API access to the ${API_NAMES[which].toLowerCase()} is now ${enabled ? "off" : "on"}.`;
-            }),
+          onclick: () => void switchAccess(session, companyId, which, enabled, rerender),
         },
         enabled ? "On" : "Off",
       ),
@@ -84,12 +80,14 @@ export async function keysPage(
       ? h(
           "p",
           { class: "note" },
-          "Turning access off refuses every key of this API at once (403); turning it on lets them work again.",
+          "Turning access off refuses every key of this API at once (403); " +
+            "turning it on lets them work again.",
         )
       : h(
           "p",
           { id: "access-note", class: "note" },
-          "Only a platform Admin can switch API access on or off. Ask your platform administrator.",
+          "Only a platform Admin can switch API access on or off. " +
+            "Ask your platform administrator.",
         ),
   );
   const parts: Array<HTMLElement | null> = [

@@ -33,7 +33,8 @@ export function newKeyPanel(key: string, heading: string, onDone: () => void): H
       "p",
       { class: "warning" },
       h("strong", {}, "Copy this key now: it cannot be shown again."),
-      " Only its first 12 characters are kept; if it is lost, roll or revoke it and create another.",
+      " Only its first 12 characters are kept; " +
+        "if it is lost, roll or revoke it and create another.",
     ),
     h("label", { for: "new-key" }, "The new key"),
     h("div", { class: "row" }, field, copy, copied),

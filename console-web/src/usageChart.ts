@@ -22,7 +22,9 @@ export function usageChart(prefix: string, days: Array<{ date: string; requests:
     viewBox: `0 0 ${width} ${height + 20}`,
     class: "chart",
     role: "img",
-    "aria-label": `Requests per day with key ${prefix}, last ${days.length} days: ${total} in total, ${today} today.`,
+    "aria-label":
+      `Requests per day with key ${prefix}, last ${days.length} days: ` +
+      `${total} in total, ${today} today.`,
   });
   days.forEach((d, i) => {
     const barHeight = Math.round((d.requests / max) * height);
@@ -39,7 +41,8 @@ export function usageChart(prefix: string, days: Array<{ date: string; requests:
   });
   chart.append(svg("line", { x1: 0, x2: width, y1: height, y2: height, stroke: "#4a5360" }));
   const label = svg("text", { x: 0, y: height + 16, "font-size": 12, fill: "#4a5360" });
-  label.textContent = `${days[0]?.date ?? ""} … ${days[days.length - 1]?.date ?? ""} (UTC days), highest ${highest}`;
+  const span = `${days[0]?.date ?? ""} … ${days[days.length - 1]?.date ?? ""}`;
+  label.textContent = `${span} (UTC days), highest ${highest}`;
   chart.append(label);
   const rows = days.map((d) => h("tr", {}, h("td", {}, d.date), h("td", {}, String(d.requests))));
   return h(

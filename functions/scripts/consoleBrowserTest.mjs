@@ -5,32 +5,40 @@
 // what an admin would: the Admin switches the findings API on, creates a key, sees it once,
 // calls GET /v1/project with it, rolls it with a 1-hour expiry, revokes the new key, and finds
 // every step in the audit trail and the usage figures; the owner (Key User) manages keys but
-// cannot switch access; the plain user is refused in words. axe-core checks every page (no
-// serious or critical violation); each page is photographed into generated/console-screenshots/
-// (git-ignored). Closing line "console-browser: N passed, N failed"; with CONSOLE_REPORT=FILE
-// also a jest-style JSON count, as docsBrowserTest.mjs writes for DOCS_REPORT.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+// cannot switch access; the plain user is refused in words; at 200 % zoom the key table's actions
+// stay within reach. axe-core checks every page (no serious or critical violation), and Hosting's
+// Content-Security-Policy must block nothing; each page is photographed into
+// generated/console-screenshots/ (git-ignored). Closing line "console-browser: N passed, N
+// failed"; with CONSOLE_REPORT=FILE also a jest-style JSON count (checkKit.mjs).
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { ensureChromium, finish, launchChromium, watchCsp } from "./checkKit.mjs";
 import { asAdmin, asOwner, asPlainUser, signInErrors, zoomed } from "./consoleFlows.mjs";
-import { check, CHROMIUM, ensureChromium, results, SHOTS, startStack } from "./consoleHarness.mjs";
+import { check, results, SHOTS, startStack } from "./consoleHarness.mjs";
 
-ensureChromium();
+ensureChromium("console-browser");
 rmSync(SHOTS, { recursive: true, force: true });
 mkdirSync(SHOTS, { recursive: true });
 const stack = startStack();
 let browser;
 try {
   await stack.ready;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  browser = await launchChromium();
   const pageErrors = [];
+  // Hosting serves firebase.json's Content-Security-Policy: whatever it blocks is a failure.
+  const violations = [];
   // Each account in a browser of its own (nothing carried over, not even a failed step's session).
-  for (const step of [signInErrors, asAdmin, asOwner, asPlainUser]) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  for (const step of [signInErrors, asAdmin, asOwner, asPlainUser, zoomed]) {
+    const context = await browser.newContext(
+      step === zoomed
+        ? { viewport: { width: 640, height: 450 }, deviceScaleFactor: 2 }
+        : { viewport: { width: 1280, height: 900 } },
+    );
     // Generous: on a loaded machine a function's first call alone can take many seconds.
     context.setDefaultTimeout(120_000);
     const page = await context.newPage();
     page.on("pageerror", (err) => pageErrors.push(err.message));
+    violations.push(await watchCsp(page));
     try {
       await step(page);
     } catch (err) {
@@ -39,8 +47,9 @@ try {
     }
     await context.close();
   }
-  await zoomed(browser);
   check(!pageErrors.length, `no script error on any page ${JSON.stringify(pageErrors)}`);
+  const blocked = violations.flat();
+  check(!blocked.length, `the CSP blocked nothing on any page ${JSON.stringify(blocked)}`);
 } catch (err) {
   check(false, `console-browser: ${err instanceof Error ? err.message : err}`);
 } finally {
@@ -48,17 +57,4 @@ try {
   await stack.stop();
 }
 console.log(`Screenshots: ${SHOTS}`);
-const { passed, failures } = results();
-console.log(`console-browser: ${passed} passed, ${failures.length} failed`);
-for (const failure of failures) console.log(`  ✗ ${failure}`);
-if (process.env.CONSOLE_REPORT)
-  writeFileSync(
-    process.env.CONSOLE_REPORT,
-    JSON.stringify({
-      numPassedTests: passed,
-      numFailedTests: failures.length,
-      numPendingTests: 0,
-      numTodoTests: 0,
-    }),
-  );
-process.exit(failures.length ? 1 : 0);
+finish("console-browser", "CONSOLE_REPORT", results());

@@ -52,9 +52,25 @@ export async function asAdmin(page) {
   await shoot(page, "admin-findings");
   await keyboard(page, "admin-findings");
 
-  // The demo company has the findings API on: off, then on again, as an Admin may.
+  // The demo company has the findings API on: off, then on again, as an Admin may. Off asks
+  // first, saying what stops; cancelled, nothing changes.
   const access = page.locator("#access-switch");
   await access.click();
+  let dialog = await openDialog(page);
+  const warning = await dialog.innerText();
+  check(
+    warning.includes("stops working at once") && warning.includes("(403)"),
+    `admin: switching access off asks first, saying what stops (${warning.slice(0, 80)}…)`,
+  );
+  await shoot(page, "admin-access-dialog");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  check(
+    (await access.getAttribute("aria-checked")) === "true",
+    "admin: a cancelled switch leaves the findings API on",
+  );
+  await access.click();
+  dialog = await openDialog(page);
+  await dialog.getByRole("button", { name: "Switch off" }).click();
   await page.locator('#access-switch[aria-checked="false"]').waitFor();
   await page.locator("#access-switch").click();
   await page.locator('#access-switch[aria-checked="true"]').waitFor();
@@ -116,9 +132,10 @@ export async function asAdmin(page) {
     .locator("#audit tbody tr")
     .evaluateAll((rows) => rows.map((r) => `${r.dataset.action} ${r.innerText}`));
   for (const [action, about] of [
-    ["api_access.changed", "the findings export"],
+    ["api_access.changed", "Switched the findings export off"],
+    ["api_access.changed", "Switched the findings export on"],
     ["api_key.created", prefix],
-    ["api_key.rolled", prefix],
+    ["api_key.rolled", `${prefix} of the findings export; key ${rolledPrefix} replaces it`],
     ["api_key.created", rolledPrefix],
     ["api_key.revoked", rolledPrefix],
     ["api.request", prefix],
@@ -127,6 +144,10 @@ export async function asAdmin(page) {
       actions.some((a) => a.startsWith(action) && a.includes(about)),
       `admin: the audit trail shows ${action} (${about})`,
     );
+  check(
+    actions.some((a) => a.startsWith("api_key.revoked") && a.includes("admin@demo.example")),
+    "admin: the audit trail names the Admin by the verified address",
+  );
   await shoot(page, "admin-audit");
   await keyboard(page, "admin-audit");
   await page.locator("#audit-class").selectOption("privileged");
@@ -153,6 +174,11 @@ export async function asOwner(page) {
   const key = await takeNewKey(page, "owner: create");
   check((await projectStatus(key)) === 200, "owner: the new key → 200");
   await shoot(page, "owner-findings");
+  const creators = await page.locator("#keys td.creator").allInnerTexts();
+  check(
+    creators.includes("admin@demo.example") && creators.includes("owner@demo.example (you)"),
+    `owner: creators are named by address, not uid (${[...new Set(creators)]})`,
+  );
   await row(page, key.slice(0, 12))
     .getByRole("button", { name: /^Revoke/ })
     .click();
@@ -196,18 +222,30 @@ export async function signInErrors(page) {
   check(error.includes("password is not right"), `sign-in: a wrong password in words (${error})`);
 }
 
-/** At 200 % zoom (half the CSS viewport at twice the pixels): nothing needs sideways scrolling. */
-export async function zoomed(browser) {
-  const context = await browser.newContext({
-    viewport: { width: 640, height: 450 },
-    deviceScaleFactor: 2,
-  });
-  context.setDefaultTimeout(120_000);
-  const page = await context.newPage();
+/**
+ * At 200 % zoom (half the CSS viewport at twice the pixels, set by the test's context): nothing
+ * needs sideways scrolling, and a key's actions are within the viewport and work.
+ */
+export async function zoomed(page) {
   await signIn(page, "owner@demo.example");
-  await page.locator("#key-name").waitFor();
+  await page.locator("#key-name").fill("Zoomed");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = await takeNewKey(page, "200 %: create");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   check(overflow <= 0, `200 %: the page needs no sideways scrolling (${overflow}px)`);
-  await page.screenshot({ path: join(SHOTS, "owner-findings-200-percent.png"), fullPage: true });
-  await context.close();
+  const revoke = row(page, key.slice(0, 12)).getByRole("button", { name: /^Revoke/ });
+  await revoke.scrollIntoViewIfNeeded();
+  const box = await revoke.boundingBox();
+  const width = await page.evaluate(() => innerWidth);
+  check(
+    !!box && box.x >= 0 && box.x + box.width <= width,
+    `200 %: the revoke button is within the ${width}px viewport (${JSON.stringify(box)})`,
+  );
+  await page.screenshot({ path: join(SHOTS, "owner-findings-200-percent-row.png") });
+  await shoot(page, "owner-findings-200-percent");
+  await keyboard(page, "owner-findings-200-percent");
+  await revoke.click();
+  await (await openDialog(page)).getByRole("button", { name: "Revoke key" }).click();
+  await page.getByText(`Key ${key.slice(0, 12)} revoked`).waitFor();
+  check((await projectStatus(key)) === 401, "200 %: the key revoked there → 401");
 }

@@ -1,17 +1,17 @@
-// The console browser test's harness (consoleBrowserTest.mjs): Debian's Chromium, the README's
-// stack in its own process group, the checks' tally, and the checks every page gets (axe-core,
-// the keyboard, a screenshot).
+// The console browser test's harness (consoleBrowserTest.mjs): the README's stack in its own
+// process group, the checks' tally (checkKit.mjs), and the checks every page gets (axe-core, the
+// keyboard, a screenshot).
 // The functions given to page.evaluate run in the page, where these are defined.
 /* global document, window */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tally } from "./checkKit.mjs";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
 export const SHOTS = join(FUNCTIONS_DIR, "generated", "console-screenshots");
-export const CHROMIUM = "/usr/bin/chromium";
 const AXE = readFileSync(
   join(ROOT, "console-web", "node_modules", "axe-core", "axe.min.js"),
   "utf8",
@@ -22,33 +22,7 @@ const FUNCTIONS_PORT = Number(process.env.FUNCTIONS_EMULATOR_PORT ?? emulators.f
 const FINDINGS = `http://127.0.0.1:${FUNCTIONS_PORT}/demo-safety-apis/europe-west1/findingsApi`;
 export const PASSWORD = "demo-password";
 
-// Playwright's own browser download needs the internet; Debian's package comes through apt.
-export function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  console.log(`console-browser: ${CHROMIUM} is missing; installing Debian's chromium (as root)`);
-  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium"]]) {
-    const run = spawnSync("apt-get", args, {
-      encoding: "utf8",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-    if (run.status !== 0) {
-      console.error(
-        `console-browser: apt-get ${args.join(" ")} failed.\n${run.stderr.slice(-3000)}`,
-      );
-      process.exit(1);
-    }
-  }
-}
-
-const failures = [];
-let passed = 0;
-/** The tally so far. */
-export const results = () => ({ passed, failures });
-export const check = (ok, what) => {
-  if (ok) passed++;
-  else failures.push(what);
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-};
+export const { check, results } = tally({ verbose: true });
 
 /** The README's stack, in its own process group; resolves once it printed its banner. */
 export function startStack() {
@@ -95,7 +69,9 @@ export const projectStatus = async (key) =>
 
 /** axe-core on the page as it is now: no serious or critical violation. */
 async function axe(page, name) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE });
+  // Evaluated through the DevTools protocol: a script tag would be an inline script, which the
+  // console's Content-Security-Policy rightly refuses.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));

@@ -8,11 +8,12 @@
 // would: an install script that needs an ignored file, a runtime import of a dev dependency or of
 // an operator tool, a missing generated file, a function its bundle lacks.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { finish } from "./checkKit.mjs";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
@@ -158,17 +159,4 @@ try {
   rmSync(stage, { recursive: true, force: true });
 }
 
-console.log(`deploy-package: ${passed} passed, ${failures.length} failed`);
-for (const failure of failures) console.error(`  ✗ ${failure}`);
-if (process.env.DEPLOY_REPORT) {
-  writeFileSync(
-    process.env.DEPLOY_REPORT,
-    JSON.stringify({
-      numPassedTests: passed,
-      numFailedTests: failures.length,
-      numPendingTests: 0,
-      numTodoTests: 0,
-    }),
-  );
-}
-process.exit(failures.length ? 1 : 0);
+finish("deploy-package", "DEPLOY_REPORT", { passed, failures });

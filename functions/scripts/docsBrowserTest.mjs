@@ -5,45 +5,16 @@
 // that the policy blocked nothing. The response headers (caching, ETag/304, compression, CSP)
 // are checked first, over plain HTTP. Closing line "docs-browser: N passed, N failed"; with
 // DOCS_REPORT=FILE also a jest-style JSON count, as smoke.mjs writes for SMOKE_REPORT.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
+import { ensureChromium, finish, launchChromium, tally, watchCsp } from "./checkKit.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const require = createRequire(import.meta.url);
 const { FINDINGS_API } = require("../lib/findings/app.js");
 const { COMPANY_API } = require("../lib/company/app.js");
 const { createApp } = require("../lib/http/createApp.js");
-
-// Playwright's own browser download needs the internet; Debian's package comes through apt.
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  console.log(
-    `docs-browser: ${CHROMIUM} is missing; installing Debian's chromium with apt-get (as root)`,
-  );
-  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium"]]) {
-    const run = spawnSync("apt-get", args, {
-      encoding: "utf8",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-    if (run.status !== 0) {
-      console.error(
-        `docs-browser: apt-get ${args.join(" ")} failed (${run.error?.message ?? `exit ${run.status}`}); cannot run the browser test.\n${`${run.stdout}${run.stderr}`.slice(-3000)}`,
-      );
-      process.exit(1);
-    }
-  }
-  if (!existsSync(CHROMIUM)) {
-    console.error(`docs-browser: apt-get installed chromium but ${CHROMIUM} is still missing.`);
-    process.exit(1);
-  }
-}
 
 /** Loopback only. data: and blob: URLs never leave the page. */
 function isLocal(url) {
@@ -52,9 +23,7 @@ function isLocal(url) {
   return ["127.0.0.1", "localhost", "[::1]"].includes(hostname) || hostname.endsWith(".localhost");
 }
 
-const failures = [];
-let passed = 0;
-const check = (ok, what) => (ok ? passed++ : failures.push(what));
+const { check, results } = tally();
 
 /** A raw GET (fetch would decompress): status, headers and the bytes as sent. */
 const rawGet = (url, headers) =>
@@ -167,27 +136,15 @@ async function checkHeaders(name, base) {
   );
 }
 
-ensureChromium();
-const profile = mkdtempSync(join(tmpdir(), "docs-chromium-"));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    // No name resolves but loopback ones, so nothing leaves this machine even where there is a
-    // network; an attempt still shows up as a request below.
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1",
-  ],
-});
+ensureChromium("docs-browser");
+const browser = await launchChromium([
+  // No name resolves but loopback ones, so nothing leaves this machine even where there is a
+  // network; an attempt still shows up as a request below.
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1",
+]);
+const context = await browser.newContext();
 // Chromium asks every host for a favicon; the app would answer 401 and log it.
-await browser.route("**/favicon.ico", (route) => route.fulfill({ status: 204 }));
+await context.route("**/favicon.ico", (route) => route.fulfill({ status: 204 }));
 try {
   for (const [name, config] of [
     ["findings", FINDINGS_API],
@@ -206,25 +163,11 @@ try {
       })),
     );
 
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const external = [];
     const errors = [];
-    // The page runs under the CSP the app sent; anything the policy blocks is a failure, seen
-    // both as the event the page (or its worker) gets and as the browser's console message.
-    const violations = [];
-    const cspMessage = (where) => (msg) =>
-      /Content Security Policy|Content-Security-Policy/i.test(msg.text()) &&
-      violations.push(`${where}: ${msg.text().slice(0, 300)}`);
-    page.on("console", cspMessage("page"));
-    page.on("worker", (worker) => worker.on("console", cspMessage("worker")));
-    await page.exposeFunction("__cspViolation", (v) => violations.push(`event: ${v}`));
-    await page.addInitScript(() =>
-      globalThis.addEventListener("securitypolicyviolation", (e) =>
-        globalThis.__cspViolation(
-          `${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"} at ${e.sourceFile}:${e.lineNumber}`,
-        ),
-      ),
-    );
+    // The page runs under the CSP the app sent; anything the policy blocks is a failure.
+    const violations = await watchCsp(page);
     page.on("request", (req) => isLocal(req.url()) || external.push(req.url().slice(0, 150)));
     page.on("pageerror", (err) => errors.push(err.message.slice(0, 300)));
     // Fake timers (time still flows) so delayed beacons such as telemetry batches can be fired
@@ -315,19 +258,6 @@ try {
   }
 } finally {
   await browser.close();
-  rmSync(profile, { recursive: true, force: true });
 }
 
-console.log(`docs-browser: ${passed} passed, ${failures.length} failed`);
-if (process.env.DOCS_REPORT)
-  writeFileSync(
-    process.env.DOCS_REPORT,
-    JSON.stringify({
-      numPassedTests: passed,
-      numFailedTests: failures.length,
-      numPendingTests: 0,
-      numTodoTests: 0,
-    }),
-  );
-for (const failure of failures) console.error(`  ✗ ${failure}`);
-process.exit(failures.length ? 1 : 0);
+finish("docs-browser", "DOCS_REPORT", results());

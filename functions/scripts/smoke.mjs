@@ -4,11 +4,12 @@
 //   node scripts/smoke.mjs          orchestrates (seed, then emulators:exec running the checks)
 //   node scripts/smoke.mjs checks   the checks themselves (run inside emulators:exec)
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { finish } from "./checkKit.mjs";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = resolve(FUNCTIONS_DIR, "..");
@@ -518,20 +519,7 @@ async function checks() {
     failures.push(
       `listApiKeys as a standard user: ${standard.status} ${JSON.stringify(standard.body).slice(0, 200)}`,
     );
-  console.log(`smoke: ${passed} passed, ${failures.length} failed`);
-  // Same keys as jest's JSON report, so the closing summary can add them up.
-  if (process.env.SMOKE_REPORT)
-    writeFileSync(
-      process.env.SMOKE_REPORT,
-      JSON.stringify({
-        numPassedTests: passed,
-        numFailedTests: failures.length,
-        numPendingTests: 0,
-        numTodoTests: 0,
-      }),
-    );
-  for (const failure of failures) console.error(`  ✗ ${failure}`);
-  process.exit(failures.length ? 1 : 0);
+  finish("smoke", "SMOKE_REPORT", { passed, failures });
 }
 
 function orchestrate() {

@@ -14,7 +14,6 @@ const CHANGES: Record<string, string> = {
   "api_key.created": "Created key",
   "api_key.revoked": "Revoked key",
   "api_key.rolled": "Rolled key",
-  "api_access.changed": "Switched API access of",
   "rate_limits.changed": "Changed the rate limits of",
   "provisioning_settings.changed": "Changed the provisioning settings of",
 };
@@ -32,6 +31,15 @@ function who(doc: AuditDoc): string {
   return name ?? "The system";
 }
 
+/** A roll's successor and the old key's expiry (UTC, to the minute); older entries lack both. */
+function rolledBy(doc: AuditDoc): string {
+  const replaced = doc.successor ? `; key ${doc.successor} replaces it` : "";
+  const until = doc.expiresAt
+    ? `; it works until ${doc.expiresAt.toDate().toISOString().slice(0, 16).replace("T", " ")} UTC`
+    : "";
+  return replaced || until ? `${replaced}${until}` : " (a new key replaces it until its expiry)";
+}
+
 function what(doc: AuditDoc): string {
   const target = doc.target?.id ?? "";
   const api = doc.api ? API_NAMES[doc.api] : undefined;
@@ -40,12 +48,14 @@ function what(doc: AuditDoc): string {
     const n = doc.count ?? 1;
     return `${n} refused request${n === 1 ? "" : "s"}: ${doc.method ?? ""} ${doc.path ?? ""}`;
   }
+  if (doc.action === "api_access.changed") {
+    const state = doc.enabled === null ? "" : doc.enabled ? " on" : " off";
+    return `Switched ${api ?? "an API"}${state}`;
+  }
   const change = CHANGES[doc.action];
-  if (doc.action === "api_access.changed") return `${change} ${api ?? "an API"}`;
-  const rolled =
-    doc.action === "api_key.rolled" ? " (a new key replaces it; it works until its expiry)" : "";
   const ofApi = api && doc.target?.type === "api_key" ? ` of ${api}` : "";
-  if (change) return `${change} ${target}${ofApi}${rolled}`;
+  if (doc.action === "api_key.rolled") return `${change} ${target}${ofApi}${rolledBy(doc)}`;
+  if (change) return `${change} ${target}${ofApi}`;
   return `${doc.action.replace(/[._]/g, " ")}${target ? ` ${target}` : ""}`;
 }
 
@@ -67,5 +77,8 @@ export function auditView(doc: AuditDoc) {
     result: result(doc),
     status: doc.status,
     target: doc.target?.id ?? null,
+    ...(doc.enabled === null ? {} : { enabled: doc.enabled }),
+    ...(doc.expiresAt ? { expiresAt: toIso(doc.expiresAt) } : {}),
+    ...(doc.successor ? { successor: doc.successor } : {}),
   };
 }

@@ -6,7 +6,7 @@ import {
 import type { z } from "../http/zod";
 import { callableFailed } from "../logs";
 import { findUser } from "../repos/users";
-import { KeyAdminError, type Caller } from "../services/adminAccess";
+import { KeyAdminError, personName, type Caller } from "../services/adminAccess";
 
 /**
  * The shared shell of the console's callables: Firebase Auth required, input validated by
@@ -18,10 +18,8 @@ async function callerOf(request: CallableRequest<unknown>): Promise<Caller> {
   if (!auth) throw new HttpsError("unauthenticated", "Sign in to manage API access.");
   const user = await findUser(auth.uid);
   const admin = auth.token.admin === true;
-  const name =
-    user?.displayName ??
-    (typeof auth.token.name === "string" ? auth.token.name : admin ? "Platform admin" : auth.uid);
-  return { uid: auth.uid, admin, name, user };
+  const verified = auth.token.email_verified === true ? auth.token.email : undefined;
+  return { uid: auth.uid, admin, name: personName(auth.uid, user, verified, admin), user };
 }
 
 /** The callable error code of each refusal of the service (the console's wire codes). */

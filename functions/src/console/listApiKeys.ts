@@ -5,21 +5,20 @@ import { keyView } from "./keyView";
 import { listApiKeysInput } from "./schemas";
 
 /**
- * The company's keys, newest first, revoked ones included, each with its effective limits and,
- * while it works, its requests today (UTC day, against `rateLimits.perDay`).
+ * The company's keys, newest first, revoked ones included, each with its effective limits, its
+ * creator's name (`createdByName`, as audit entries name people) and, while it works, its
+ * requests today (UTC day, against `rateLimits.perDay`).
  */
 export const listApiKeysHandler = callableHandler(
   "listApiKeys",
   listApiKeysInput,
   async (input, caller) => {
     const keys = await listKeysWithLimits(input.companyId, input.api, caller);
-    const today = await requestsToday(
-      input.companyId,
-      keys.map((k) => k.doc),
-    );
+    const today = await requestsToday(keys);
     return {
-      keys: keys.map(({ doc, rateLimits }) => ({
+      keys: keys.map(({ doc, rateLimits, creator }) => ({
         ...keyView(doc, rateLimits),
+        createdByName: creator,
         requestsToday: today.get(doc.prefix) ?? null,
       })),
     };

@@ -5,7 +5,7 @@ import type { KeyApi } from "../lib/apiKeyFormat";
 import { DAY_MS, type Instant } from "../lib/dates";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
 import { parseSnapshot, storedMap, type Stored } from "./stored";
-import { nullableNumber, nullableString, text, timestamp } from "./storedFields";
+import { nullableFlag, nullableNumber, nullableString, text, timestamp } from "./storedFields";
 
 export type AuditClass = keyof typeof AUDIT_RETENTION_DAYS;
 
@@ -29,6 +29,11 @@ export interface AuditEntry {
   target?: AuditTarget;
   /** Refused requests (`api.refused`): how many one entry stands for. Absent: one. */
   count?: number;
+  /** `api_access.changed`: the API's state after the switch. */
+  enabled?: boolean;
+  /** `api_key.rolled`: when the old key stops working, and the prefix of the key replacing it. */
+  expiresAt?: Timestamp;
+  successor?: string;
   expireAt: Timestamp;
 }
 
@@ -87,7 +92,7 @@ export function stageAuditEntry(
 }
 
 /** A privileged change made outside any request (the console, an operator, a trigger). */
-export interface ChangeEntry {
+export interface ChangeEntry extends Pick<AuditEntry, "enabled" | "expiresAt" | "successor"> {
   action: string;
   target: AuditTarget;
   api?: KeyApi | null;
@@ -186,6 +191,9 @@ const auditShape = {
   clientRequestId: nullableString,
   projectId: nullableString,
   count: nullableNumber,
+  enabled: nullableFlag,
+  expiresAt: timestamp,
+  successor: nullableString,
   target: storedMap({ type: nullableString, id: nullableString }),
   expireAt: timestamp,
 };

@@ -20,7 +20,8 @@ export interface RolledKey {
  * Rolls the company's key `prefix`: a new key with its name, API, vessel, scopes and per-key
  * limits, and the old key's `expiresAt`, after which authentication answers 401 for it. Only a
  * key that is neither revoked nor rolled already can be rolled. Both audit entries commit with
- * the change, in the transaction serialised with key creations (keyWrites.ts's lock).
+ * the change (the roll's with the expiry and the new key's prefix), in the transaction serialised
+ * with key creations (keyWrites.ts's lock).
  */
 export async function rollKey(
   companyId: string,
@@ -109,7 +110,13 @@ export async function rollKey(
         tx,
         companyId,
         actor,
-        { ...entry, action: "api_key.rolled", target: { type: "api_key", id: oldDoc.prefix } },
+        {
+          ...entry,
+          action: "api_key.rolled",
+          target: { type: "api_key", id: oldDoc.prefix },
+          expiresAt,
+          successor: data.prefix,
+        },
         now,
       );
       return {

@@ -106,14 +106,20 @@ export async function insertKey(
   );
 }
 
-export async function readCompanyKeys(companyId: string, api?: KeyApi): Promise<ApiKeyDoc[]> {
+/** A key as listed, with its document id: the hash that names its usage counter. */
+export type StoredKey = ApiKeyDoc & { hash: string };
+
+export async function readCompanyKeys(companyId: string, api?: KeyApi): Promise<StoredKey[]> {
   if (!(await companyRef(companyId).get()).exists)
     throw new KeyStoreError("company_not_found", "No such company.");
   let query = apiKeysCollection().where("companyId", "==", companyId);
   if (api) query = query.where("api", "==", api);
   const snap = await query.get();
   return snap.docs
-    .flatMap((doc) => parseStoredOrNull(apiKeyShape, doc.ref.path, doc.data()) ?? [])
+    .flatMap((doc) => {
+      const key = parseStoredOrNull(apiKeyShape, doc.ref.path, doc.data());
+      return key ? [{ ...key, hash: doc.id }] : [];
+    })
     .sort((a, b) => (b.createdAt?.toMillis() ?? 0) - (a.createdAt?.toMillis() ?? 0));
 }
 

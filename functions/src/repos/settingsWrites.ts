@@ -27,6 +27,7 @@ export async function storeApiAccess(
     stageChangeEntry(tx, companyId, actor, {
       action: "api_access.changed",
       api,
+      enabled,
       projectId: null,
       target: { type: "company", id: companyId },
     });

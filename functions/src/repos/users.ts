@@ -97,6 +97,14 @@ export async function findUser(uid: string): Promise<StoredUser | null> {
   return snap.exists ? parseUser(snap) : null;
 }
 
+/** Users by id in one read (the console's key creators); unknown ids are left out. */
+export async function findUsers(uids: readonly string[]): Promise<StoredUser[]> {
+  const ids = [...new Set(uids)].filter(isUserId);
+  if (!ids.length) return [];
+  const snaps = await firestore().getAll(...ids.map((id) => usersCollection().doc(id)));
+  return snaps.filter((s) => s.exists).map(parseUser);
+}
+
 /** The company's user, or null for an unknown, another company's or a removed one. */
 export async function findOnRoster(companyId: string, uid: string): Promise<StoredUser | null> {
   if (!isUserId(uid)) return null;

@@ -1,6 +1,7 @@
+import { verifiedEmails } from "../repos/authAccounts";
 import { findCompany } from "../repos/companies";
 import { KeyStoreError } from "../repos/keyWrites";
-import type { StoredUser } from "../repos/users";
+import { findUsers, type StoredUser } from "../repos/users";
 
 /**
  * Who may manage API access and keys (docs/findings-export-api.md, "Authentication"):
@@ -11,7 +12,7 @@ import type { StoredUser } from "../repos/users";
 export interface Caller {
   uid: string;
   admin: boolean;
-  /** Display name for audit entries. */
+  /** How audit entries name the actor: personName, never a field the person can edit. */
   name: string;
   /** How audit entries name the actor: a console user, or the operator command. */
   actorType?: "user" | "system";
@@ -91,6 +92,31 @@ export async function mapped<T>(operation: Promise<T>): Promise<T> {
       throw new KeyAdminError(STORE_ERROR_CODE[err.reason], err.message);
     throw err;
   }
+}
+
+/**
+ * How the console names a person (audit actors, key creators) from what they cannot edit
+ * themselves: the API-owned `email` of their user document, else the e-mail address Auth has
+ * verified (a platform Admin has no user document), else their uid. Never `displayName`, which
+ * the person edits in the app (firestore.rules).
+ */
+export function personName(
+  uid: string,
+  user: StoredUser | null,
+  verifiedEmail: string | undefined,
+  admin = false,
+): string {
+  const email = user?.email ?? verifiedEmail;
+  if (email) return admin ? `${email} (platform Admin)` : email;
+  return admin ? `Platform Admin ${uid}` : uid;
+}
+
+/** personName of each of these people, by uid: user documents in one read, Auth for the rest. */
+export async function peopleNames(uids: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(uids)].filter((id) => id.length > 0 && id.length <= 128);
+  const users = new Map((await findUsers(ids)).map((u) => [u.id, u]));
+  const verified = await verifiedEmails(ids.filter((id) => !users.get(id)?.email));
+  return new Map(ids.map((id) => [id, personName(id, users.get(id) ?? null, verified.get(id))]));
 }
 
 export const actorOf = (caller: Caller) => ({

@@ -2,8 +2,14 @@ import { DEFAULT_RATE_LIMITS } from "../config/constants";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import { findCompany } from "../repos/companies";
-import { insertKey, readCompanyKeys, storeRevocation, type NewKey } from "../repos/keyWrites";
-import { actorOf, assertMayManageKeys, mapped, type Caller } from "./adminAccess";
+import {
+  insertKey,
+  readCompanyKeys,
+  storeRevocation,
+  type NewKey,
+  type StoredKey,
+} from "../repos/keyWrites";
+import { actorOf, assertMayManageKeys, mapped, peopleNames, type Caller } from "./adminAccess";
 import { effectiveLimits, limitScopeOf, type LimitsWithSource } from "./rateLimit";
 
 /** Key management for the console and the operator command: who may, then the write. */
@@ -16,7 +22,7 @@ export function listKeys(
   companyId: string,
   api: KeyApi | undefined,
   caller: Caller,
-): Promise<ApiKeyDoc[]> {
+): Promise<StoredKey[]> {
   assertMayManageKeys(caller, companyId);
   return mapped(readCompanyKeys(companyId, api));
 }
@@ -30,18 +36,23 @@ export function revokeKey(
   return mapped(storeRevocation(companyId, prefix, actorOf(caller)));
 }
 
-/** The company's keys as `listKeys` gives them, each with its effective limits and their source. */
+/**
+ * The company's keys as `listKeys` gives them, each with its effective limits and their source,
+ * and its creator named as personName names them.
+ */
 export async function listKeysWithLimits(
   companyId: string,
   api: KeyApi | undefined,
   caller: Caller,
-): Promise<Array<{ doc: ApiKeyDoc; rateLimits: LimitsWithSource }>> {
+): Promise<Array<{ doc: StoredKey; rateLimits: LimitsWithSource; creator: string }>> {
   const [docs, company] = await Promise.all([
     listKeys(companyId, api, caller),
     findCompany(companyId),
   ]);
+  const names = await peopleNames(docs.map((d) => d.createdBy));
   return docs.map((doc) => ({
     doc,
+    creator: names.get(doc.createdBy) ?? doc.createdBy,
     rateLimits: effectiveLimits(
       DEFAULT_RATE_LIMITS,
       company?.rateLimits,

@@ -1,8 +1,11 @@
 import { DAY_MS } from "../lib/dates";
-import { hasExpired, type ApiKeyDoc } from "../repos/apiKeys";
-import { countKeyRequests } from "../repos/keyRequestCounts";
+import type { Limits } from "../repos/apiKeyUsage";
+import { hasExpired } from "../repos/apiKeys";
+import { countKeyRequests, dayCounts } from "../repos/keyRequestCounts";
+import type { StoredKey } from "../repos/keyWrites";
 import { KeyAdminError, type Caller } from "./adminAccess";
 import { listKeys } from "./keyAdmin";
+import { shardCount } from "./rateLimitShards";
 
 /** How many UTC days the console's usage chart covers, today included. */
 export const USAGE_DAYS = 30;
@@ -10,20 +13,21 @@ export const USAGE_DAYS = 30;
 const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
 /**
- * Requests admitted today (UTC day, the daily quota's window) of each key that still works,
- * by prefix; revoked and expired keys are left out (they make no more requests).
+ * Requests admitted today (UTC day, the daily quota's window) of each key that still works, by
+ * prefix, as the quota counts them: the keys' rate-limit counters over the shards their limits
+ * give them (rateLimitShards.ts), all read at once. Revoked and expired keys are left out (they
+ * make no more requests).
  */
 export async function requestsToday(
-  companyId: string,
-  docs: readonly ApiKeyDoc[],
+  keys: ReadonlyArray<{ doc: StoredKey; rateLimits: Limits }>,
   nowMs = Date.now(),
 ): Promise<Map<string, number>> {
-  const live = docs.filter((d) => !d.revokedAt && !hasExpired(d.expiresAt, nowMs));
-  const from = startOfDay(nowMs);
-  const counts = await Promise.all(
-    live.map((d) => countKeyRequests(companyId, d.prefix, from, from + DAY_MS)),
+  const live = keys.filter(({ doc }) => !doc.revokedAt && !hasExpired(doc.expiresAt, nowMs));
+  const counts = await dayCounts(
+    live.map(({ doc, rateLimits }) => ({ hash: doc.hash, shards: shardCount(rateLimits) })),
+    Math.floor(nowMs / DAY_MS),
   );
-  return new Map(live.map((d, i) => [d.prefix, counts[i]]));
+  return new Map(live.map(({ doc }, i) => [doc.prefix, counts[i]]));
 }
 
 export interface UsageDay {

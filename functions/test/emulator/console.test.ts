@@ -230,6 +230,7 @@ describe("keys", () => {
       "api",
       "createdAt",
       "createdBy",
+      "createdByName",
       "expiresAt",
       "lastUsedAt",
       "name",

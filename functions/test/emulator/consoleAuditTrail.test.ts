@@ -1,5 +1,6 @@
+import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
-import { createApiKey, listAuditTrail } from "../../src/index";
+import { createApiKey, listAuditTrail, setApiAccess } from "../../src/index";
 import { consolePeople, type SignedIn } from "../support/authUsers";
 import { seedCompany, seedProject } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
@@ -12,6 +13,7 @@ const findings = client(createFindingsApp());
 
 const create = callable(createApiKey);
 const trail = callable(listAuditTrail);
+const access = callable(setApiAccess);
 
 type Key = Record<string, unknown> & { key: string; prefix: string };
 const people: Record<string, SignedIn> = {};
@@ -73,6 +75,24 @@ describe("listAuditTrail", () => {
       Buffer.from(JSON.stringify([1800000000, 0, id])).toString("base64url");
     for (const pageToken of ["not-a-token", forged("a/b/c"), forged(""), forged("__x__")])
       await rejectsWith(trail({ companyId: company, pageToken }, people.admin), "invalid-argument");
+  });
+
+  it("an access switch records the API and its new state, shown in words", async () => {
+    const company = await seedCompany();
+    await access({ companyId: company, api: "findings", enabled: false }, people.admin);
+    await access({ companyId: company, api: "company", enabled: true }, people.admin);
+    const { entries } = (await trail({ companyId: company }, people.admin)) as {
+      entries: Array<Record<string, unknown>>;
+    };
+    expect(entries.map(({ action, what, enabled }) => ({ action, what, enabled }))).toEqual([
+      { action: "api_access.changed", what: "Switched the company API on", enabled: true },
+      { action: "api_access.changed", what: "Switched the findings export off", enabled: false },
+    ]);
+    const stored = await firestore().collection(`companies/${company}/auditLogs`).get();
+    expect(stored.docs.map((d) => [d.get("api"), d.get("enabled")]).sort()).toEqual([
+      ["company", true],
+      ["findings", false],
+    ]);
   });
 
   it("the readers of firestore.rules: the owner and Key Users of the company, Admins", async () => {

@@ -11,7 +11,7 @@ import {
 } from "../../src/index";
 import { DAY_MS } from "../../src/lib/dates";
 import { auditEntry } from "../../src/repos/auditLogs";
-import { consolePeople, type SignedIn } from "../support/authUsers";
+import { consolePeople, signedIn, type SignedIn } from "../support/authUsers";
 import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
 import { client } from "../support/http";
@@ -95,9 +95,28 @@ describe("rollApiKey", () => {
     const createdEntry = entries.find(
       (e) => e.action === "api_key.created" && e.target === rolled.prefix,
     )!;
-    expect(rolledEntry).toMatchObject({ target: old.prefix, who: "ownerKeyUser" });
-    expect(rolledEntry.what).toContain(old.prefix);
+    const expiresAt = (await keysOf()).find((k) => k.prefix === old.prefix)!.expiresAt;
+    // The person as they cannot rename themselves: their user document's e-mail address.
+    expect(rolledEntry).toMatchObject({
+      target: old.prefix,
+      who: `${people.ownerKeyUser.uid}@private-canary.example`,
+      successor: rolled.prefix,
+      expiresAt,
+    });
+    expect(rolledEntry.what).toContain(
+      `${old.prefix} of the findings export; key ${rolled.prefix}`,
+    );
+    expect(rolledEntry.what).toContain(
+      `works until ${String(expiresAt).slice(0, 16).replace("T", " ")} UTC`,
+    );
     expect(createdEntry.at).toBe(rolledEntry.at);
+    const stored = await firestore()
+      .collection(`companies/${companyId}/auditLogs`)
+      .where("action", "==", "api_key.rolled")
+      .where("target.id", "==", old.prefix)
+      .get();
+    expect(stored.docs[0].get("successor")).toBe(rolled.prefix);
+    expect((stored.docs[0].get("expiresAt") as Timestamp).toDate().toISOString()).toBe(expiresAt);
   });
 
   it("keeps the key's own limits; a rolled, revoked or unknown key cannot be rolled", async () => {
@@ -178,6 +197,54 @@ describe("usage figures", () => {
     expect(listed.lastUsedAt).toEqual(expect.any(String));
     await revoke({ companyId, prefix: made.prefix }, people.ownerKeyUser);
     expect((await keysOf()).find((k) => k.prefix === made.prefix)!.requestsToday).toBeNull();
+  });
+
+  it("requests today of a sharded key: the quota's counter summed over every shard", async () => {
+    const seeded = await seedKey({
+      api: "findings",
+      companyId,
+      projectId,
+      rateLimits: { perMinute: 600 },
+    });
+    for (let i = 0; i < 6; i++) expect(await status(seeded.key)).toBe(200);
+    // Ten shards of 60 a minute, each request on one chosen at random: the key's own counter
+    // (shard 0) holds all six once in a million runs, so reading it alone would fall short.
+    const own = Number((await firestore().doc(`apiKeyUsage/${seeded.hash}`).get()).get("dayCount"));
+    expect(own || 0).toBeLessThan(6);
+    const listed = (await keysOf()).find((k) => k.prefix === seeded.prefix)!;
+    expect(listed).toMatchObject({ requestsToday: 6, rateLimits: { perMinute: 600 } });
+  });
+
+  it("names each key's creator by an address they cannot edit, never by displayName", async () => {
+    const made = await newKey("named");
+    await firestore()
+      .doc(`users/${people.ownerKeyUser.uid}`)
+      .update({ displayName: "Someone Else" });
+    const verifiedAdmin = await signedIn({ admin: true }, undefined, {
+      email: "ops@platform.example",
+      emailVerified: true,
+    });
+    const unverified = await signedIn({ admin: true }, undefined, { email: "x@evil.example" });
+    const byAdmin = (await create(
+      { companyId, api: "findings", name: "admin's", projectId },
+      verifiedAdmin,
+    )) as Key;
+    const byUnverified = (await create(
+      { companyId, api: "findings", name: "unverified", projectId },
+      unverified,
+    )) as Key;
+    const names = new Map((await keysOf()).map((k) => [k.prefix, k.createdByName]));
+    expect(names.get(made.prefix)).toBe(`${people.ownerKeyUser.uid}@private-canary.example`);
+    expect(names.get(byAdmin.prefix)).toBe("ops@platform.example");
+    expect(names.get(byUnverified.prefix)).toBe(unverified.uid);
+    const { entries } = (await trail({ companyId, class: "privileged" }, people.admin)) as {
+      entries: Array<Record<string, unknown>>;
+    };
+    const who = (prefix: string) =>
+      entries.find((e) => e.action === "api_key.created" && e.target === prefix)?.who;
+    expect(who(made.prefix)).toBe(`${people.ownerKeyUser.uid}@private-canary.example`);
+    expect(who(byAdmin.prefix)).toBe("ops@platform.example (platform Admin)");
+    expect(who(byUnverified.prefix)).toBe(`Platform Admin ${unverified.uid}`);
   });
 
   it("apiKeyUsage: requests per UTC day, the last 30 days, today last", async () => {

@@ -6,13 +6,17 @@ import { randomId, seedUser } from "./builders";
  * its custom claims, signs in with a custom token through the emulator's REST API, and the
  * resulting ID token is verified by the Admin SDK; the decoded token is what a callable sees.
  */
-export async function signedIn(claims: Record<string, unknown> = {}, uid = randomId("u")) {
+export async function signedIn(
+  claims: Record<string, unknown> = {},
+  uid = randomId("u"),
+  account: { email?: string; emailVerified?: boolean } = {},
+) {
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   if (!host)
     throw new Error(
       "FIREBASE_AUTH_EMULATOR_HOST is not set: run the emulator tests with npm run test:emulator.",
     );
-  await auth().createUser({ uid });
+  await auth().createUser({ uid, ...account });
   if (Object.keys(claims).length) await auth().setCustomUserClaims(uid, claims);
   const customToken = await auth().createCustomToken(uid);
   const res = await fetch(
