@@ -68,8 +68,8 @@ async function run(target: Target, req: Request, ctx: RequestContext, principal:
 
 /**
  * The life of every keyed request, top to bottom: authenticate (key, company and project read
- * fresh), check the scope, count it with its audit entry (nothing runs for a request the window
- * refuses), read the body, run the handler, record the outcome, answer. Every failure takes the
+ * fresh), count it with its audit entry (nothing runs for a request the window refuses), check
+ * the scope, read the body, run the handler, record the outcome, answer. Every failure takes the
  * one path at the end: recorded, then rendered.
  */
 async function serveKeyed(
@@ -90,6 +90,10 @@ async function serveKeyed(
     }
     const { principal } = auth;
     subject = principal;
+    await admit(res, principal, auth.counter, requestEntry(req, ctx, principal));
+    admitted = true;
+    // Checked once counted: a key looping on an endpoint it may not call spends its own window
+    // (and meets the remembered 429) like any other request, instead of reading for free.
     const scope = "route" in target ? target.route.scope : undefined;
     if (scope && !principal.scopes.includes(scope)) {
       throw new ApiError(
@@ -97,8 +101,6 @@ async function serveKeyed(
         `This key lacks the "${scope}" scope this endpoint needs; use a key created with it.`,
       );
     }
-    await admit(res, principal, auth.counter, requestEntry(req, ctx, principal));
-    admitted = true;
     await readBody(req, res);
     const answer = await run(target, req, ctx, principal);
     await record(req, ctx, {
