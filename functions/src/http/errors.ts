@@ -12,9 +12,13 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   "seat-capacity-exhausted": 409,
+  /** `Idempotency-Key`: the first request under the key is still running. */
+  idempotency_key_in_use: 409,
   resync_required: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** `Idempotency-Key`: the key was first sent with another request. */
+  idempotency_key_reused: 422,
   rate_limited: 429,
   /**
    * SCIM's answer to "no free seat now": identity providers retry a 429 after Retry-After

@@ -43,8 +43,15 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Provisioning would exceed the company's seat capacity; the body also carries " +
     "`seat_capacity` and `seats_used`. Nothing was created.",
   resync_required:
-    "The `delta_token` is older than the change records' retention (30 days): start " +
-    "again with a full copy (the delta endpoint without `delta_token`).",
+    "The `delta_token` is older than the change records' retention (30 days), or was " +
+    "signed with a page-token secret since retired: start again with a full copy (the " +
+    "delta endpoint without `delta_token`).",
+  idempotency_key_in_use:
+    "A request with this `Idempotency-Key` is still in progress; retry after `Retry-After` " +
+    "seconds to get its answer.",
+  idempotency_key_reused:
+    "This `Idempotency-Key` was first sent with another request (method, path or body); " +
+    "nothing was run. Use a new key for a new request.",
   payload_too_large:
     "The request body exceeds 64 KiB, whatever its media type (checked on the bytes received).",
   unsupported_media_type:
@@ -74,6 +81,11 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   resync_required:
     "This delta_token is older than 30 days; start a full copy again without delta_token.",
   payload_too_large: "The request body is larger than 64 KiB.",
+  idempotency_key_in_use:
+    "A request with this Idempotency-Key is still in progress; retry after 12 s.",
+  idempotency_key_reused:
+    "This Idempotency-Key was sent with another request (method, path or body); use a new " +
+    "key for a new request.",
   unsupported_media_type: "Send the request body as JSON with `Content-Type: application/json`.",
   rate_limited: "Rate limit exceeded: 60 requests per minute; retry after 42 s.",
   internal: "An internal error occurred; retry with exponential backoff.",
@@ -135,7 +147,11 @@ export function errorResponse(
   // Refused before the limiter (401, 403 forbidden) carry no RateLimit headers; the rest do.
   if (keyed && codes.some((code) => code !== "unauthorized" && code !== "forbidden"))
     Object.assign(headers, RATE_HEADERS);
-  if (codes.includes("rate_limited") || codes.includes("seats_unavailable"))
+  if (
+    codes.includes("rate_limited") ||
+    codes.includes("seats_unavailable") ||
+    codes.includes("idempotency_key_in_use")
+  )
     headers["Retry-After"] = {
       description: "Seconds until the exhausted window frees up (for a seat: when to try again).",
       schema: { type: "integer" },

@@ -5,6 +5,7 @@ import { authenticate } from "./auth";
 import { contextOf, type AuditSubject, type Principal, type RequestContext } from "./context";
 import { answerableError, renderError, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
+import { runOnce } from "./idempotency";
 import { admit } from "./rateLimit";
 import { originOf, record, requestEntry } from "./record";
 import { answerOf, parseInput, type AnyRoute, type KeyedRoute } from "./route";
@@ -56,14 +57,16 @@ type Target = { route: KeyedRoute } | { refuse: (req: Request) => ApiError };
 async function run(target: Target, req: Request, ctx: RequestContext, principal: Principal) {
   if ("refuse" in target) throw target.refuse(req);
   const { route } = target;
-  const input = parseInput(route as AnyRoute, req);
-  const result = await route.handler({
-    ...input,
-    principal,
-    origin: originOf(req, ctx, principal),
-    ...tokenScopesOf(route.operationId, principal, input.params, input.query),
+  return runOnce(route, req, ctx, principal, async () => {
+    const input = parseInput(route as AnyRoute, req);
+    const result = await route.handler({
+      ...input,
+      principal,
+      origin: originOf(req, ctx, principal),
+      ...tokenScopesOf(route.operationId, principal, input.params, input.query),
+    });
+    return answerOf(route as AnyRoute, result);
   });
-  return answerOf(route as AnyRoute, result);
 }
 
 /**
