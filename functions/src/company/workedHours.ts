@@ -86,6 +86,8 @@ export const postWorkedHours = defineRoute({
     "record. Audited as `worked_hours.set`.",
   tags: ["Provisioning"],
   scope: "provisioning",
+  // Run again after a stopped first try: the same month's value again (200, replaced).
+  idempotency: {},
   body,
   bodyExample: WORKED_HOURS_INPUT_EXAMPLE,
   success: {

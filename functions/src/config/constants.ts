@@ -19,3 +19,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Active (unrevoked) keys a company may hold per API. */
 export const MAX_ACTIVE_KEYS = 20;
+
+/** How long an `Idempotency-Key`'s answer is kept and replayed (docs/firestore-data.md). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long a first try holds its `Idempotency-Key`: longer than the API functions' timeout
+ * (60 s), so a retry takes over only from a request that can no longer answer.
+ */
+export const IDEMPOTENCY_LOCK_MS = 70_000;

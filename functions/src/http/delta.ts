@@ -34,7 +34,8 @@ export const deltaQuery = z
           "delta. Without it: a full copy of every " +
           "visible row. With it: every row changed since, or removed since (`removed`). " +
           "Repeat it beside `page_token` on " +
-          "later pages. Reusable; older than 30 days: 410 `resync_required`.",
+          "later pages. Reusable; older than 30 days, or signed with a page-token secret " +
+          "since retired: 410 `resync_required`.",
       }),
   })
   .strict();

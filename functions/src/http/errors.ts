@@ -18,8 +18,8 @@ export const ERRORS = {
     status: 400,
     when:
       "A parameter or the body is malformed, or an unknown or repeated query parameter was " +
-      "sent; the message names it. Also a page or delta token that is tampered with, belongs " +
-      "to another query or was made with a retired secret.",
+      "sent; the message names it. Also a page or delta token that is tampered with or belongs " +
+      "to another query, or a page token made with a retired secret.",
     todo:
       "Fix the request; do not retry it unchanged. For a token: start the listing again " +
       "without `page_token`.",
@@ -68,9 +68,18 @@ export const ERRORS = {
       "`seat_capacity` and `seats_used`.",
     todo: "Free a seat (deactivate or remove a user) or have seats added in the app, then retry.",
   },
+  idempotency_key_in_use: {
+    status: 409,
+    when:
+      "A request with this `Idempotency-Key` is still in progress. Carries `Retry-After` " +
+      "(seconds).",
+    todo: "Retry after `Retry-After` seconds with the same key to get the first request's answer.",
+  },
   resync_required: {
     status: 410,
-    when: "The `delta_token` is older than the change records' retention (30 days).",
+    when:
+      "The `delta_token` is older than the change records' retention (30 days), or was " +
+      "signed with a page-token secret since retired.",
     todo: "Start a full copy again: call the delta endpoint without `delta_token`.",
   },
   payload_too_large: {
@@ -84,6 +93,13 @@ export const ERRORS = {
       "The request body is not JSON, or is compressed (`Content-Encoding`). Behind the " +
       "production load balancer a compressed body gets its 403 instead.",
     todo: "Send the body uncompressed, as JSON with `Content-Type: application/json`.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    when:
+      "This `Idempotency-Key` was first sent with another request (method, path or body); " +
+      "nothing was run.",
+    todo: "Use a new key for a new request; reuse a key only to retry the same request.",
   },
   rate_limited: {
     status: 429,
@@ -106,9 +122,9 @@ export const ERRORS = {
     status: 500,
     when: "A server-side failure, never with internals; the request id is in the body.",
     todo:
-      "Retry with exponential backoff: a read is safe to repeat, and a retried write either " +
-      "repeats harmlessly or answers 409 when the first try went through. Quote " +
-      "`request_id` to support if it persists.",
+      "Retry with exponential backoff: a read is safe to repeat; send a write with an " +
+      "`Idempotency-Key` and retry it with the same key to get the first try's answer. " +
+      "Quote `request_id` to support if it persists.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -6,6 +6,7 @@ import {
 } from "@asteasolutions/zod-to-openapi";
 import { dialectOf, type ErrorDialect } from "./errorHandler";
 import { ERRORS, type ErrorCode } from "./errors";
+import { idempotencyKeyHeader, REPLAYED_RESPONSE_HEADER } from "./idempotency";
 import {
   errorResponse,
   errorSchema,
@@ -82,6 +83,7 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
         { description, schema: { type: "string" as const } },
       ]),
     );
+    if (!route.public && route.idempotency) Object.assign(own, REPLAYED_RESPONSE_HEADER);
     const success = (description: string, code: string): ResponseConfig => ({
       description,
       headers: { ...successHeaders(keyed), ...own },
@@ -121,6 +123,7 @@ export function buildDocument(api: ApiDescription, routes: AnyRoute[]): Record<s
       request: {
         query: route.query,
         params: route.params,
+        ...(!route.public && route.idempotency ? { headers: idempotencyKeyHeader } : {}),
         ...(route.body
           ? {
               body: {

@@ -47,6 +47,11 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   resync_required:
     "This delta_token is older than 30 days; start a full copy again without delta_token.",
   payload_too_large: "The request body is larger than 64 KiB.",
+  idempotency_key_in_use:
+    "A request with this Idempotency-Key is still in progress; retry after 12 s.",
+  idempotency_key_reused:
+    "This Idempotency-Key was sent with another request (method, path or body); use a new " +
+    "key for a new request.",
   unsupported_media_type: "Send the request body as JSON with `Content-Type: application/json`.",
   rate_limited: "Rate limit exceeded: 60 requests per minute; retry after 42 s.",
   internal: "An internal error occurred; retry with exponential backoff.",
@@ -108,7 +113,11 @@ export function errorResponse(
   // Refused before the limiter (401, 403 forbidden) carry no RateLimit headers; the rest do.
   if (keyed && codes.some((code) => code !== "unauthorized" && code !== "forbidden"))
     Object.assign(headers, RATE_HEADERS);
-  if (codes.includes("rate_limited") || codes.includes("seats_unavailable"))
+  if (
+    codes.includes("rate_limited") ||
+    codes.includes("seats_unavailable") ||
+    codes.includes("idempotency_key_in_use")
+  )
     headers["Retry-After"] = {
       description: "Seconds until the exhausted window frees up (for a seat: when to try again).",
       schema: { type: "integer" },

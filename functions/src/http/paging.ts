@@ -4,7 +4,7 @@ import { cursorPosition, positionCursor, type Position } from "../lib/docPositio
 import { decodeToken, encodeToken, type TokenRefusal } from "../lib/pageToken";
 import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
-import { invalidRequest } from "./errors";
+import { ApiError, invalidRequest } from "./errors";
 import { z } from "./zod";
 
 /** Query parameters shared by the list endpoints of both APIs, and the page tokens behind them. */
@@ -140,8 +140,16 @@ export function readToken<C>(
   const decoded = decodeToken<unknown>(pageTokenSecrets(), scope, token);
   const payload = decoded.ok ? parse(decoded.cursor) : null;
   if (payload !== null) return payload;
-  const why = REFUSALS[decoded.ok ? "malformed" : decoded.reason](param);
-  throw invalidRequest(`Invalid query parameter "${param}": ${why}`);
+  const reason = decoded.ok ? "malformed" : decoded.reason;
+  // A delta client already starts over on 410 (a token past the changes' retention); a retired
+  // secret means the same to it, while a page token's listing restarts on its 400.
+  if (param === "delta_token" && reason === "retired_key")
+    throw new ApiError(
+      "resync_required",
+      "This delta_token was signed with a key that has since been retired; start a full copy " +
+        "again without delta_token.",
+    );
+  throw invalidRequest(`Invalid query parameter "${param}": ${REFUSALS[reason](param)}`);
 }
 
 /** A token carrying `payload`, bound to `scope`. */

@@ -5,6 +5,7 @@ import { authenticate } from "./auth";
 import { contextOf, type AuditSubject, type Principal, type RequestContext } from "./context";
 import { answerableError, renderError, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
+import { runOnce } from "./idempotency";
 import { admit, originOf, record, requestEntry } from "./record";
 import { answerOf, parseInput, type Answer, type AnyRoute, type KeyedRoute } from "./route";
 
@@ -54,20 +55,22 @@ type Target = { route: KeyedRoute } | { refuse: (req: Request) => ApiError };
 async function run(target: Target, req: Request, ctx: RequestContext, principal: Principal) {
   if ("refuse" in target) throw target.refuse(req);
   const { route } = target;
-  const input = parseInput(route as AnyRoute, req);
-  const result = await route.handler({
-    ...input,
-    principal,
-    origin: originOf(req, ctx, principal),
-    ...tokenScopesOf(route.operationId, principal, input.params, input.query),
+  return runOnce(route, req, ctx, principal, async () => {
+    const input = parseInput(route as AnyRoute, req);
+    const result = await route.handler({
+      ...input,
+      principal,
+      origin: originOf(req, ctx, principal),
+      ...tokenScopesOf(route.operationId, principal, input.params, input.query),
+    });
+    return answerOf(route as AnyRoute, result);
   });
-  return answerOf(route as AnyRoute, result);
 }
 
 /**
  * The life of every keyed request, top to bottom: authenticate (key, company and project read
- * fresh), check the scope, count it with its audit entry (nothing runs for a request the window
- * refuses), read the body, run the handler, record the outcome, answer. Every failure takes the
+ * fresh), count it with its audit entry (nothing runs for a request the window refuses), check
+ * the scope, read the body, run the handler, record the outcome, answer. Every failure takes the
  * one path at the end: recorded, then rendered.
  */
 async function serveKeyed(
@@ -88,6 +91,10 @@ async function serveKeyed(
     }
     const { principal } = auth;
     subject = principal;
+    await admit(res, principal, auth.counter, requestEntry(req, ctx, principal));
+    admitted = true;
+    // Checked once counted: a key looping on an endpoint it may not call spends its own window
+    // (and meets the remembered 429) like any other request, instead of reading for free.
     const scope = "route" in target ? target.route.scope : undefined;
     if (scope && !principal.scopes.includes(scope)) {
       throw new ApiError(
@@ -95,8 +102,6 @@ async function serveKeyed(
         `This key lacks the "${scope}" scope this endpoint needs; use a key created with it.`,
       );
     }
-    await admit(res, principal, auth.counter, requestEntry(req, ctx, principal));
-    admitted = true;
     await readBody(req, res);
     const answer = await run(target, req, ctx, principal);
     await record(req, ctx, {

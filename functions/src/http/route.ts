@@ -101,6 +101,14 @@ export interface KeyedRoute<
   public?: false;
   /** A scope the key must hold (company API). */
   scope?: string;
+  /**
+   * A write that takes `Idempotency-Key` (http/idempotency.ts). `committed`: the answer for the
+   * change a stopped first try committed (the id its audit entry names); without it the write
+   * runs again, which must then answer as the first try would have.
+   */
+  idempotency?: {
+    committed?: (id: string, principal: Principal, req: Request) => Promise<unknown>;
+  };
   handler: (input: KeyedInput<Q, P, B, C>) => Promise<unknown>;
 }
 
@@ -150,6 +158,7 @@ export function kernelErrors(route: AnyRoute): ErrorCode[] {
     "unauthorized",
     "forbidden",
     ...(route.scope ? (["insufficient_scope"] as const) : []),
+    ...(route.idempotency ? (["idempotency_key_in_use", "idempotency_key_reused"] as const) : []),
     "rate_limited",
     "internal",
   ];

@@ -103,8 +103,9 @@ export async function abandonIntent(uid: string): Promise<"committed" | "gone" |
 }
 
 /**
- * Takes over an invitation's unfinished intent (no user, not abandoned) for `companyId`; false if
- * it is not one.
+ * Takes over an invitation's unfinished intent (no user, not abandoned) of `companyId`; false if
+ * it is not one. Only the company whose invitation made the account may adopt it: two companies
+ * may list the same domain, and the other one's invitation must meet a taken address.
  */
 export async function claimIntent(uid: string, companyId: string): Promise<boolean> {
   if (!isUserId(uid)) return false;
@@ -113,7 +114,8 @@ export async function claimIntent(uid: string, companyId: string): Promise<boole
     const [snap, user] = await Promise.all([tx.get(ref), tx.get(usersCollection().doc(uid))]);
     const intent = parseIntent(snap);
     if (user.exists || !intent || intent.abandoned || intent.reason !== "invite") return false;
-    tx.update(ref, { companyId, at: Timestamp.now() });
+    if (intent.companyId !== companyId) return false;
+    tx.update(ref, { at: Timestamp.now() });
     return true;
   }, TX_OPTIONS);
 }

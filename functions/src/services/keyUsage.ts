@@ -5,7 +5,7 @@ import { countKeyRequests, dayCounts } from "../repos/keyRequestCounts";
 import type { StoredKey } from "../repos/keyWrites";
 import { KeyAdminError, type Caller } from "./adminAccess";
 import { listKeys } from "./keyAdmin";
-import { shardCount } from "./rateLimitShards";
+import { shardCount } from "./rateLimit";
 
 /** How many UTC days the console's usage chart covers, today included. */
 export const USAGE_DAYS = 30;

@@ -3,7 +3,13 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import { sweepAccountIntents } from "../../src/services/users/accountSync";
 import { recordSignIn } from "../../src/services/users/commit";
-import { randomId, seedCompany, seedProvisioningKey, seedUser } from "../support/builders";
+import {
+  randomId,
+  seatsUsed,
+  seedCompany,
+  seedProvisioningKey,
+  seedUser,
+} from "../support/builders";
 import { client } from "../support/http";
 
 /**
@@ -99,5 +105,29 @@ describe("the intent sweep (accountIntentSweep)", () => {
     });
     expect((await firestore().doc(`companies/${companyId}`).get()).get("seatsUsed")).toBe(2);
     expect(await exists(uid)).toBe(false);
+  });
+
+  it("another company listing the same domain cannot adopt the orphan: 409; its own company's retry still adopts it", async () => {
+    const domain = `${randomId("d")}.example`;
+    const domains = { provisioningDomains: [domain] };
+    const [mine, theirs] = await Promise.all([seedCompany(domains), seedCompany(domains)]);
+    const [myKey, theirKey] = await Promise.all([mine, theirs].map(seedProvisioningKey));
+    const email = `${randomId("p")}@${domain}`;
+    const uid = randomId("u");
+    await auth().createUser({ uid, email, displayName: "Half-made" });
+    await intent(uid, mine, "invite", 0);
+    const invite = (key: string, name: string) =>
+      company
+        .raw()
+        .post("/v1/users")
+        .set("Authorization", `Bearer ${key}`)
+        .send({ email, display_name: name });
+    const attack = await invite(theirKey, "Taken over");
+    expect([attack.status, attack.body.error.code]).toEqual([409, "conflict"]);
+    expect(await account(uid)).toMatchObject({ email, displayName: "Half-made" });
+    expect((await firestore().doc(`accountIntents/${uid}`).get()).get("companyId")).toBe(mine);
+    const retry = await invite(myKey, "Adopted");
+    expect([retry.status, retry.body.data.id]).toEqual([201, uid]);
+    expect(await seatsUsed(theirs)).toBe(0);
   });
 });

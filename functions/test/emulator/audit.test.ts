@@ -83,14 +83,14 @@ describe("audit trail of keyed requests", () => {
     ]);
   });
 
-  it("a read refused for its scope leaves no request entry, only the aggregated refusal", async () => {
+  it("a read refused for its scope is a counted request: its entry settled with 403", async () => {
     const readKey = await seedKey({ api: "company", companyId, scopes: ["read"] });
     const rid = `scope-${companyId}`;
     const res = await company.get("/v1/users", readKey.key, { "X-Request-Id": rid });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("insufficient_scope");
     expect(await auditEntriesFor(companyId, rid)).toEqual([
-      expect.objectContaining({ action: "api.refused", status: 403 }),
+      expect.objectContaining({ action: "api.request", status: 403, path: "/v1/users" }),
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { createFindingsApp } from "../../src/findings/app";
 import { seedVessel } from "../support/builders";
+import { sync } from "../support/delta";
 import { at, seedComment, seedFinding } from "../support/findingBuilders";
 import { allPages, client } from "../support/http";
 
@@ -101,6 +102,24 @@ describe("page tokens", () => {
       );
       expect(after.status).toBe(400);
       expect(after.body.error.message).toMatch(/retired; restart without page_token/);
+    } finally {
+      if (saved === undefined) delete process.env.PAGE_TOKEN_SECRET;
+      else process.env.PAGE_TOKEN_SECRET = saved;
+    }
+  });
+
+  it("a delta_token of a retired secret answers 410 resync_required (start over), not 400", async () => {
+    const saved = process.env.PAGE_TOKEN_SECRET;
+    try {
+      process.env.PAGE_TOKEN_SECRET = "rotation-test-old-secret-000000000003";
+      const copy = await sync((path) => findings.get(path, vessel.key), "/v1/findings/delta");
+      const token = encodeURIComponent(copy.deltaToken);
+      process.env.PAGE_TOKEN_SECRET = "rotation-test-new-secret-000000000004";
+      const after = await findings.get(`/v1/findings/delta?delta_token=${token}`, vessel.key);
+      expect([after.status, after.body.error.code]).toEqual([410, "resync_required"]);
+      expect(after.body.error.message).toMatch(/retired; start a full copy again/);
+      const tampered = await findings.get(`/v1/findings/delta?delta_token=x${token}`, vessel.key);
+      expect(tampered.status).toBe(400);
     } finally {
       if (saved === undefined) delete process.env.PAGE_TOKEN_SECRET;
       else process.env.PAGE_TOKEN_SECRET = saved;

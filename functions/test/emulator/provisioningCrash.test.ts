@@ -20,11 +20,14 @@ import type { KillPoint } from "./fault/faultServer";
 interface Answer {
   status: number;
   body: Record<string, unknown> | null;
+  headers: Record<string, string>;
 }
 interface Call {
   method: "POST" | "PATCH" | "DELETE";
   path: string;
   body?: unknown;
+  /** Sent as `Idempotency-Key`, with the first try and every retry. */
+  idempotencyKey?: string;
 }
 interface Server {
   url: string;
@@ -64,6 +67,7 @@ async function send(server: Server, key: string, call: Call): Promise<Answer | n
         Authorization: `Bearer ${key}`,
         "Content-Type": scim ? "application/scim+json" : "application/json",
         "X-Forwarded-For": randomAddress(),
+        ...(call.idempotencyKey ? { "Idempotency-Key": call.idempotencyKey } : {}),
       },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
     });
@@ -71,6 +75,7 @@ async function send(server: Server, key: string, call: Call): Promise<Answer | n
     return {
       status: res.status,
       body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+      headers: Object.fromEntries(res.headers),
     };
   } catch {
     return null;
@@ -207,8 +212,11 @@ async function retry(
 ): Promise<Answer> {
   for (let wait = 1000; ; wait = Math.min(wait * 2, 8000)) {
     const answer = await send(server, key, call);
-    if (answer && answer.status < 500) return answer;
+    const inUse = (answer?.body?.error as { code?: string } | undefined)?.code;
+    if (answer && answer.status < 500 && inUse !== "idempotency_key_in_use") return answer;
     transient.push(answer?.status ?? 0);
+    // The stopped first try still holds its Idempotency-Key: wait as the answer says.
+    if (inUse) await sleep(Number(answer?.headers["retry-after"] ?? 1) * 1000);
     if (transient.length > 200) throw new Error(`retries keep failing: ${JSON.stringify(answer)}`);
     await sleep(wait);
   }
@@ -297,7 +305,7 @@ const invited =
         (answer.body?.id ?? (answer.body?.data as { id?: string } | undefined)?.id) === holder.id
         ? null
         : `${email}: 201 but not on the roster`;
-    if (retry && answer.status === 409 && holder) return null;
+    if (retry && answer.status === 409 && holder && !call.idempotencyKey) return null;
     return `${email}: ${answer.status} ${JSON.stringify(answer.body)}`;
   };
 
@@ -317,6 +325,9 @@ const v1Invites = (c: Company, n: number): Call[] =>
     path: "/v1/users",
     body: { email: address(c), display_name: `Person ${i}` },
   }));
+/** An HR script's invitations, each with its own Idempotency-Key: a retry answers 201 too. */
+const keyedInvites = (c: Company, n: number): Call[] =>
+  v1Invites(c, n).map((call) => ({ ...call, idempotencyKey: randomId("idem") }));
 const scimInvites = (c: Company, n: number): Call[] =>
   Array.from({ length: n }, () => ({
     method: "POST",
@@ -488,7 +499,27 @@ describe("a server killed in the middle of provisioning converges (issue 28)", (
     } finally {
       process.stdout.write(`provisioning crash test:\n  ${lines.join("\n  ")}\n`);
     }
-  }, 240_000);
+  }, 480_000);
+
+  it("with Idempotency-Key, a retried invitation answers 201 for the user it created (issue 38)", async () => {
+    const lines: string[] = [];
+    try {
+      for (const kill of [
+        { fn: "createAccount", nth: 6, when: "after" },
+        { fn: "runUserTransaction", nth: 6, when: "after" },
+      ] as const)
+        lines.push(
+          await crash({
+            name: "v1 invite, keyed",
+            kill,
+            calls: async (c) => keyedInvites(c, 8),
+            expect: invited,
+          }),
+        );
+    } finally {
+      process.stdout.write(`provisioning crash test:\n  ${lines.join("\n  ")}\n`);
+    }
+  }, 400_000);
 
   it("an invitation burst killed on a timer", async () => {
     process.stdout.write(

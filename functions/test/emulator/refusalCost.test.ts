@@ -1,5 +1,6 @@
 import { Firestore, type DocumentReference } from "firebase-admin/firestore";
 import request from "supertest";
+import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { FAILURES_PER_MINUTE } from "../../src/http/refusalMemory";
@@ -85,6 +86,39 @@ describe("refused requests cost a bounded number of reads per key and window", (
     } finally {
       counted.restore();
     }
+  });
+
+  it("a read key looping on SCIM: each 403 insufficient_scope is counted and audited, then 429s from memory", async () => {
+    const companyId = await seedCompany();
+    const key = await seedKey({ api: "company", companyId, rateLimits: { perMinute: 3 } });
+    const scim = () =>
+      request(createCompanyApp())
+        .get("/scim/v2/Users")
+        .set("Authorization", `Bearer ${key.key}`)
+        .set("X-Forwarded-For", randomAddress());
+    await awayFromMinuteEdge();
+    for (let i = 0; i < 3; i++) {
+      const res = await scim();
+      expect([res.status, res.body.detail ?? res.body.error?.code]).toEqual([
+        403,
+        expect.stringMatching(/scope/),
+      ]);
+    }
+    const counted = countKeyReads(key.hash);
+    try {
+      const refused = [];
+      for (let i = 0; i < 20; i++) refused.push((await scim()).status);
+      expect(refused).toEqual(Array(20).fill(429));
+      expect(counted.reads()).toBe(1);
+    } finally {
+      counted.restore();
+    }
+    expect((await firestore().doc(`apiKeyUsage/${key.hash}`).get()).get("minuteCount")).toBe(3);
+    const entries = await firestore()
+      .collection(`companies/${companyId}/auditLogs`)
+      .where("action", "==", "api.request")
+      .get();
+    expect(entries.docs.map((d) => d.get("status"))).toEqual([403, 403, 403]);
   });
 });
 

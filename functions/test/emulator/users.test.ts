@@ -3,6 +3,7 @@ import { createCompanyApp } from "../../src/company/app";
 import { auth, firestore } from "../../src/config/firebase";
 import * as authAccounts from "../../src/repos/authAccounts";
 import * as userCommit from "../../src/services/users/commit";
+import * as inviteCommit from "../../src/services/users/inviteCommit";
 import {
   randomId,
   seatsUsed,
@@ -178,7 +179,7 @@ describe("POST /v1/users", () => {
     const { companyId, prov } = await provisioningCompany({ seatCapacity: 5, seatsUsed: 1 });
     const address = email();
     const fault = jest
-      .spyOn(userCommit, "commitInvite")
+      .spyOn(inviteCommit, "commitInvite")
       .mockRejectedValueOnce(Object.assign(new Error("14 UNAVAILABLE"), { code: 14 }));
     const res = await send("post", "/v1/users", prov, { email: address, display_name: "Fault" });
     fault.mockRestore();

@@ -56,11 +56,13 @@ export function client(app: Express) {
       key: string | undefined,
       body?: unknown,
       contentType = "application/json",
+      headers: Record<string, string> = {},
     ) {
       const req = request(app)
         [method](path)
         .set("X-Request-Id", randomId("rq"))
         .set("X-Forwarded-For", randomAddress());
+      for (const [name, value] of Object.entries(headers)) req.set(name, value);
       if (key) req.set("Authorization", `Bearer ${key}`);
       const res = await (body === undefined
         ? req

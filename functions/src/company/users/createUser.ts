@@ -1,11 +1,13 @@
+import type { Request } from "express";
 import { publicBaseUrl } from "../../http/context";
 import { defineRoute, Reply } from "../../http/route";
 import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/companies";
+import { findUser } from "../../repos/users";
 import { inviteUser } from "../../services/users/invite";
 import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
-import { toUser, userSchema } from "./wire";
+import { toUser, userSchema, type User } from "./wire";
 
 const body = z
   .object({
@@ -67,6 +69,14 @@ export const createUser = defineRoute({
     "payload_too_large",
     "unsupported_media_type",
   ],
+  // A first try that stopped after its commit: its user, as that try would have answered.
+  idempotency: {
+    committed: async (id, { companyId }, req) => {
+      const user = await findUser(id);
+      if (!user || user.companyId !== companyId) throw new Error(`users/${id} is not the change`);
+      return invited(toUser(user, await departmentsOf(companyId)), req);
+    },
+  },
   handler: async ({ body: input, principal, req, origin }) => {
     const { companyId } = principal;
     const user = await asHttp(
@@ -81,13 +91,16 @@ export const createUser = defineRoute({
         origin,
       ),
     );
-    const data = toUser(user, await departmentsOf(companyId));
-    return new Reply(
-      { data },
-      {
-        status: 201,
-        headers: { Location: `${publicBaseUrl(req)}/v1/users/${encodeURIComponent(user.id)}` },
-      },
-    );
+    return invited(toUser(user, await departmentsOf(companyId)), req);
   },
 });
+
+function invited(data: User, req: Request): Reply {
+  return new Reply(
+    { data },
+    {
+      status: 201,
+      headers: { Location: `${publicBaseUrl(req)}/v1/users/${encodeURIComponent(data.id)}` },
+    },
+  );
+}

@@ -16,6 +16,8 @@ export const deleteUser = defineRoute({
     "…) are kept. 204, and 204 again when repeated.",
   tags: ["Provisioning"],
   scope: "provisioning",
+  // Run again after a stopped first try: it answers as that try would have.
+  idempotency: {},
   params: userIdParams,
   query: z.object({}).strict(),
   success: { status: 204, description: "Removed (or already removed).", schema: z.null() },

@@ -74,6 +74,8 @@ export const updateUser = defineRoute({
     "`role` and `status` cannot be changed here.",
   tags: ["Provisioning"],
   scope: "provisioning",
+  // Run again after a stopped first try: it answers as that try would have.
+  idempotency: {},
   params: userIdParams,
   body,
   bodyExample: USER_UPDATE_EXAMPLE,

@@ -3,7 +3,6 @@ import type { AuditOrigin } from "../../repos/auditLogs";
 import {
   readUserTransaction,
   runUserTransaction,
-  type NewUserRecord,
   type UserTransaction,
   type UserUpdate,
 } from "../../repos/userTransaction";
@@ -13,13 +12,12 @@ import {
   assertOtherActiveOwner,
   assertSeatFree,
   assertUserNameFree,
-  isSeated,
   planSignIn,
   SEATED,
   seatsFrom,
   type PlannedChange,
 } from "./decisions";
-import { addressTaken, deactivatedLimit, notFound, type Seats } from "./errors";
+import { notFound, type Seats } from "./errors";
 
 /**
  * The lifecycle's transactions: each reads what its decisions need (decisions.ts), then
@@ -30,7 +28,7 @@ import { addressTaken, deactivatedLimit, notFound, type Seats } from "./errors";
  * The company's seats, read in the transaction; a counter that cannot be trusted is recounted from
  * the roster.
  */
-async function seatsIn(tx: UserTransaction, companyId: string, delta = 0): Promise<Seats> {
+export async function seatsIn(tx: UserTransaction, companyId: string, delta = 0): Promise<Seats> {
   const seats = seatsFrom(await tx.seats(companyId), delta);
   return {
     capacity: seats.capacity,
@@ -64,51 +62,6 @@ async function assertFreeIn(
 export async function seatsLookFull(companyId: string): Promise<Seats | null> {
   const seats = await readUserTransaction((tx) => seatsIn(tx, companyId));
   return seats.used >= seats.capacity ? seats : null;
-}
-
-/**
- * The invitation's account intent was abandoned (or is gone): its account is not this request's to
- * use.
- */
-export class InviteIntentLost extends Error {
-  constructor() {
-    super("the invitation's account intent was abandoned");
-    this.name = "InviteIntentLost";
-  }
-}
-
-/**
- * Writes a new user and takes a seat if it is seated (invited), or refuses (address, userName,
- * seats) with nothing written. The account `uid` must still be the invitation's (its intent read
- * here, not abandoned); a user already committed with it holds the address (a concurrent request).
- */
-export async function commitInvite(
-  companyId: string,
-  uid: string,
-  record: NewUserRecord,
-  origin: AuditOrigin,
-): Promise<StoredUser> {
-  return runUserTransaction(async (tx) => {
-    const [intent, existing] = await Promise.all([tx.intent(uid), tx.user(uid)]);
-    if (existing) throw addressTaken();
-    if (!intent || intent.abandoned) throw new InviteIntentLost();
-    const seats = await seatsIn(tx, companyId);
-    await assertFreeIn(tx, companyId, uid, {
-      email: record.email ?? undefined,
-      userNameKey: record.userNameKey,
-    });
-    const seated = isSeated(record.status);
-    if (seated) assertSeatFree(seats);
-    // A deactivated user holds an address without a seat: at most as many as the company has seats.
-    else {
-      const held = await tx.countDeactivatedOnRoster(companyId);
-      if (held >= seats.capacity) throw deactivatedLimit(held);
-    }
-    const user = tx.create(companyId, uid, record);
-    if (seated) tx.setSeatsUsed(companyId, seats.used + 1);
-    tx.audit(companyId, uid, "user.invited", origin);
-    return user;
-  });
 }
 
 /**

@@ -4,9 +4,10 @@ import type { AuditOrigin } from "../../repos/auditLogs";
 import type { NewUserRecord } from "../../repos/userTransaction";
 import { usersWithEmail, type StoredUser } from "../../repos/users";
 import { abandonInvite, accountForInvite, settleAccount, uidWithoutAccount } from "./accountSync";
-import { commitInvite, InviteIntentLost, seatsLookFull } from "./commit";
+import { seatsLookFull } from "./commit";
 import { assertAddressFree, type PersonName } from "./decisions";
 import { asUsersError, seatsExhausted } from "./errors";
+import { commitInvite, InviteIntentLost } from "./inviteCommit";
 import {
   assertInDomains,
   chooseDepartment,
