@@ -39,8 +39,8 @@ class ApiFailure(Exception):
 
 
 def is_stale_token(error):
-    # A token signed with a page-token secret retired after rotation answers 400 invalid_request
-    # today; another issue turns that answer into 410. Either way the only way on is a full copy.
+    # 410 resync_required: older than 30 days, or signed with a secret retired after a rotation.
+    # 400: a token the API cannot read (damaged in storage). Either way the way on is a full copy.
     return isinstance(error, ApiFailure) and error.status in (400, 410)
 
 

@@ -104,9 +104,7 @@ export function dayRemaining(response: Response): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** A delta token the API no longer takes: 410, or (today) 400 for a token of a retired secret. */
+/** A delta token the API no longer takes: 410 (too old, or its secret retired), or 400 (damaged). */
 export function isStaleToken(error: unknown): boolean {
-  // A token signed with a page-token secret retired after rotation answers 400 invalid_request
-  // today; another issue turns that answer into 410. Either way the only way on is a full copy.
   return error instanceof ApiFailure && (error.status === 410 || error.status === 400);
 }

@@ -148,8 +148,8 @@ async function checks() {
     );
   }
 
-  // A stored delta token the API no longer takes: older than 30 days (410), or unreadable, as
-  // one of a retired secret is today (400). Both start over with a full copy.
+  // A stored delta token the API no longer takes: older than 30 days (410), or damaged in
+  // storage (400). Both start over with a full copy.
   const stale = [
     ["ts", "findings", "410"],
     ["py", "findings", "400"],
