@@ -213,7 +213,8 @@ const projectionParams = {
   }),
 };
 
-export const getQuery = z.looseObject(projectionParams);
+/** Unknown query parameters are refused (400), as the document says; RFC 7644's are named. */
+export const getQuery = z.object(projectionParams).strict();
 
 const integer = (description: string) =>
   z
@@ -228,7 +229,9 @@ const integer = (description: string) =>
       description: `${description} At most nine digits.`,
     });
 
-export const listQuery = z.looseObject({
+const ignored = (description: string) => z.string().max(2000).optional().openapi({ description });
+
+export const listQuery = z.strictObject({
   // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
   filter: z
     .string()
@@ -241,5 +244,7 @@ export const listQuery = z.looseObject({
     }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
+  sortBy: ignored("Ignored: sorting is not supported (RFC 7644 §3.4.2.3; `sort.supported` false)."),
+  sortOrder: ignored("Ignored, like `sortBy`."),
   ...projectionParams,
 });
