@@ -213,7 +213,10 @@ const projectionParams = {
   }),
 };
 
-/** Unknown query parameters are refused (400), as the document says; RFC 7644's are named. */
+/**
+ * Unknown query parameters are refused (400), as the document says; `sortBy` and `sortOrder`
+ * too, as in a SearchRequest body (`sort.supported` is false).
+ */
 export const getQuery = z.object(projectionParams).strict();
 
 const integer = (description: string) =>
@@ -229,8 +232,6 @@ const integer = (description: string) =>
       description: `${description} At most nine digits.`,
     });
 
-const ignored = (description: string) => z.string().max(2000).optional().openapi({ description });
-
 export const listQuery = z.strictObject({
   // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
   filter: z
@@ -244,7 +245,5 @@ export const listQuery = z.strictObject({
     }),
   startIndex: integer("1-based index of the first result (default 1; values below 1 count as 1)."),
   count: integer(`Results per page (default and maximum ${MAX_RESULTS}; negative counts as 0).`),
-  sortBy: ignored("Ignored: sorting is not supported (RFC 7644 §3.4.2.3; `sort.supported` false)."),
-  sortOrder: ignored("Ignored, like `sortBy`."),
   ...projectionParams,
 });
