@@ -1,7 +1,7 @@
 import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
 import { servedName } from "../../lib/personName";
-import type { Department } from "../../repos/departments";
+import type { Department } from "../../repos/companies";
 import { toIso } from "../../repos/storedFields";
 import type { StoredUser } from "../../repos/users";
 import { departmentNameOf } from "../../services/users/rules";
