@@ -522,15 +522,15 @@ describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
     await freeze({ companyId: oldCompany, year: YEAR }, await signedIn({ admin: true }));
     // The rows as an earlier version froze them: no concept, no member, coverage `instant`.
     const ref = firestore().doc(`companies/${oldCompany}/esrsReports/${YEAR}`);
-    const rows = ((await ref.get()).get("content.datapoints") as Array<Record<string, unknown>>).map(
-      ({ xbrl_member: _member, ...row }) => ({
-        ...row,
-        concept: null,
-        period_type: ["S1-14_01", "S1-14_10"].includes(row.datapoint_id as string)
-          ? "instant"
-          : "duration",
-      }),
-    );
+    const rows = (
+      (await ref.get()).get("content.datapoints") as Array<Record<string, unknown>>
+    ).map(({ xbrl_member: _member, ...row }) => ({
+      ...row,
+      concept: null,
+      period_type: ["S1-14_01", "S1-14_10"].includes(row.datapoint_id as string)
+        ? "instant"
+        : "duration",
+    }));
     await ref.update({ "content.datapoints": rows });
 
     const frozen = await company.get(`/v1/esrs-s1?year=${YEAR}`, oldKey);
