@@ -1,5 +1,6 @@
 import { isoTimestamp, z } from "../http/zod";
 import { OMISSIONS, UNITS } from "../services/esrs/datapoints";
+import { TAXONOMY } from "../services/esrs/publishing";
 
 export const BASES = ["frozen", "live"] as const;
 
@@ -56,10 +57,24 @@ const datapointSchema = z
       .string()
       .nullable()
       .openapi({
+        example: "esrs:NumberOfRecordableWorkrelatedAccidents",
         description:
-          "The ESRS XBRL taxonomy element. Null on every row for now: the element names " +
-          "could not be verified against the taxonomy's published files, and a guessed " +
-          "name would mis-tag a report; map by `datapoint_id` (EFRAG IG 3).",
+          `The element of the ${TAXONOMY} (prefix \`esrs\`, namespace ` +
+          "`https://xbrl.efrag.org/taxonomy/esrs/2023-12-22`) the row's fact takes. Null " +
+          "for `S1-14_12` (AR 94), which has no element, and in a report frozen before " +
+          "the rows were tagged (it keeps what it said). `S1-14_05` is tagged with the " +
+          "taxonomy's percent item `RateOfRecordableWorkrelatedAccidents`, the value per " +
+          "million hours as is (the taxonomy does not say how to enter the rate).",
+      }),
+    xbrl_member: z
+      .enum(["esrs:EmployeesMember", "esrs:NonemployeesMember"])
+      .nullable()
+      .openapi({
+        description:
+          "The member of `esrs:EmployeesAndNonemployeesAxis` the fact takes where the " +
+          "taxonomy tells employees and non-employees apart by member rather than by " +
+          "element (`S1-14_06`/`S1-14_08`, `S1-14_07`/`S1-14_09` and the person-type " +
+          "breakdowns); null otherwise.",
       }),
     xbrl_value: z
       .union([z.number(), z.string()])
@@ -70,9 +85,14 @@ const datapointSchema = z
           "`value` as the taxonomy types it: a percentage as a fraction (83.33 % → " +
           "0.8333), anything else as `value`.",
       }),
-    xbrl_unit: z.enum(["pure"]).nullable().openapi({
-      description: "`pure` for every number (counts, days, rates, fractions); null for text.",
-    }),
+    xbrl_unit: z
+      .enum(["pure"])
+      .nullable()
+      .openapi({
+        description:
+          "`pure` (`xbrli:pure`) for every number: the taxonomy types them as percent, " +
+          "integer or decimal items; null for text (a text block).",
+      }),
     decimals: z
       .number()
       .int()
@@ -86,7 +106,9 @@ const datapointSchema = z
       }),
     period_type: z.enum(["duration", "instant"]).openapi({
       description:
-        "`instant` for the coverage shares (headcounts at the period's end), `duration` otherwise.",
+        "`duration` on every row, as the taxonomy declares every S1-14 element (the " +
+        "coverage shares included); a report frozen before the rows were tagged keeps the " +
+        "`instant` it gave the two coverage shares.",
     }),
     axis: z
       .enum(["person_type", "cause"])

@@ -1,3 +1,4 @@
+import { taggingOf } from "../services/esrs/publishing";
 import type { GetEsrsS1Response } from "./esrsWire";
 import type { AuditEntry, Incident, KpiRollup } from "./schemas";
 import type { User } from "./users/wire";
@@ -127,7 +128,7 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
           "Recordable work-related accidents per 1,000,000 hours worked, 2025-01-01 " +
           "to 2025-12-31 (UTC).",
         breakdown: null,
-        concept: null,
+        ...taggingOf("S1-14_05"),
         xbrl_value: 33.39,
         xbrl_unit: "pure",
         decimals: 2,
@@ -145,7 +146,7 @@ export const ESRS_EXAMPLE: GetEsrsS1Response = {
         unit: "count",
         note: "Deaths of employees as a result of work-related injuries and ill health.",
         breakdown: { of: "S1-14_02", by: "person_type", member: "employee" },
-        concept: null,
+        ...taggingOf("S1-14_02.employee"),
         xbrl_value: 0,
         xbrl_unit: "pure",
         decimals: 0,
@@ -185,6 +186,8 @@ export const USER_EXAMPLE: User = {
   id: "Xq3b9TtM2hV0sLkP7wZr",
   email: "nina.holm@example.com",
   display_name: "Nina Holm",
+  given_name: "Nina",
+  family_name: "Holm",
   department: "HSE",
   department_id: "dep-hse",
   role: "standard",

@@ -4,6 +4,7 @@ import { z } from "../http/zod";
 import { esrsReport } from "../services/esrs/cache";
 import { CSV_COLUMNS, esrsCsv, esrsCsvFilename } from "../services/esrs/csv";
 import { NoFrozenReportError, servedEsrs } from "../services/esrs/freeze";
+import { taggingOf } from "../services/esrs/publishing";
 import { PeriodNotBegunError } from "../services/esrs/report";
 import { BASES, responseSchema, type GetEsrsS1Response } from "./esrsWire";
 import { ESRS_EXAMPLE } from "./examples";
@@ -43,10 +44,12 @@ const query = z
   })
   .strict();
 
+const FATALITIES = taggingOf("S1-14_02").concept ?? "";
 const CSV_EXAMPLE =
   `\uFEFF${CSV_COLUMNS.join(",")}\r\n` +
   [
-    "S1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,0,,0,pure,duration,,,,false,,",
+    `S1-14_02,ESRS S1 88 (b),work_related_fatalities,0,count,0,${FATALITIES},0,pure,duration,`,
+    ",,,,false,,",
     "2025-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,UTC,true,2026-02-10T09:30:00.000Z,frozen,1,",
     "2026-02-10T09:30:00.000Z,Deaths of employees and non-employees …\r\n",
   ].join("");

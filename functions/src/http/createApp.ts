@@ -38,21 +38,28 @@ const notFound = (req: Request) =>
     `No endpoint ${req.method} ${req.path.slice(0, 200)}; see /v1/openapi.json.`,
   );
 
-/** Mounts routes, then a 405 for any other method on their paths. */
+/**
+ * Mounts routes, then a 405 for any other method on their paths. Paths without a parameter and
+ * their 405 go first, so that `PUT /scim/v2/Users/.search` meets the 405 of `.search` rather
+ * than `PUT …/Users/{id}`.
+ */
 function mount(app: Express, routes: AnyRoute[], dialects: readonly ErrorDialect[]): void {
-  const methodsByPath = new Map<string, string[]>();
-  for (const route of routes) {
-    const path = expressPath(route.path);
-    app[route.method](path, route.public ? publicHandler(route) : keyedHandler(route, dialects));
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
-  }
-  for (const [path, methods] of methodsByPath) {
-    const refuse = notAllowed(methods);
-    const publicPath = routes.some((r) => r.public && expressPath(r.path) === path);
-    const handler = publicPath
-      ? (req: Request, _res: Response, next: NextFunction) => next(refuse(req))
-      : keyedRefusal(refuse, dialects);
-    app.route(path).all(handler);
+  const hasParam = (r: AnyRoute) => expressPath(r.path).includes(":");
+  for (const group of [routes.filter((r) => !hasParam(r)), routes.filter(hasParam)]) {
+    const methodsByPath = new Map<string, string[]>();
+    for (const route of group) {
+      const path = expressPath(route.path);
+      app[route.method](path, route.public ? publicHandler(route) : keyedHandler(route, dialects));
+      methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
+    }
+    for (const [path, methods] of methodsByPath) {
+      const refuse = notAllowed(methods);
+      const publicPath = group.some((r) => r.public && expressPath(r.path) === path);
+      const handler = publicPath
+        ? (req: Request, _res: Response, next: NextFunction) => next(refuse(req))
+        : keyedRefusal(refuse, dialects);
+      app.route(path).all(handler);
+    }
   }
 }
 

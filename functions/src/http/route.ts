@@ -195,7 +195,8 @@ function parsePart<S extends z.ZodType | undefined>(
   location: string,
 ): Out<S> {
   if (!schema) return undefined as Out<S>;
-  const result = schema.safeParse(value ?? {});
+  // An absent body reads as no fields; a JSON `null` body is no object and is refused.
+  const result = schema.safeParse(value === undefined ? {} : value);
   if (!result.success) throw invalidRequest(describeIssues(location, result.error));
   return result.data as Out<S>;
 }

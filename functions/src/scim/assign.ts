@@ -99,7 +99,18 @@ function onePrimary(items: Item[]): Item[] {
   );
 }
 
-function applyMulti(state: State, op: Op, def: AttributeDef, path: AttrPath, value: unknown): void {
+function applyMulti(
+  state: State,
+  op: Op,
+  def: AttributeDef,
+  path: AttrPath,
+  value: unknown,
+  explicit: boolean,
+): void {
+  // In a body (or a path-less PATCH value) the attribute is an array, as its schema says: an
+  // object there (`"emails": {}`) would be stored as one empty value, the address dropped.
+  if (!explicit && !path.valueFilter && !path.sub && value !== null && !Array.isArray(value))
+    throw invalidValue(`"${def.name}" must be an array of values.`);
   let items = [...((state[def.name] as Item[] | undefined) ?? [])].map((i) => ({ ...i }));
   const sub = path.sub ? subAttributeOf(def, path.sub) : undefined;
   if (path.sub && !sub) return; // a sub-attribute no schema here defines: ignored
@@ -202,7 +213,7 @@ export function applyAt(
   touched?.add(def.name);
   if (op !== "remove" && value === undefined)
     throw invalidValue(`The "${op}" operation on "${label(path)}" needs a "value".`);
-  if (def.multiValued) return applyMulti(state, op, def, path, value);
+  if (def.multiValued) return applyMulti(state, op, def, path, value, explicit);
   if (def.type === "complex") return applyComplex(state, op, def, path, value);
   if (path.sub || path.valueFilter)
     throw new ScimError("invalid_request", `"${def.name}" has no sub-attributes.`, "invalidPath");

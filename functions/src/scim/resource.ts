@@ -1,5 +1,6 @@
 import { z } from "../http/zod";
 import { isObject } from "../lib/isObject";
+import { servedName } from "../lib/personName";
 import { toIso } from "../repos/storedFields";
 import type { StoredUser } from "../repos/users";
 import type { PersonName } from "../services/users/decisions";
@@ -41,7 +42,8 @@ const dropNulls = <T extends Record<string, unknown>>(value: T) =>
 /** The resource as served: attributes without a value are left out (RFC 7643 §2.5). */
 export function toScimUser(user: StoredUser, department: string | null, location: string) {
   const state = stateOf(user, department);
-  const name = dropNulls(state.name as Item);
+  const { givenName, familyName, formatted } = servedName(user);
+  const name = dropNulls({ ...(state.name as Item), givenName, familyName, formatted });
   const profile = servedProfile(state);
   const extension = { ...dropNulls({ department }), ...profile.enterprise };
   return {

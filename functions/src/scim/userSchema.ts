@@ -62,16 +62,25 @@ export const USER_ATTRIBUTES: AttributeDef[] = [
       "userName never changes the sign-in address.",
     { required: true, uniqueness: "server" },
   ),
-  attr("name", "complex", "The components of the user's name.", {
-    subAttributes: [
-      attr("formatted", "string", "The full name."),
-      attr("familyName", "string", "Family name."),
-      attr("givenName", "string", "Given name."),
-      asSent(attr("middleName", "string", "Middle name(s).")),
-      asSent(attr("honorificPrefix", "string", "E.g. `Ms.`.")),
-      asSent(attr("honorificSuffix", "string", "E.g. `III`.")),
-    ],
-  }),
+  attr(
+    "name",
+    "complex",
+    "The components of the user's name, as the identity provider sent them. A user without " +
+      "them (created in the app, which keeps only a display name) is served with that name as " +
+      "`formatted`, split into " +
+      "`givenName` and `familyName` only when it is exactly two words (`Kari Nordmann`): the " +
+      "parts of a longer name are not guessed, and an e-mail address is no name.",
+    {
+      subAttributes: [
+        attr("formatted", "string", "The full name."),
+        attr("familyName", "string", "Family name."),
+        attr("givenName", "string", "Given name."),
+        asSent(attr("middleName", "string", "Middle name(s).")),
+        asSent(attr("honorificPrefix", "string", "E.g. `Ms.`.")),
+        asSent(attr("honorificSuffix", "string", "E.g. `III`.")),
+      ],
+    },
+  ),
   attr(
     "displayName",
     "string",

@@ -213,7 +213,11 @@ const projectionParams = {
   }),
 };
 
-export const getQuery = z.looseObject(projectionParams);
+/**
+ * Unknown query parameters are refused (400), as the document says; `sortBy` and `sortOrder`
+ * too, as in a SearchRequest body (`sort.supported` is false).
+ */
+export const getQuery = z.object(projectionParams).strict();
 
 const integer = (description: string) =>
   z
@@ -228,7 +232,7 @@ const integer = (description: string) =>
       description: `${description} At most nine digits.`,
     });
 
-export const listQuery = z.looseObject({
+export const listQuery = z.strictObject({
   // The length is the filter parser's to check (a longer one is a 400 `invalidFilter`).
   filter: z
     .string()

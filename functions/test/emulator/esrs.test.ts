@@ -298,7 +298,7 @@ describe("GET /v1/esrs-s1", () => {
     expect(res.text.startsWith("\uFEFFdatapoint_id,")).toBe(true);
     const lines = res.text.slice(1).split("\r\n");
     expect(lines[0]).toMatch(
-      /^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note$/,
+      /^datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,xbrl_member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note$/,
     );
     expect(lines).toHaveLength(22);
     expect(lines[5]).toMatch(
@@ -512,6 +512,55 @@ describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
       .where("action", "==", "esrs_report.frozen")
       .get();
     expect(audit.docs.map((d) => d.get("target.id")).sort()).toEqual([`${YEAR}-v1`, `${YEAR}-v2`]);
+  });
+
+  it("a report frozen before the rows were tagged keeps what it said; the live rows are tagged", async () => {
+    const oldCompany = await seedFixture();
+    const oldKey = (
+      await seedKey({ api: "company", companyId: oldCompany, rateLimits: { perMinute: 10_000 } })
+    ).key;
+    await freeze({ companyId: oldCompany, year: YEAR }, await signedIn({ admin: true }));
+    // The rows as an earlier version froze them: no concept, no member, coverage `instant`.
+    const ref = firestore().doc(`companies/${oldCompany}/esrsReports/${YEAR}`);
+    const rows = (
+      (await ref.get()).get("content.datapoints") as Array<Record<string, unknown>>
+    ).map(({ xbrl_member: _member, ...row }) => ({
+      ...row,
+      concept: null,
+      period_type: ["S1-14_01", "S1-14_10"].includes(row.datapoint_id as string)
+        ? "instant"
+        : "duration",
+    }));
+    await ref.update({ "content.datapoints": rows });
+
+    const frozen = await company.get(`/v1/esrs-s1?year=${YEAR}`, oldKey);
+    expect(frozen.status).toBe(200);
+    expect(frozen.body.data.basis).toBe("frozen");
+    const byId = Object.fromEntries(
+      frozen.body.data.datapoints.map((r: { datapoint_id: string }) => [r.datapoint_id, r]),
+    );
+    expect(byId["S1-14_01"]).toMatchObject({
+      concept: null,
+      xbrl_member: null,
+      period_type: "instant",
+      value: 83.33,
+    });
+    expect(byId["S1-14_06"]).toMatchObject({ concept: null, xbrl_member: null });
+    expect(frozen.body.data.restatement.differences).toEqual([]);
+
+    const live = await company.get(`/v1/esrs-s1?year=${YEAR}&basis=live`, oldKey);
+    const liveById = Object.fromEntries(
+      live.body.data.datapoints.map((r: { datapoint_id: string }) => [r.datapoint_id, r]),
+    );
+    expect(liveById["S1-14_01"]).toMatchObject({ period_type: "duration", value: 83.33 });
+    expect(liveById["S1-14_01"].concept).toBe(
+      "esrs:PercentageOfPeopleInOwnWorkforceWhoAreCoveredByHealthAndSafetyManagementSystemBasedOnLegalRequirementsAndOrRecognisedStandardsOrGuidelines",
+    );
+    expect(liveById["S1-14_06"]).toMatchObject({
+      concept: "esrs:NumberOfCasesOfRecordableWorkrelatedIllHealth",
+      xbrl_member: "esrs:EmployeesMember",
+    });
+    expect(liveById["S1-14_12"]).toMatchObject({ concept: null, xbrl_member: null });
   });
 
   it("owner or Admin only; a period in progress cannot be frozen; basis=frozen without a frozen version → 404", async () => {

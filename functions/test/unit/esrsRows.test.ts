@@ -251,26 +251,26 @@ describe("the CSV", () => {
     expect(csv.startsWith("\uFEFFdatapoint_id,")).toBe(true);
     const lines = csv.slice(1).split("\r\n");
     expect(lines[0]).toBe(
-      "datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note",
+      "datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,xbrl_member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note",
     );
     expect(lines).toHaveLength(22); // header, 12 totals, 8 breakdowns, and the empty string after the last CRLF
     const tail =
       ",2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,";
     expect(lines[1]).toMatch(
-      /^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,4,,0\.8333,pure,instant,,,,false,,/,
+      /^S1-14_01,ESRS S1 88 \(a\),coverage_by_health_and_safety_management_system,83\.33,percent,4,esrs:PercentageOfPeopleInOwnWorkforceWhoAreCoveredByHealthAndSafetyManagementSystemBasedOnLegalRequirementsAndOrRecognisedStandardsOrGuidelines,0\.8333,pure,duration,,,,,false,,/,
     );
     expect(lines[1]).toContain(tail);
     expect(lines[5]).toMatch(
-      /^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,,,,pure,duration,,,,false,,/,
+      /^S1-14_05,ESRS S1 88 \(c\),rate_of_recordable_work_related_accidents,,per_million_hours,,esrs:RateOfRecordableWorkrelatedAccidents,,pure,duration,,,,,false,,/,
     );
     expect(lines[12]).toMatch(
-      /^S1-14_12,ESRS S1 AR 94,voluntary_datapoint_ar_94,,count,,,,pure,duration,,,,true,,/,
+      /^S1-14_12,ESRS S1 AR 94,voluntary_datapoint_ar_94,,count,,,,pure,duration,,,,,true,,/,
     );
     expect(lines[13]).toMatch(
-      /^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,4,count,0,,4,pure,duration,S1-14_02,person_type,employee,false,,/,
+      /^S1-14_02\.employee,ESRS S1 88 \(b\),work_related_fatalities_employees,4,count,0,esrs:NumberOfFatalitiesInOwnWorkforceAsResultOfWorkrelatedInjuriesAndWorkrelatedIllHealth,4,pure,duration,S1-14_02,person_type,employee,esrs:EmployeesMember,false,,/,
     );
     expect(lines[16]).toMatch(
-      /^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,3,count,0,,3,pure,duration,S1-14_02,cause,ill_health,false,,/,
+      /^S1-14_02\.ill_health,ESRS S1 AR 82,work_related_fatalities_from_ill_health,3,count,0,esrs:NumberOfFatalitiesInOwnWorkforceAsResultOfWorkrelatedIllHealth,3,pure,duration,S1-14_02,cause,ill_health,,false,,/,
     );
     expect(lines[21]).toBe("");
     const frozen = esrsCsv(report(BERLIN, { records: [] }).rows, {
@@ -293,6 +293,7 @@ describe("the CSV", () => {
       note,
       breakdown: null,
       concept: null,
+      xbrl_member: null,
       xbrl_value: value,
       xbrl_unit: null,
       decimals: null,
@@ -312,7 +313,7 @@ describe("the CSV", () => {
       CONTEXT,
     );
     const line = (v: string, note: string) =>
-      `X,P,n,${v},text,,,${v},,duration,,,,false,,2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,${note}`;
+      `X,P,n,${v},text,,,${v},,duration,,,,,false,,2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,${note}`;
     expect(csv.split("\r\n").slice(1).join("\r\n")).toBe(
       [
         line(`"'=HYPERLINK(""http://evil.example"")"`, "'+cmd|' /C calc'!A0"),
@@ -331,15 +332,14 @@ describe("the CSV", () => {
 });
 
 describe("the tagging fields", () => {
-  it("per row: unit as the taxonomy types it, decimals, period type, axis and member; concept null (not verified)", () => {
+  it("per row: unit as the taxonomy types it, decimals, period type, axis and member", () => {
     const { byId } = report();
     expect(byId["S1-14_01"]).toMatchObject({
       value: 83.33,
       xbrl_value: 0.8333,
       xbrl_unit: "pure",
       decimals: 4,
-      period_type: "instant",
-      concept: null,
+      period_type: "duration", // the taxonomy's, though a headcount share reads as a state
     }); // 250 / 300 = 0.83333…
     expect(byId["S1-14_05"]).toMatchObject({
       value: 5.15,
@@ -355,7 +355,64 @@ describe("the tagging fields", () => {
       member: "non_employee",
     });
     expect(byId["S1-14_02.injury"]).toMatchObject({ axis: "cause", member: "injury" });
-    expect(Object.values(byId).every((r) => r.concept === null)).toBe(true);
+    expect(Object.values(byId).every((r) => r.period_type === "duration")).toBe(true);
+  });
+
+  it("tags every row that has an element of the ESRS taxonomy 2023-12-22, S1-14_12 none", () => {
+    const { byId } = report();
+    const tags = Object.fromEntries(
+      Object.values(byId).map((r) => [r.datapoint_id, [r.concept, r.xbrl_member]]),
+    );
+    const system =
+      "HealthAndSafetyManagementSystemBasedOnLegalRequirementsAndOrRecognisedStandardsOrGuidelines";
+    const fatalities =
+      "esrs:NumberOfFatalitiesInOwnWorkforceAsResultOfWorkrelatedInjuriesAndWorkrelatedIllHealth";
+    const days =
+      "esrs:NumberOfDaysLostToWorkrelatedInjuriesAndFatalitiesFromWorkrelatedAccidents" +
+      "WorkrelatedIllHealthAndFatalitiesFromIllHealth";
+    const [emp, nonEmp] = ["esrs:EmployeesMember", "esrs:NonemployeesMember"];
+    expect(tags).toEqual({
+      "S1-14_01": [`esrs:PercentageOfPeopleInOwnWorkforceWhoAreCoveredBy${system}`, null],
+      "S1-14_02": [fatalities, null],
+      "S1-14_03": [
+        "esrs:NumberOfFatalitiesAsResultOfWorkrelatedInjuriesAndWorkrelatedIllHealthOfOtherWorkersWorkingOnUndertakingsSites",
+        null,
+      ],
+      "S1-14_04": ["esrs:NumberOfRecordableWorkrelatedAccidents", null],
+      "S1-14_05": ["esrs:RateOfRecordableWorkrelatedAccidents", null],
+      "S1-14_06": ["esrs:NumberOfCasesOfRecordableWorkrelatedIllHealth", emp],
+      "S1-14_07": [days, emp],
+      "S1-14_08": ["esrs:NumberOfCasesOfRecordableWorkrelatedIllHealth", nonEmp],
+      "S1-14_09": [days, nonEmp],
+      "S1-14_10": [
+        `esrs:PercentageOfOwnWorkersCoveredBy${system}AndWhichHasBeenInternallyAuditedAndOrAuditedOrCertifiedByExternalParty`,
+        null,
+      ],
+      "S1-14_11": [
+        "esrs:DescriptionOfUnderlyingStandardsForInternalAuditOrExternalCertificationOfHealthAndSafetyManagementSystemExplanatory",
+        null,
+      ],
+      "S1-14_12": [null, null],
+      "S1-14_02.employee": [fatalities, emp],
+      "S1-14_02.non_employee": [fatalities, nonEmp],
+      "S1-14_02.injury": [
+        "esrs:NumberOfFatalitiesInOwnWorkforceAsResultOfWorkrelatedInjuries",
+        null,
+      ],
+      "S1-14_02.ill_health": [
+        "esrs:NumberOfFatalitiesInOwnWorkforceAsResultOfWorkrelatedIllHealth",
+        null,
+      ],
+      "S1-14_04.employee": ["esrs:NumberOfRecordableWorkrelatedAccidents", emp],
+      "S1-14_04.non_employee": ["esrs:NumberOfRecordableWorkrelatedAccidents", nonEmp],
+      "S1-14_05.employee": ["esrs:RateOfRecordableWorkrelatedAccidents", emp],
+      "S1-14_05.non_employee": ["esrs:RateOfRecordableWorkrelatedAccidents", nonEmp],
+    });
+    expect(byId["S1-14_12"].note).toContain("no element in the ESRS XBRL taxonomy 2023-12-22");
+  });
+
+  it("lists the voluntary datapoints", () => {
+    const { byId } = report();
     expect(
       Object.values(byId)
         .filter((r) => r.voluntary)

@@ -1,5 +1,6 @@
 import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
+import { servedName } from "../../lib/personName";
 import type { Department } from "../../repos/companies";
 import { toIso } from "../../repos/storedFields";
 import type { StoredUser } from "../../repos/users";
@@ -9,6 +10,11 @@ import { departmentNameOf } from "../../services/users/rules";
  * The wire shapes of /v1/users: the provisioning view of a user (the only place an API returns
  * e-mail addresses).
  */
+const NAME_PART =
+  "As the identity provider sent it (SCIM `name`); for a user without name parts (created in " +
+  "the app or here, which keep only a display name), from a display name of exactly two words " +
+  "(`Kari Nordmann`), else null: the parts of a longer name are not guessed.";
+
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
 
 export const userSchema = z
@@ -16,6 +22,8 @@ export const userSchema = z
     id: z.string().openapi({ description: "The user's id (also the Firebase Auth uid)." }),
     email: z.string().nullable(),
     display_name: z.string().nullable(),
+    given_name: z.string().nullable().openapi({ description: NAME_PART }),
+    family_name: z.string().nullable().openapi({ description: NAME_PART }),
     department: z.string().nullable().openapi({ description: "The department's name, or null." }),
     department_id: z.string().nullable(),
     role: z.string().nullable().openapi({
@@ -36,10 +44,13 @@ export const userSchema = z
 export type User = z.infer<typeof userSchema>;
 
 export function toUser(user: StoredUser, departments: readonly Department[]): User {
+  const name = servedName(user);
   return {
     id: user.id,
     email: user.email,
     display_name: user.displayName,
+    given_name: name.givenName,
+    family_name: name.familyName,
     department: departmentNameOf(user, departments),
     department_id: user.departmentId,
     role: user.role,

@@ -57,8 +57,6 @@ interface Meta {
   paragraph: string;
   name: string;
   unit: Unit;
-  /** Instant for a headcount share (at the period's end), duration otherwise; absent = duration. */
-  periodType?: PeriodType;
   /** May be disclosed (¶89, AR 94): the company may mark it `voluntary_not_disclosed`. */
   voluntary?: boolean;
   /** Shown as the row's note. */
@@ -127,7 +125,6 @@ export const TOTALS: readonly Datapoint[] = [
     paragraph: "ESRS S1 88 (a)",
     name: "coverage_by_health_and_safety_management_system",
     unit: "percent",
-    periodType: "instant",
     source: "coverage",
     field: "coveredHeadcount",
     methodology:
@@ -227,7 +224,6 @@ export const TOTALS: readonly Datapoint[] = [
     paragraph: "ESRS S1 90",
     name: "coverage_by_audited_or_certified_health_and_safety_management_system",
     unit: "percent",
-    periodType: "instant",
     source: "coverage",
     field: "auditedHeadcount",
     methodology:
@@ -254,7 +250,8 @@ export const TOTALS: readonly Datapoint[] = [
     source: "not_collected",
     methodology:
       "Voluntary (AR 94): the app records no data for this datapoint, so it is always " +
-      "null; the row is present so that a tagging tool finds it.",
+      "null; the row is present so that a tagging tool finds it. It has no element in the " +
+      "ESRS XBRL taxonomy 2023-12-22 (`concept` is null).",
   },
 ];
 

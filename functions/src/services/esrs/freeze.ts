@@ -98,7 +98,9 @@ export async function findFrozenEsrs(companyId: string, year: number): Promise<F
     period: { ...c.period, start: new Date(c.period.start), end: new Date(c.period.end) },
     status: c.status,
     hours: c.hours,
-    datapoints: c.datapoints,
+    // A report frozen before the rows were tagged keeps what it said (`concept` null, the
+    // coverage shares `instant`); it named no member.
+    datapoints: c.datapoints.map((row) => ({ ...row, xbrl_member: row.xbrl_member ?? null })),
   };
 }
 

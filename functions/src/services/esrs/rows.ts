@@ -10,7 +10,7 @@ import {
 } from "./datapoints";
 import { outcomeOf, type EsrsInputs } from "./outcomes";
 import { describePeriod, incompleteNote, type PeriodStatus } from "./periodStatus";
-import { xbrlOf } from "./publishing";
+import { taggingOf, xbrlOf, type XbrlMember } from "./publishing";
 
 /**
  * One row of the S1-14 export (JSON and CSV), in datapoint order: the twelve totals, then the
@@ -26,11 +26,10 @@ export interface EsrsRow {
   note: string;
   /** Null on a total row; on a breakdown row, the total it is part of and by what. */
   breakdown: BreakdownOf | null;
-  /**
-   * The ESRS XBRL taxonomy element. Null throughout: its names could not be verified against the
-   * taxonomy's published files (docs/company-api.md), and a guessed name would mis-tag a report.
-   */
+  /** The ESRS XBRL taxonomy element (publishing.ts); null for S1-14_12, which has none. */
   concept: string | null;
+  /** The member of `esrs:EmployeesAndNonemployeesAxis` the fact takes, or null. */
+  xbrl_member: XbrlMember | null;
   /**
    * `value` as the taxonomy types it: a percentage as a fraction (83.33 → 0.8333), anything else as
    * is.
@@ -40,6 +39,7 @@ export interface EsrsRow {
   xbrl_unit: "pure" | null;
   /** XBRL `decimals` of `xbrl_value`; null for text and null values. */
   decimals: number | null;
+  /** `duration` (every S1-14 element); a report frozen before the tagging may say `instant`. */
   period_type: PeriodType;
   /**
    * The breakdown as axis and member (`person_type` / `employee`, `cause` / `ill_health`); null on
@@ -102,9 +102,9 @@ export function buildRows(
       unit: d.unit,
       note,
       breakdown,
-      concept: null,
+      ...taggingOf(d.id),
       ...xbrlOf(d.unit, value),
-      period_type: d.periodType ?? "duration",
+      period_type: "duration",
       axis: breakdown?.by ?? null,
       member: breakdown?.member ?? null,
       voluntary:
