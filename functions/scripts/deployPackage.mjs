@@ -26,6 +26,7 @@ const EXPECTED = [
   "esrsS1Report",
   "findingsApi",
   "freezeEsrsS1Report",
+  "groupRoleSweep",
   "kpiRollupDaily",
   "listApiKeys",
   "listAuditTrail",

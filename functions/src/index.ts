@@ -144,6 +144,19 @@ export const accountIntentSweep = onSchedule(
 );
 
 /**
+ * SCIM group changes whose roles an instance stopped before applying (no retry came): every 10
+ * minutes, the oldest 500 users marked due more than 10 minutes ago get what their groups give
+ * (docs/firestore-data.md, `groupRoleDueAt`).
+ */
+export const groupRoleSweep = onSchedule(
+  { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
+  async () => {
+    const { sweepGroupRoles } = await import("./services/groupMap");
+    jobFinished("group.role_sweep", { users: await sweepGroupRoles() });
+  },
+);
+
+/**
  * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
  * Auth still lets them), and an invited person becomes active at their first sign-in.
  */
