@@ -1,6 +1,6 @@
 import type { ApiKeyDoc } from "../repos/apiKeys";
 import { toIso } from "../repos/storedFields";
-import type { LimitsWithSource } from "../services/keyLimits";
+import type { LimitsWithSource } from "../services/rateLimit";
 
 /**
  * A key as the console shows it: never the hash, never the key. With `rateLimits` (the

@@ -1,7 +1,7 @@
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { toPlainJson } from "../lib/plainJson";
-import type { ProjectDoc } from "../repos/projects";
+import type { ProjectDoc } from "../repos/companies";
 import { toIso } from "../repos/storedFields";
 import { PROJECT_EXAMPLE } from "./examples";
 import { projectSchema, type Project } from "./schemas";

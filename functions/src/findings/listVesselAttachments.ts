@@ -1,5 +1,5 @@
 import { storageBuckets } from "../config/params";
-import { publicBaseUrl } from "../http/baseUrl";
+import { publicBaseUrl } from "../http/context";
 import { limitParam, pagedScan, pageOf, pageTokenParam } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";

@@ -12,11 +12,18 @@ import {
   assertFindingsAccess,
   assertKeyUsable,
 } from "../services/access";
-import { effectiveLimits, limitScopeOf } from "../services/keyLimits";
-import { blockedFor, clientAddress, noteFailure, noteSuccess } from "./addressGuard";
+import { effectiveLimits, limitScopeOf } from "../services/rateLimit";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";
-import { FORBIDDEN_MS, rememberedRefusal, rememberRefusal } from "./refusalMemory";
+import {
+  blockedFor,
+  clientAddress,
+  FORBIDDEN_MS,
+  noteFailure,
+  noteSuccess,
+  rememberedRefusal,
+  rememberRefusal,
+} from "./refusalMemory";
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 

@@ -1,8 +1,11 @@
 import type { NextFunction, Request, Response } from "express";
 import { randomUUID } from "node:crypto";
+import { MAX_BODY_BYTES, REGION } from "../config/constants";
+import { projectId } from "../config/params";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import type { ProjectDoc } from "../repos/projects";
-import type { Limits } from "../services/rateWindows";
+import type { ProjectDoc } from "../repos/companies";
+import type { Limits } from "../services/rateLimit";
+import { ApiError } from "./errors";
 
 /** What every request carries from its first middleware on (`requestContext`). */
 export interface RequestContext {
@@ -75,4 +78,57 @@ export function requestContext(api: KeyApi) {
     res.removeHeader("X-Powered-By");
     next();
   };
+}
+
+/**
+ * The body rules, checked on the raw request before authentication (so they cost no read):
+ * - no `Content-Encoding` (gzip, deflate, br): 415. The Functions runtime inflates encoded bodies
+ *   before the app runs, so the app cannot stop that work; the deployment's front door refuses them
+ *   (docs/operations.md, "Deployment"), and this answer keeps the contract the same everywhere;
+ * - at most MAX_BODY_BYTES, by `Content-Length` or by the raw body the runtime read (it parses
+ *   `application/json` itself, with a limit of its own far above ours): 413.
+ */
+export const declaresBody = (req: Request) =>
+  Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+
+export function bodyGuard(req: Request, _res: Response, next: NextFunction): void {
+  const encoding = req.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "identity" && declaresBody(req)) {
+    return next(
+      new ApiError(
+        "unsupported_media_type",
+        "Compressed request bodies are not accepted: send the body without `Content-Encoding`.",
+      ),
+    );
+  }
+  const declared = Number(req.get("content-length") ?? 0);
+  const raw = (req as Request & { rawBody?: Buffer }).rawBody;
+  if (declared > MAX_BODY_BYTES || (Buffer.isBuffer(raw) && raw.length > MAX_BODY_BYTES)) {
+    return next(
+      new ApiError(
+        "payload_too_large",
+        `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`,
+      ),
+    );
+  }
+  next();
+}
+
+/**
+ * The API's base address as the caller reached it, for links that must work when followed.
+ * The platform strips the function's own path prefix before our app sees the request
+ * (`/findingsApi/v1` arrives as `/v1`), so the prefix is rebuilt from where the request came:
+ * - the Functions emulator: `http://HOST/PROJECT/REGION/FUNCTION`;
+ * - `https://REGION-PROJECT.cloudfunctions.net/FUNCTION`;
+ * - the Cloud Run URL or a custom domain mapped to the function: `https://HOST`.
+ * FUNCTION_TARGET is the exported function's name, set by the emulator and by firebase deploy.
+ */
+export function publicBaseUrl(req: Request): string {
+  const host = req.get("host") ?? "localhost";
+  const fn = process.env.FUNCTION_TARGET ?? "";
+  if (process.env.FUNCTIONS_EMULATOR === "true")
+    return `http://${host}/${projectId()}/${REGION}/${fn}`;
+  if (host.endsWith(".cloudfunctions.net") && fn) return `https://${host}/${fn}`;
+  const local = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(host);
+  return `${local ? "http" : "https"}://${host}`;
 }

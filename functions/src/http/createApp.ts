@@ -1,7 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { KeyApi } from "../lib/apiKeyFormat";
-import { bodyGuard } from "./bodyGuard";
-import { requestContext } from "./context";
+import { bodyGuard, requestContext } from "./context";
 import { docsPage, serveDocsPage } from "./docsPage";
 import { errorHandler, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";

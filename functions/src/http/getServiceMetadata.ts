@@ -1,4 +1,4 @@
-import { publicBaseUrl } from "./baseUrl";
+import { publicBaseUrl } from "./context";
 import type { ApiDescription } from "./openapi";
 import { defineRoute, type AnyRoute } from "./route";
 import { z } from "./zod";

@@ -1,7 +1,8 @@
-import type { Request } from "express";
-import { Timestamp } from "firebase-admin/firestore";
+import type { Request, Response } from "express";
+import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
 import { MINUTE_MS } from "../lib/dates";
 import { auditWriteFailed, unattributedRequest } from "../logs";
+import { UsageContentionError } from "../repos/apiKeyUsage";
 import {
   appendAuditEntry,
   auditEntry,
@@ -10,8 +11,10 @@ import {
   type AuditOrigin,
 } from "../repos/auditLogs";
 import type { CountedEntry } from "../repos/usageCommit";
-import { pathOf, type AuditSubject, type RequestContext } from "./context";
-import type { RefusedChangeNote } from "./errors";
+import { consume, type RateLimitDecision } from "../services/rateLimit";
+import { pathOf, type AuditSubject, type Principal, type RequestContext } from "./context";
+import { ApiError, type RefusedChangeNote } from "./errors";
+import { rememberRefusal } from "./refusalMemory";
 import { noteRefusal, REFUSED_STATUSES } from "./refusals";
 
 /** Who changes something through this request (a change's own entry commits with the change). */
@@ -111,4 +114,63 @@ export async function record(req: Request, ctx: RequestContext, outcome: Outcome
     const { entry, id } = requestEntry(req, ctx, subject, status);
     await appendAuditEntry(subject.companyId, entry, id).catch(failed);
   }
+}
+
+/**
+ * Counts the request against its key's minute and day windows before anything else runs, with
+ * its audit entry in the same batch; 429 with `Retry-After` when a window is full. Across
+ * instances the count is exact (repos/apiKeyUsage), so no handler runs for a request the
+ * window refuses.
+ */
+export async function admit(
+  res: Response,
+  principal: Principal,
+  counter: DocumentSnapshot,
+  entry: CountedEntry,
+): Promise<void> {
+  let decision;
+  try {
+    decision = await consume(principal.keyHash, principal.limits, counter, entry);
+  } catch (err) {
+    // Extreme concurrency on one key from many instances: ask the caller to slow down.
+    if (err instanceof UsageContentionError)
+      throw new ApiError(
+        "rate_limited",
+        "Too many concurrent requests with this key; retry after 1 s.",
+        { "Retry-After": "1" },
+      );
+    throw err;
+  }
+  res.set("RateLimit-Policy", policyHeader(decision));
+  res.set("RateLimit", remainingHeader(decision));
+  if (!decision.allowed) {
+    const what = decision.limitedBy === "day" ? "daily quota" : "requests per minute";
+    const error = new ApiError(
+      "rate_limited",
+      `Rate limit exceeded (${what}); retry after ${decision.retryAfterSeconds} s.`,
+      {
+        "Retry-After": String(decision.retryAfterSeconds),
+        RateLimit: remainingHeader(decision),
+        "RateLimit-Policy": policyHeader(decision),
+      },
+    );
+    rememberRefusal(principal.keyHash, error, principal, decision.retryAfterSeconds * 1000);
+    throw error;
+  }
+}
+
+/** `RateLimit-Policy` of draft-ietf-httpapi-ratelimit-headers-11. */
+export function policyHeader(decision: RateLimitDecision): string {
+  return decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(", ");
+}
+
+/**
+ * `RateLimit` of the same draft, for the closer limit: the window with the fewest requests
+ * left, and on a tie the one that resets first.
+ */
+export function remainingHeader(decision: RateLimitDecision): string {
+  const [closer] = [...decision.windows].sort(
+    (a, b) => a.remaining - b.remaining || a.resetSeconds - b.resetSeconds,
+  );
+  return `"${closer.name}";r=${closer.remaining};t=${closer.resetSeconds}`;
 }

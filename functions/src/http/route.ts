@@ -1,7 +1,6 @@
 import type { Request } from "express";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { declaresBody } from "./bodyGuard";
-import type { Principal, ProjectPrincipal } from "./context";
+import { declaresBody, type Principal, type ProjectPrincipal } from "./context";
 import { ApiError, invalidRequest, type ErrorCode, type RefusedChangeNote } from "./errors";
 import { z } from "./zod";
 

@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { compareInstants, type Instant } from "../lib/dates";
+import { projectRef } from "./companies";
 import {
   commentShape,
   fileShape,
@@ -9,7 +10,6 @@ import {
   type FileDoc,
   type FindingDoc,
 } from "./findingDocs";
-import { projectRef } from "./projects";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import { parseSnapshot, type StoredSnapshot } from "./stored";
 

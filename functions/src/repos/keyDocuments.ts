@@ -2,8 +2,14 @@ import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { apiKeyOf, apiKeyRef, type ApiKeyDoc } from "./apiKeys";
 import { usageRef } from "./apiKeyUsage";
-import { companyOf, companyRef, type CompanyDoc } from "./companies";
-import { projectOf, projectRef, type ProjectDoc } from "./projects";
+import {
+  companyOf,
+  companyRef,
+  projectOf,
+  projectRef,
+  type CompanyDoc,
+  type ProjectDoc,
+} from "./companies";
 
 /** Where a key belongs: written once, at the key's creation, and never changed. */
 export interface KeyOwners {

@@ -4,8 +4,8 @@ import { firestore } from "../config/firebase";
 import { displayPrefix, generateKey, hashKey } from "../lib/apiKeyFormat";
 import { apiKeysCollection, apiKeyShape, newApiKeyData, type ApiKeyDoc } from "./apiKeys";
 import { stageChangeEntry, type AuditActor } from "./auditLogs";
+import { isLiveProjectOf, projectRef, projectShape } from "./companies";
 import { assertCompany, KeyStoreError, lockRef, workingKeys } from "./keyWrites";
-import { isLiveProjectOf, projectRef, projectShape } from "./projects";
 import { parseStored, parseStoredOrNull } from "./stored";
 
 export interface RolledKey {

@@ -10,8 +10,7 @@ import {
   type ApiKeyDoc,
 } from "./apiKeys";
 import { stageChangeEntry, type AuditActor } from "./auditLogs";
-import { companyRef } from "./companies";
-import { isLiveProjectOf, projectRef, projectShape } from "./projects";
+import { companyRef, isLiveProjectOf, projectRef, projectShape } from "./companies";
 import { parseStored, parseStoredOrNull } from "./stored";
 
 /**

@@ -1,4 +1,4 @@
-import { publicBaseUrl } from "../http/baseUrl";
+import { publicBaseUrl } from "../http/context";
 import { defineRoute, type AnyRoute } from "../http/route";
 import { jsonObject, z } from "../http/zod";
 import { ScimError } from "./errors";

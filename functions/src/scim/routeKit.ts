@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { publicBaseUrl } from "../http/baseUrl";
+import { publicBaseUrl } from "../http/context";
 import type { ErrorCode } from "../http/errors";
 import { z } from "../http/zod";
 import { SCIM_CONTENT_TYPE, URN } from "./schema";

@@ -1,9 +1,8 @@
 import type { Request } from "express";
 import { defineRoute, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
-import { departmentsOf } from "../repos/departments";
-import type { StoredUser } from "../repos/users";
-import { rosterWindow } from "../repos/users";
+import { departmentsOf } from "../repos/companies";
+import { rosterWindow, type StoredUser } from "../repos/users";
 import { departmentNameOf } from "../services/users/rules";
 import { invalidValue } from "./errors";
 import { SCIM_USER_LIST_EXAMPLE } from "./examples";

@@ -1,6 +1,6 @@
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
-import { departmentsOf } from "../repos/departments";
+import { departmentsOf } from "../repos/companies";
 import { findOnRoster } from "../repos/users";
 import { inviteUser } from "../services/users/invite";
 import { removeUser, type UserPatch } from "../services/users/lifecycle";

@@ -1,7 +1,6 @@
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { hasExpired, type ApiKeyDoc } from "../repos/apiKeys";
-import type { CompanyDoc } from "../repos/companies";
-import { isLiveProjectOf, type ProjectDoc } from "../repos/projects";
+import { isLiveProjectOf, type CompanyDoc, type ProjectDoc } from "../repos/companies";
 
 /**
  * The access rules of both API documents, decided from freshly read documents on every

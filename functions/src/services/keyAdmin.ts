@@ -4,7 +4,7 @@ import type { ApiKeyDoc } from "../repos/apiKeys";
 import { findCompany } from "../repos/companies";
 import { insertKey, readCompanyKeys, storeRevocation, type NewKey } from "../repos/keyWrites";
 import { actorOf, assertMayManageKeys, mapped, type Caller } from "./adminAccess";
-import { effectiveLimits, limitScopeOf, type LimitsWithSource } from "./keyLimits";
+import { effectiveLimits, limitScopeOf, type LimitsWithSource } from "./rateLimit";
 
 /** Key management for the console and the operator command: who may, then the write. */
 export function createKey(input: NewKey, caller: Caller): Promise<{ key: string; doc: ApiKeyDoc }> {

@@ -5,7 +5,7 @@ import request from "supertest";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
-import { FAILURES_PER_MINUTE } from "../../src/http/addressGuard";
+import { FAILURES_PER_MINUTE } from "../../src/http/refusalMemory";
 import { generateKey, hashKey } from "../../src/lib/apiKeyFormat";
 import * as keyDocuments from "../../src/repos/keyDocuments";
 import { seedCompany, seedKey, seedVessel } from "../support/builders";

@@ -2,8 +2,7 @@ import { WriteBatch } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { consumeSharded } from "../../src/repos/usageShards";
-import { shardLimits } from "../../src/services/rateLimitShards";
-import { decideMany } from "../../src/services/rateWindows";
+import { decideMany, shardLimits } from "../../src/services/rateLimit";
 import { randomId, seedCompany, seedKey, seedProject } from "../support/builders";
 import { auditEntriesFor, client } from "../support/http";
 

@@ -2,7 +2,7 @@ import { Firestore, type DocumentReference } from "firebase-admin/firestore";
 import request from "supertest";
 import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
-import { FAILURES_PER_MINUTE } from "../../src/http/addressGuard";
+import { FAILURES_PER_MINUTE } from "../../src/http/refusalMemory";
 import { generateKey } from "../../src/lib/apiKeyFormat";
 import { seedCompany, seedKey, seedProject } from "../support/builders";
 import { randomAddress } from "../support/http";

@@ -1,6 +1,6 @@
 import { firestore } from "../../src/config/firebase";
 import { consumeMany } from "../../src/repos/apiKeyUsage";
-import { decideMany } from "../../src/services/rateWindows";
+import { decideMany } from "../../src/services/rateLimit";
 import { randomId } from "../support/builders";
 
 describe("usage counter across instances (compare-and-swap)", () => {

@@ -23,7 +23,7 @@ function validatorOf(app: Express): Promise<Validator> {
 /**
  * A documentation address (RFC 3849) in a /64 of its own for every request (the guard counts an
  * IPv6 client as its /64): the per-address limit on
- * failed authentications (http/addressGuard.ts) then never couples one test's refusals to the
+ * failed authentications (http/refusalMemory.ts) then never couples one test's refusals to the
  * next test. Tests of that limit send their own `X-Forwarded-For`.
  */
 export const randomAddress = () =>

@@ -1,6 +1,5 @@
-import { policyHeader, remainingHeader } from "../../src/http/rateLimit";
-import { effectiveLimits, limitScopeOf } from "../../src/services/keyLimits";
-import { decide } from "../../src/services/rateWindows";
+import { policyHeader, remainingHeader } from "../../src/http/record";
+import { decide, effectiveLimits, limitScopeOf } from "../../src/services/rateLimit";
 
 const LIMITS = { perMinute: 60, perDay: 10_000 };
 // 2026-03-01T10:15:20.250Z: 39.75 s left in the minute.

@@ -1,5 +1,10 @@
-import { refusedByAll, shardCount, shardLimits, sliceOf } from "../../src/services/rateLimitShards";
-import { decideMany } from "../../src/services/rateWindows";
+import {
+  decideMany,
+  refusedByAll,
+  shardCount,
+  shardLimits,
+  sliceOf,
+} from "../../src/services/rateLimit";
 
 describe("sharded counter arithmetic", () => {
   it("keeps one document up to 60/min and shards above it, at most 32", () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
-import { sendJson } from "../../src/http/sendJson";
+import { sendJson } from "../../src/http/pipeline";
 
 function appSending(body: unknown, settled?: (err?: unknown) => void) {
   const app = express();

@@ -1,8 +1,8 @@
-import { publicBaseUrl } from "../../http/baseUrl";
+import { publicBaseUrl } from "../../http/context";
 import { defineRoute, Reply } from "../../http/route";
 import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/departments";
+import { departmentsOf } from "../../repos/companies";
 import { inviteUser } from "../../services/users/invite";
 import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
 import { toUser, userSchema } from "./wire";

@@ -1,7 +1,7 @@
 import { notFound } from "../../http/errors";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/departments";
+import { departmentsOf } from "../../repos/companies";
 import { findOnRoster } from "../../repos/users";
 import { USER_EXAMPLE } from "../examples";
 import { toUser, userIdParams, userSchema } from "./wire";

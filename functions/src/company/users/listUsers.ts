@@ -1,7 +1,7 @@
 import { limitParam, paged, pageOf, pageTokenParam } from "../../http/paging";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/departments";
+import { departmentsOf } from "../../repos/companies";
 import { queryRoster } from "../../repos/users";
 import { USER_EXAMPLE } from "../examples";
 import { toUser, USER_STATUSES, userSchema } from "./wire";

@@ -1,7 +1,7 @@
 import { defineRoute } from "../../http/route";
 import { asHttp } from "../../http/usersErrors";
 import { z } from "../../http/zod";
-import { departmentsOf } from "../../repos/departments";
+import { departmentsOf } from "../../repos/companies";
 import { updateUser as update } from "../../services/users/lifecycle";
 import { USER_EXAMPLE, USER_UPDATE_EXAMPLE } from "../examples";
 import { toUser, userIdParams, userSchema } from "./wire";

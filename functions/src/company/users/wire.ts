@@ -1,6 +1,6 @@
 import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
-import type { Department } from "../../repos/departments";
+import type { Department } from "../../repos/companies";
 import { toIso } from "../../repos/storedFields";
 import type { StoredUser } from "../../repos/users";
 import { departmentNameOf } from "../../services/users/rules";

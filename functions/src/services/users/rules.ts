@@ -1,5 +1,9 @@
-import { findCompany, type AttributeSource } from "../../repos/companies";
-import { departmentsOf, type Department } from "../../repos/departments";
+import {
+  departmentsOf,
+  findCompany,
+  type AttributeSource,
+  type Department,
+} from "../../repos/companies";
 import type { StoredUser } from "../../repos/users";
 import { DEFAULT_ROLE, mapRole } from "../roles";
 import { outsideDomains, provisioningOff, unknownDepartment } from "./errors";

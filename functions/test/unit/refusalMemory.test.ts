@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { clientAddress, networkOf } from "../../src/http/addressGuard";
+import { clientAddress, networkOf } from "../../src/http/refusalMemory";
 
 const withForwarded = (header: string | undefined): Request =>
   ({
