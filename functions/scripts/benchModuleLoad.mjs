@@ -42,6 +42,7 @@ export const FIRST_CALL = {
   rosterSignIn: "event",
   kpiRollupDaily: null,
   accountIntentSweep: null,
+  groupRoleSweep: null,
 };
 
 const child = `

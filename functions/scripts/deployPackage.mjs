@@ -29,6 +29,7 @@ const EXPECTED = [
   "esrsS1Report",
   "findingsApi",
   "freezeEsrsS1Report",
+  "groupRoleSweep",
   "kpiRollupDaily",
   "listApiKeys",
   "listAuditTrail",

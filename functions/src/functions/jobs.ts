@@ -23,3 +23,16 @@ export const accountIntentSweep = onSchedule(
     jobFinished("provisioning.intent_sweep", await sweepAccountIntents());
   },
 );
+
+/**
+ * SCIM group changes whose roles an instance stopped before applying (no retry came): every 10
+ * minutes, the oldest 500 users marked due more than 10 minutes ago get what their groups give
+ * (docs/firestore-data.md, `groupRoleDueAt`).
+ */
+export const groupRoleSweep = onSchedule(
+  { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
+  async () => {
+    const { sweepGroupRoles } = await import("../services/groupMap");
+    jobFinished("group.role_sweep", { users: await sweepGroupRoles() });
+  },
+);

@@ -27,6 +27,8 @@ export interface AuditEntry {
   projectId: string | null;
   /** What a change concerns (absent on plain requests). */
   target?: AuditTarget;
+  /** A group change (`group.*`): the ids of the members it adds and removes. */
+  members?: { added: string[]; removed: string[] };
   /** Refused requests (`api.refused`): how many one entry stands for. Absent: one. */
   count?: number;
   /** `api_access.changed`: the API's state after the switch. */
@@ -42,7 +44,7 @@ export type AuditActor = AuditEntry["actor"];
 /** Who made a change and through which request: the request's part of every entry. */
 export type AuditOrigin = Omit<
   AuditEntry,
-  "at" | "expireAt" | "class" | "action" | "target" | "count"
+  "at" | "expireAt" | "class" | "action" | "target" | "count" | "members"
 >;
 
 export interface AuditTarget {

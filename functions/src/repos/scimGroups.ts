@@ -1,4 +1,4 @@
-import { FieldPath, FieldValue, Timestamp } from "firebase-admin/firestore";
+import { FieldPath, FieldValue, Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { isDocumentId } from "./rangeQuery";
@@ -89,12 +89,12 @@ export async function groupsWindow(
 const onRoster = (companyId: string) => (d: FirebaseFirestore.QueryDocumentSnapshot) =>
   d.get("companyId") === companyId && !d.get("removedAt");
 
+const memberQuery = (groupId: string) =>
+  usersCollection().where("scimGroups", "array-contains", groupId);
+
 /** The group's members: the company's users on the roster whose list holds the group, by id. */
 export async function membersOf(companyId: string, groupId: string): Promise<Member[]> {
-  const snap = await usersCollection()
-    .where("scimGroups", "array-contains", groupId)
-    .select("companyId", "removedAt", "displayName")
-    .get();
+  const snap = await memberQuery(groupId).select("companyId", "removedAt", "displayName").get();
   return snap.docs
     .filter(onRoster(companyId))
     .map((d) => ({ id: d.id, displayName: (d.get("displayName") as string | null) ?? null }))
@@ -102,16 +102,27 @@ export async function membersOf(companyId: string, groupId: string): Promise<Mem
 }
 
 /**
- * Of `ids`: those that are no user on the company's roster (`invalid`), and those in the group now
- * (`members`).
+ * How many users' lists hold the group (removed users included: an upper bound of its members);
+ * an aggregation, 1 read per 1,000 of them.
+ */
+export async function memberCount(groupId: string): Promise<number> {
+  return (await memberQuery(groupId).count().get()).data().count;
+}
+
+/**
+ * Of `ids`: those that are no user on the company's roster (`invalid`), those in the group now
+ * (`members`), those whose list is full, and those with a group change not yet applied (`due`).
+ * Read 300 at a time; after a chunk with an invalid id it stops (`invalid` then names that
+ * chunk's only): a request naming thousands of unknown ids costs one chunk of reads.
  */
 export async function membershipOf(
   companyId: string,
   groupId: string,
   ids: string[],
-): Promise<{ invalid: string[]; members: Set<string>; full: string[] }> {
-  const [invalid, members, full]: [string[], Set<string>, string[]] = [[], new Set(), []];
-  for (let i = 0; i < ids.length; i += 300) {
+): Promise<{ invalid: string[]; members: Set<string>; full: string[]; due: Set<string> }> {
+  const found = { invalid: [] as string[], members: new Set<string>(), full: [] as string[] };
+  const due = new Set<string>();
+  for (let i = 0; i < ids.length && !found.invalid.length; i += 300) {
     const chunk = ids.slice(i, i + 300);
     const valid = chunk.filter(isDocumentId);
     const snaps = valid.length
@@ -126,16 +137,31 @@ export async function membershipOf(
     );
     for (const id of chunk) {
       const user = users.get(id);
-      if (!user) invalid.push(id);
-      else if (user.scimGroups.includes(groupId)) members.add(id);
-      else if (user.scimGroups.length >= MAX_GROUPS_PER_USER) full.push(id);
+      if (user?.groupRoleDueAt) due.add(id);
+      if (!user) found.invalid.push(id);
+      else if (user.scimGroups.includes(groupId)) found.members.add(id);
+      else if (user.scimGroups.length >= MAX_GROUPS_PER_USER) found.full.push(id);
     }
   }
-  return { invalid, members, full };
+  return { ...found, due };
 }
 
-/** The group's document as a request leaves it (null: deleted). */
-export type GroupState = (GroupFields & { createdAt?: Timestamp }) | null;
+/**
+ * The company's groups named by these keys (`displayNameKey`), read in the transaction `t`: the
+ * groups a group map names (30 keys a query).
+ */
+export async function groupsNamedIn(
+  t: Transaction,
+  companyId: string,
+  keys: readonly string[],
+): Promise<StoredGroup[]> {
+  const found: StoredGroup[] = [];
+  for (let i = 0; i < keys.length; i += 30) {
+    const query = groupsCollection(companyId).where("displayNameKey", "in", keys.slice(i, i + 30));
+    found.push(...(await t.get(query)).docs.map(parseGroup));
+  }
+  return found;
+}
 
 /** The group name is another group's (checked in the transaction that writes the group). */
 export class GroupNameTaken extends Error {
@@ -145,48 +171,80 @@ export class GroupNameTaken extends Error {
   }
 }
 
+/** The member ids a change adds and removes, as its audit entry lists them. */
+export interface MemberIds {
+  added: string[];
+  removed: string[];
+}
+
+const groupEntry = (
+  groupId: string,
+  action: string,
+  members: MemberIds,
+  origin: AuditOrigin,
+  now: Timestamp,
+) =>
+  auditEntry(
+    { ...origin, class: "privileged", action, target: { type: "group", id: groupId }, members },
+    now,
+  );
+
 /**
- * Writes the group document and the request's audit entry in one transaction, the name's
- * uniqueness read in it; returns the time written. Membership follows (`changeMembers`).
+ * Writes the group document and the request's audit entry (with the member ids the change adds
+ * and removes) in one transaction, the name's uniqueness read in it; returns the time written.
+ * Membership follows (`changeMembers`), so the entry is committed before it.
  */
 export async function commitGroup(
   companyId: string,
   groupId: string,
-  group: GroupState,
+  group: GroupFields & { createdAt?: Timestamp },
   action: string,
+  members: MemberIds,
   origin: AuditOrigin,
 ): Promise<Timestamp> {
   const ref = groupsCollection(companyId).doc(groupId);
   return firestore().runTransaction(async (tx) => {
     const now = Timestamp.now();
-    const key = group?.displayName.trim().toLowerCase();
-    if (key !== undefined) {
-      const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
-      if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
-    }
-    if (group === null) tx.delete(ref);
-    else
-      tx.set(ref, {
-        displayName: group.displayName,
-        displayNameKey: key,
-        externalId: group.externalId,
-        createdAt: group.createdAt ?? now,
-        updatedAt: now,
-      });
+    const key = group.displayName.trim().toLowerCase();
+    const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
+    if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
+    tx.set(ref, {
+      displayName: group.displayName,
+      displayNameKey: key,
+      externalId: group.externalId,
+      createdAt: group.createdAt ?? now,
+      updatedAt: now,
+    });
     tx.create(
       auditLogsCollection(companyId).doc(),
-      auditEntry(
-        { ...origin, class: "privileged", action, target: { type: "group", id: groupId } },
-        now,
-      ),
+      groupEntry(groupId, action, members, origin, now),
     );
     return now;
   });
 }
 
 /**
+ * A group's deletion: its audit entry (the members it takes off) first, then the members' lists,
+ * then the document; a retry after a failure finds the group still there and records what is left.
+ */
+export async function deleteGroupDocument(
+  companyId: string,
+  groupId: string,
+  removed: string[],
+  origin: AuditOrigin,
+): Promise<void> {
+  await auditLogsCollection(companyId)
+    .doc()
+    .create(groupEntry(groupId, "group.deleted", { added: [], removed }, origin, Timestamp.now()));
+  await changeMembers(groupId, [], removed);
+  await groupsCollection(companyId).doc(groupId).delete();
+}
+
+/**
  * Adds the group to, and takes it off, the members' lists, in batches: adding and removing are
- * idempotent, so a retry after a failure between batches completes the change.
+ * idempotent, so a retry after a failure between batches completes the change. Each user's change
+ * marks their role due (`groupRoleDueAt`) in the same write: an instance stopped before applying
+ * it leaves a record the retry or the sweep finds (services/groupMap.ts).
  */
 export async function changeMembers(
   groupId: string,
@@ -199,10 +257,25 @@ export async function changeMembers(
   ];
   for (let i = 0; i < changes.length; i += CHUNK) {
     const batch = firestore().batch();
+    const now = Timestamp.now();
     for (const [id, change] of changes.slice(i, i + CHUNK))
-      batch.update(usersCollection().doc(id), { scimGroups: change });
+      batch.update(usersCollection().doc(id), { scimGroups: change, groupRoleDueAt: now });
     await batch.commit();
   }
+}
+
+/** Users whose group change is due since before `cutoff`, oldest first (the sweep's page). */
+export async function usersDueBefore(
+  cutoff: Timestamp,
+  limit: number,
+): Promise<Array<{ id: string; companyId: string | null }>> {
+  const snap = await usersCollection()
+    .where("groupRoleDueAt", "<=", cutoff)
+    .orderBy("groupRoleDueAt")
+    .select("companyId")
+    .limit(limit)
+    .get();
+  return snap.docs.map((d) => ({ id: d.id, companyId: (d.get("companyId") as string) ?? null }));
 }
 
 export const newGroupId = () => groupsCollection("_").doc().id;

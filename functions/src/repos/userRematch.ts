@@ -1,6 +1,7 @@
 import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { stageChangeEntry } from "./auditLogs";
+import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
+import type { UserUpdate } from "./userTransaction";
 import { parseUser, usersCollection, type StoredUser } from "./users";
 
 /** Users re-matched per transaction (each also writes its audit entry). */
@@ -13,12 +14,20 @@ export interface SystemActor {
 }
 
 /** The fields a re-match may set on a user. */
-export type RematchUpdate =
-  | { departmentId: string; unmatchedDepartment: null }
-  | {
-      role: string;
-      idpRoleMappedTo: string;
-    };
+export type RematchUpdate = Pick<
+  UserUpdate,
+  "departmentId" | "unmatchedDepartment" | "role" | "idpRoleMappedTo" | "groupRole"
+>;
+
+const systemOrigin = (actor: SystemActor): AuditOrigin => ({
+  actor: { type: "system", ...actor },
+  api: null,
+  method: null,
+  path: null,
+  status: null,
+  requestId: null,
+  projectId: null,
+});
 
 /**
  * Re-reads the users `ids` of the company, in transactions of 200 with what `readContext` reads
@@ -27,10 +36,25 @@ export type RematchUpdate =
  * The re-read makes a change made in the meantime win, and a repeated call a no-op. Removed
  * users and other companies' users are never changed. Answers how many users changed.
  */
-export async function rematchUsers<C>(
+export function rematchUsers<C>(
   companyId: string,
   ids: readonly string[],
   actor: SystemActor,
+  readContext: (t: Transaction) => Promise<C | null>,
+  decide: (context: C, user: StoredUser) => RematchUpdate | null,
+): Promise<number> {
+  return settleUsers(companyId, ids, systemOrigin(actor), readContext, decide);
+}
+
+/**
+ * `rematchUsers` on behalf of `origin` (a request's key, or the system), which also clears each
+ * user's `groupRoleDueAt` (the pending group re-match, repos/scimGroups.ts) in the transaction
+ * that applies what the user's groups give.
+ */
+export async function settleUsers<C>(
+  companyId: string,
+  ids: readonly string[],
+  origin: AuditOrigin,
   readContext: (t: Transaction) => Promise<C | null>,
   decide: (context: C, user: StoredUser) => RematchUpdate | null,
 ): Promise<number> {
@@ -40,22 +64,30 @@ export async function rematchUsers<C>(
     changed += await firestore().runTransaction(async (t) => {
       const [context, snaps] = await Promise.all([readContext(t), t.getAll(...refs)]);
       if (context === null) return 0;
-      const due = snaps
-        .filter((s) => s.exists)
-        .map(parseUser)
-        .filter((user) => user.companyId === companyId && !user.removedAt)
-        .map((user) => ({ user, update: decide(context, user) }))
-        .filter((d) => d.update !== null);
-      for (const { user, update } of due) {
-        t.update(usersCollection().doc(user.id), { ...update, updatedAt: Timestamp.now() });
-        stageChangeEntry(
-          t,
-          companyId,
-          { type: "system", ...actor },
-          { action: "user.updated", target: { type: "user", id: user.id } },
-        );
+      const now = Timestamp.now();
+      let count = 0;
+      for (const user of snaps.filter((s) => s.exists).map(parseUser)) {
+        const mine = user.companyId === companyId && !user.removedAt;
+        const update = mine ? decide(context, user) : null;
+        const due = user.groupRoleDueAt ? { groupRoleDueAt: null } : {};
+        if (update) {
+          t.update(usersCollection().doc(user.id), { ...update, ...due, updatedAt: now });
+          t.create(
+            auditLogsCollection(companyId).doc(),
+            auditEntry(
+              {
+                ...origin,
+                class: "privileged",
+                action: "user.updated",
+                target: { type: "user", id: user.id },
+              },
+              now,
+            ),
+          );
+          count++;
+        } else if (user.groupRoleDueAt) t.update(usersCollection().doc(user.id), due);
       }
-      return due.length;
+      return count;
     });
   }
   return changed;

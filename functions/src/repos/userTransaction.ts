@@ -74,6 +74,7 @@ export interface UserUpdate {
   idpRole?: string | null;
   idpRoleMappedTo?: string;
   groupRole?: string | null;
+  groupRoleDueAt?: null;
   givenName?: string | null;
   familyName?: string | null;
   formattedName?: string | null;

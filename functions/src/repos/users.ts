@@ -54,6 +54,11 @@ export const userShape = {
    * API-owned: the ids of the company's SCIM groups the user is a member of (repos/scimGroups.ts).
    */
   scimGroups: stringList,
+  /**
+   * API-owned: a membership change of the user's groups is not yet applied to their role (set in
+   * the batch that changes `scimGroups`, cleared in the transaction that applies it).
+   */
+  groupRoleDueAt: timestamp,
   provisionedBy: nullableString,
   createdAt: timestamp,
   updatedAt: timestamp,

@@ -5,11 +5,14 @@ import {
   groupsByIds,
   groupsWhere,
   groupsWindow,
+  memberCount,
   membersOf,
+  type Member,
   type StoredGroup,
 } from "../services/groups";
+import { ScimError } from "./errors";
 import { groupTerms, type GroupTerms } from "./groupPatch";
-import { toScimGroup } from "./groupWire";
+import { MEMBERS_PER_ANSWER, MEMBERS_PER_WRITE_ANSWER, toScimGroup } from "./groupWire";
 import { project } from "./projection";
 import { listResponse, pageWindow, scimUrl } from "./routeKit";
 import type { ListRequest } from "./search";
@@ -34,18 +37,59 @@ function wantsMembers(attributes?: string, excluded?: string): boolean {
   return !wanted.length || wanted.some((n) => n === "members" || n.startsWith("members."));
 }
 
-/** The group as a resource, as `attributes` / `excludedAttributes` ask. */
+type Projection = { attributes?: string; excludedAttributes?: string };
+
+/**
+ * The members of these groups, if asked for and at most `MEMBERS_PER_ANSWER` in all (the read
+ * budget, docs/api-behaviour.md): counted first (1 read per 1,000), read only when they fit. Over
+ * it, a read is refused (400 `tooMany`); a write's answer (`omit`), whose change has spent most
+ * of the budget, lists them up to `MEMBERS_PER_WRITE_ANSWER` and else leaves them out.
+ */
+async function membersFor(
+  companyId: string,
+  groups: StoredGroup[],
+  q: Projection,
+  overBudget: "refuse" | "omit",
+): Promise<Array<Member[] | null>> {
+  if (!groups.length || !wantsMembers(q.attributes, q.excludedAttributes))
+    return groups.map(() => null);
+  const total = (await Promise.all(groups.map((g) => memberCount(g.id)))).reduce((a, b) => a + b);
+  if (total <= (overBudget === "omit" ? MEMBERS_PER_WRITE_ANSWER : MEMBERS_PER_ANSWER))
+    return Promise.all(groups.map((g) => membersOf(companyId, g.id)));
+  if (overBudget === "omit") return groups.map(() => null);
+  throw new ScimError(
+    "invalid_request",
+    `These groups have ${total} members; one answer lists at most ${MEMBERS_PER_ANSWER}. Ask ` +
+      "with excludedAttributes=members (what Entra ID and Okta send) or a smaller count; " +
+      'filter=members[value eq "<user id>"] checks one member.',
+    "tooMany",
+  );
+}
+
+/** The groups as resources, as `attributes` / `excludedAttributes` ask. */
+export async function groupResources(
+  req: Request,
+  companyId: string,
+  groups: StoredGroup[],
+  q: Projection = {},
+  overBudget: "refuse" | "omit" = "refuse",
+) {
+  const members = await membersFor(companyId, groups, q, overBudget);
+  return groups.map((group, i) => {
+    const resource = toScimGroup(group, members[i], (path) => scimUrl(req, path));
+    return project(resource, q.attributes, q.excludedAttributes);
+  });
+}
+
+/** The group as a resource (a write's answer: `omit`, its members left out over the budget). */
 export async function groupResource(
   req: Request,
   companyId: string,
   group: StoredGroup,
-  q: { attributes?: string; excludedAttributes?: string } = {},
+  q: Projection = {},
+  overBudget: "refuse" | "omit" = "refuse",
 ) {
-  const members = wantsMembers(q.attributes, q.excludedAttributes)
-    ? await membersOf(companyId, group.id)
-    : null;
-  const resource = toScimGroup(group, members, (path) => scimUrl(req, path));
-  return project(resource, q.attributes, q.excludedAttributes);
+  return (await groupResources(req, companyId, [group], q, overBudget))[0];
 }
 
 /** One page of the company's groups as a ListResponse: by creation, or those a filter selects. */
@@ -58,8 +102,7 @@ export async function groupsPage(companyId: string, req: Request, q: ListRequest
           total: all.length,
           groups: window(all),
         }));
-  const resources = await Promise.all(page.groups.map((g) => groupResource(req, companyId, g, q)));
-  return listResponse(resources, page.total, startIndex);
+  return listResponse(await groupResources(req, companyId, page.groups, q), page.total, startIndex);
 }
 
 /**

@@ -9,7 +9,14 @@ import { URN } from "./schema";
  * The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as
  * one.
  */
-export const MAX_MEMBERS_PER_REQUEST = 10_000;
+export const MAX_MEMBERS_PER_REQUEST = 1_000;
+/**
+ * The most members one answer lists (over it: 400 `tooMany`, or a write's answer without them):
+ * within the read budget of a request (docs/api-behaviour.md, "Read budget").
+ */
+export const MEMBERS_PER_ANSWER = 2_000;
+/** The most members a write's answer lists (its change read up to 2,000 users already). */
+export const MEMBERS_PER_WRITE_ANSWER = 400;
 
 const memberSchema = z.object({
   value: z.string(),

@@ -103,7 +103,7 @@ const createGroupRoute = defineRoute({
     const group = await asScimGroups(
       createGroup(principal.companyId, fields, members ?? [], origin),
     );
-    return new Reply(await resourceOf(req, principal.companyId, group), {
+    return new Reply(await resourceOf(req, principal.companyId, group, {}, "omit"), {
       status: 201,
       headers: { Location: scimUrl(req, `/Groups/${encodeURIComponent(group.id)}`) },
     });
@@ -134,7 +134,7 @@ const replaceGroup = defineRoute({
         origin,
       ),
     );
-    return resourceOf(req, principal.companyId, group);
+    return resourceOf(req, principal.companyId, group, {}, "omit");
   },
 });
 
@@ -160,7 +160,7 @@ const patchGroup = defineRoute({
   handler: async ({ params, body, principal, req, origin }) => {
     const change = groupChangeOf(body);
     const group = await asScimGroups(updateGroup(principal.companyId, params.id, change, origin));
-    return resourceOf(req, principal.companyId, group);
+    return resourceOf(req, principal.companyId, group, {}, "omit");
   },
 });
 

@@ -4,7 +4,7 @@ import { z } from "../http/zod";
 import { groupsWindow } from "../services/groups";
 import { ScimError } from "./errors";
 import { SCIM_GROUP_EXAMPLE, SCIM_USER_EXAMPLE } from "./examples";
-import { groupResource, groupsPage } from "./groupLookup";
+import { groupResources, groupsPage } from "./groupLookup";
 import { groupTerms } from "./groupPatch";
 import { scimGroupSchema } from "./groupWire";
 import { listResponse, listResponseSchema, pageWindow, scimSuccess } from "./routeKit";
@@ -23,9 +23,7 @@ async function usersThenGroups(companyId: string, req: Request, q: ListRequest) 
   const users = await listUsersPage(companyId, req, q);
   const offset = Math.max(0, startIndex - 1 - users.totalResults);
   const groups = await groupsWindow(companyId, offset, count - users.Resources.length);
-  const resources = await Promise.all(
-    groups.groups.map((g) => groupResource(req, companyId, g, q)),
-  );
+  const resources = await groupResources(req, companyId, groups.groups, q);
   return listResponse(
     [...users.Resources, ...resources],
     users.totalResults + groups.total,

@@ -1,63 +1,108 @@
-import { mapPool } from "../lib/pool";
+import { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
-import { groupsByIds, groupsCollection, membersOf } from "../repos/scimGroups";
-import { findOnRoster } from "../repos/users";
+import { companyOf, companyRef, findCompany } from "../repos/companies";
+import {
+  groupsCollection,
+  groupsNamedIn,
+  membersOf,
+  usersDueBefore,
+  type StoredGroup,
+} from "../repos/scimGroups";
+import { settleUsers, type RematchUpdate } from "../repos/userRematch";
+import type { StoredUser } from "../repos/users";
 import { groupAssignment, mapRole } from "./roles";
-import { commitChange } from "./users/commit";
 import { planUpdate } from "./users/decisions";
-import { chooseDepartment, provisioningSettings } from "./users/rules";
+import { chooseDepartment, type DepartmentChoice } from "./users/rules";
+
+const norm = (name: string) => name.trim().toLowerCase();
+
+/** What the settling transaction reads: the maps as they are now and the groups the map names. */
+interface GroupContext {
+  groupMap: Record<string, unknown>;
+  roleMap: Record<string, unknown>;
+  mapped: StoredGroup[];
+  /** The departments the map names, chosen before the transaction (by lower-cased name). */
+  departments: Map<string, DepartmentChoice>;
+}
+
+/** The departments a group map names, as a provider's `department` would be matched. */
+async function departmentsOf(companyId: string): Promise<Map<string, DepartmentChoice>> {
+  const company = await findCompany(companyId);
+  const names = Object.values(company?.provisioningGroupMap ?? {})
+    .map((entry) => (entry as { department?: unknown } | null)?.department)
+    .filter((name): name is string => typeof name === "string" && Boolean(name.trim()));
+  const source = company?.provisioningDepartmentSource ?? "app";
+  const choices = await Promise.all(
+    names.map(async (name) => {
+      const choice = await chooseDepartment(companyId, name, "record", { creating: false, source });
+      return [norm(name), choice] as const;
+    }),
+  );
+  return new Map(choices);
+}
 
 /**
- * The company's `provisioningGroupMap` applied to members whose groups changed
- * (docs/firestore-data.md): the highest mapped role wins over the `roles` value; leaving the last
- * role-mapped group returns the user to what `roles` gives; a mapped department is set, and kept
- * when the user leaves. Never an elevated role, never the owner's or a Key User's role
- * (planUpdate). Each user's change commits with its `user.updated` entry in one transaction.
+ * What the user's groups give as they are stored now: the highest mapped role wins over the
+ * `roles` value; no role-mapped group (the map emptied or deleted included) returns the user to
+ * what `roles` gives; a mapped department is set, and kept when the user leaves. Never an elevated
+ * role, never the owner's or a Key User's role (planUpdate).
+ */
+function decide(context: GroupContext, user: StoredUser): RematchUpdate | null {
+  const names = context.mapped
+    .filter((group) => user.scimGroups.includes(group.id))
+    .map((group) => group.displayName);
+  const given = groupAssignment(context.groupMap, names);
+  const role = given.role
+    ? { role: given.role, idpRole: user.idpRole }
+    : user.groupRole
+      ? { role: mapRole(context.roleMap, user.idpRole), idpRole: user.idpRole }
+      : undefined;
+  const department = given.department
+    ? (context.departments.get(norm(given.department)) ?? {})
+    : {};
+  const change = planUpdate(user, { role, department, groupRole: given.role }, Timestamp.now());
+  return change ? change.update : null;
+}
+
+/**
+ * The company's `provisioningGroupMap` applied to these users (docs/firestore-data.md): in
+ * transactions of 200 users that read the company's maps, the groups the map names and the users'
+ * stored memberships, so concurrent changes of groups and of the map converge on what is stored
+ * last; each change commits with its `user.updated` entry, and each user's pending re-match
+ * (`groupRoleDueAt`) is cleared in it. Answers how many users changed.
  */
 export async function applyGroupMap(
   companyId: string,
   uids: readonly string[],
   origin: AuditOrigin,
-): Promise<void> {
-  const settings = await provisioningSettings(companyId);
-  if (!uids.length || !Object.keys(settings.groupMap).length) return;
-  await mapPool([...new Set(uids)], 8, async (uid) => {
-    const user = await findOnRoster(companyId, uid);
-    if (!user) return;
-    const groups = await groupsByIds(companyId, user.scimGroups);
-    const given = groupAssignment(
-      settings.groupMap,
-      groups.map((g) => g.displayName),
-    );
-    const role = given.role
-      ? { role: given.role, idpRole: user.idpRole }
-      : user.groupRole
-        ? { role: mapRole(settings.roleMap, user.idpRole), idpRole: user.idpRole }
-        : undefined;
-    const department = given.department
-      ? await chooseDepartment(companyId, given.department, "record", {
-          creating: false,
-          source: settings.departmentSource,
-        })
-      : {};
-    await commitChange(
-      companyId,
-      uid,
-      (stored, now) => planUpdate(stored, { role, department, groupRole: given.role }, now),
-      origin,
-    );
-  });
+): Promise<number> {
+  if (!uids.length) return 0;
+  const departments = await departmentsOf(companyId);
+  return settleUsers(
+    companyId,
+    [...new Set(uids)],
+    origin,
+    async (t): Promise<GroupContext | null> => {
+      const company = companyOf(await t.get(companyRef(companyId)));
+      if (!company) return null;
+      const groupMap = company.provisioningGroupMap ?? {};
+      const keys = [...new Set(Object.keys(groupMap).map(norm))];
+      const mapped = keys.length ? await groupsNamedIn(t, companyId, keys) : [];
+      return { groupMap, roleMap: company.provisioningRoleMap ?? {}, mapped, departments };
+    },
+    decide,
+  );
 }
 
-const REMATCH_ORIGIN: AuditOrigin = {
-  actor: { type: "system", id: "group-rematch", name: "Group re-match" },
+const systemOrigin = (id: string, name: string): AuditOrigin => ({
+  actor: { type: "system", id, name },
   api: null,
   method: null,
   path: null,
   status: null,
   requestId: null,
   projectId: null,
-};
+});
 
 /**
  * After a change of the group map (the `roleRematch` trigger): every member of the company's
@@ -69,6 +114,24 @@ export async function rematchGroupMembers(companyId: string): Promise<number> {
   const members = new Set<string>();
   for (const group of groups.docs)
     for (const member of await membersOf(companyId, group.id)) members.add(member.id);
-  await applyGroupMap(companyId, [...members], REMATCH_ORIGIN);
+  await applyGroupMap(companyId, [...members], systemOrigin("group-rematch", "Group re-match"));
   return members.size;
+}
+
+/** How long a pending re-match waits for its request to finish it before the sweep does. */
+export const SWEEP_AFTER_MS = 10 * 60_000;
+
+/**
+ * The `groupRoleSweep` job: the oldest `limit` users whose membership changed more than 10
+ * minutes ago without its role applied (an instance stopped in between, and no retry) get it
+ * applied, audited as `user.updated` by `system`. Answers how many users it looked at.
+ */
+export async function sweepGroupRoles(now = Timestamp.now(), limit = 500): Promise<number> {
+  const due = await usersDueBefore(Timestamp.fromMillis(now.toMillis() - SWEEP_AFTER_MS), limit);
+  const byCompany = new Map<string, string[]>();
+  for (const { id, companyId } of due)
+    if (companyId) byCompany.set(companyId, [...(byCompany.get(companyId) ?? []), id]);
+  const origin = systemOrigin("group-sweep", "Group re-match sweep");
+  for (const [companyId, ids] of byCompany) await applyGroupMap(companyId, ids, origin);
+  return due.length;
 }

@@ -1,7 +1,9 @@
+import type { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
 import {
   changeMembers,
   commitGroup,
+  deleteGroupDocument,
   findGroup,
   GroupNameTaken,
   MAX_GROUPS_PER_USER,
@@ -9,7 +11,6 @@ import {
   membersOf,
   newGroupId,
   type GroupFields,
-  type GroupState,
   type StoredGroup,
 } from "../repos/scimGroups";
 
@@ -51,17 +52,20 @@ const listed = (ids: string[]) =>
     .map((id) => JSON.stringify(id))
     .join(", ") + (ids.length > 10 ? ` and ${ids.length - 10} more` : "");
 
-/** The ids to add and to remove for a change, every added one checked (all or none). */
+/**
+ * The ids to add and to remove for a change, every added one checked (all or none), and those it
+ * names whose earlier change is still due (a retry's: it finishes them).
+ */
 async function membersToChange(
   companyId: string,
   groupId: string,
   change: MemberChange | undefined,
-): Promise<{ add: string[]; remove: string[] }> {
-  if (!change) return { add: [], remove: [] };
+): Promise<{ add: string[]; remove: string[]; due: string[] }> {
+  if (!change) return { add: [], remove: [], due: [] };
   const current =
     "set" in change ? (await membersOf(companyId, groupId)).map((m) => m.id) : undefined;
   const wanted = "set" in change ? unique(change.set) : unique(change.add);
-  const { invalid, members, full } = await membershipOf(companyId, groupId, wanted);
+  const { invalid, members, full, due } = await membershipOf(companyId, groupId, wanted);
   if (invalid.length)
     throw new GroupsError(
       "invalid_members",
@@ -77,38 +81,43 @@ async function membersToChange(
   const add = wanted.filter((id) => !members.has(id));
   if ("set" in change) {
     const keep = new Set(wanted);
-    return { add, remove: (current ?? []).filter((id) => !keep.has(id)) };
+    return { add, remove: (current ?? []).filter((id) => !keep.has(id)), due: [...due] };
   }
   const adding = new Set(add);
   const removing = unique(change.remove).filter((id) => !adding.has(id));
   const present = await membershipOf(companyId, groupId, removing);
-  return { add, remove: removing.filter((id) => present.members.has(id)) };
+  return {
+    add,
+    remove: removing.filter((id) => present.members.has(id)),
+    due: [...due, ...present.due],
+  };
 }
 
+/**
+ * The group and its audit entry (the member ids added and removed) commit first, then the
+ * members' lists, each marked due; a retry after a failure in between completes the change.
+ */
 async function write(
   companyId: string,
   groupId: string,
-  group: GroupState,
+  group: GroupFields & { createdAt?: Timestamp },
   action: string,
   members: { add: string[]; remove: string[] },
   origin: AuditOrigin,
 ): Promise<void> {
-  // A deleted group's id leaves its members first: a retry after a failure finds the group still
-  // there.
-  if (group === null) await changeMembers(groupId, members.add, members.remove);
   try {
-    await commitGroup(companyId, groupId, group, action, origin);
+    const ids = { added: members.add, removed: members.remove };
+    await commitGroup(companyId, groupId, group, action, ids, origin);
   } catch (err) {
     if (err instanceof GroupNameTaken)
       throw new GroupsError(
         "name_taken",
-        `Another group of this company is named ${JSON.stringify(group?.displayName)} ` +
+        `Another group of this company is named ${JSON.stringify(group.displayName)} ` +
           `(compared case-insensitively).`,
       );
     throw err;
   }
-  // Idempotent: a retry after a failure between the group and its members completes the change.
-  if (group !== null) await changeMembers(groupId, members.add, members.remove);
+  await changeMembers(groupId, members.add, members.remove);
 }
 
 export async function createGroup(
@@ -120,7 +129,7 @@ export async function createGroup(
   const id = newGroupId();
   const change = await membersToChange(companyId, id, { set: members });
   await write(companyId, id, fields, "group.created", change, origin);
-  await applyGroupMap(companyId, change.add, origin);
+  await applyGroupMap(companyId, [...change.add, ...change.due], origin);
   return (await findGroup(companyId, id)) ?? Promise.reject(notFound());
 }
 
@@ -139,7 +148,10 @@ export async function updateGroup(
   };
   const same =
     fields.displayName === current.displayName && fields.externalId === current.externalId;
-  if (same && !members.add.length && !members.remove.length) return current;
+  if (same && !members.add.length && !members.remove.length) {
+    await applyGroupMap(companyId, members.due, origin);
+    return current;
+  }
   await write(
     companyId,
     id,
@@ -151,8 +163,8 @@ export async function updateGroup(
   // A rename may change which entry of the group map applies: every member is looked at again.
   const renamed = fields.displayName.trim().toLowerCase() !== current.displayNameKey;
   const affected = renamed
-    ? (await membersOf(companyId, id)).map((m) => m.id).concat(members.remove)
-    : [...members.add, ...members.remove];
+    ? (await membersOf(companyId, id)).map((m) => m.id).concat(members.remove, members.due)
+    : [...members.add, ...members.remove, ...members.due];
   await applyGroupMap(companyId, affected, origin);
   return (await findGroup(companyId, id)) ?? Promise.reject(notFound());
 }
@@ -165,8 +177,15 @@ export async function deleteGroup(
 ): Promise<void> {
   if (!(await findGroup(companyId, id))) throw notFound();
   const remove = (await membersOf(companyId, id)).map((m) => m.id);
-  await write(companyId, id, null, "group.deleted", { add: [], remove }, origin);
+  await deleteGroupDocument(companyId, id, remove, origin);
   await applyGroupMap(companyId, remove, origin);
 }
 
-export { findGroup, groupsByIds, groupsWhere, groupsWindow, membersOf } from "../repos/scimGroups";
+export {
+  findGroup,
+  groupsByIds,
+  groupsWhere,
+  groupsWindow,
+  memberCount,
+  membersOf,
+} from "../repos/scimGroups";

@@ -17,6 +17,8 @@ import {
 } from "firebase/firestore";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { companyShape } from "../../src/repos/companies";
+import { userShape } from "../../src/repos/users";
 
 // A project of its own: loading rules and clearing data never touch the API tests' project.
 const PROJECT = "demo-rules-test";
@@ -237,6 +239,8 @@ describe("firestore.rules", () => {
       ["seatCapacity", 500],
       ["seatsUsed", 0],
       ["provisioningRoleMap", { Everyone: "owner" }],
+      // Issue 38: the owner mapping a group everyone is in to `manager` (the re-match applies it).
+      ["provisioningGroupMap", { Crew: { role: "manager" } }],
       ["provisioningDomains", ["attacker.example"]],
       ["provisioningRolesSource", "identityProvider"],
     ];
@@ -258,6 +262,9 @@ describe("firestore.rules", () => {
       ["scimProfile", { title: "CEO" }, { title: "CEO" }],
       // A group the group map gives a role: a client joining it would get that role at its next change.
       ["scimGroups", ["g-owners"], ["g-owners"]],
+      ["groupRole", "manager", "manager"],
+      // A pending re-match a client cleared would leave a role its groups no longer give.
+      ["groupRoleDueAt", Timestamp.now(), Timestamp.now()],
       // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
       ["createdAt", deleteField(), deleteField()],
       ["createdAt", Timestamp.now(), Timestamp.now()],
@@ -268,6 +275,30 @@ describe("firestore.rules", () => {
       ["externalId", "x1", "x1"],
       ["provisionedBy", "scim", "scim"],
     ];
+
+    // Issue 38: derived from the code, so that a field a service starts to read cannot be left out.
+    it("every company and user field the services read is guarded, or app-owned on purpose", () => {
+      const rules = readFileSync(join(__dirname, "../../../firestore.rules"), "utf8");
+      const data = readFileSync(join(__dirname, "../../../docs/firestore-data.md"), "utf8");
+      const trustTable = data.slice(data.indexOf("## What the APIs trust"));
+      const guarded = (fn: string) =>
+        JSON.parse(
+          new RegExp(`function ${fn}\\(\\) \\{[\\s\\S]*?hasAny\\((\\[[^\\]]*\\])`).exec(rules)![1],
+        ) as string[];
+      const APP_OWNED = {
+        company: ["name", "esrsOmissions"],
+        user: ["displayName", "departmentId", "updatedAt"],
+      };
+      const cases: Array<[string[], string, string[]]> = [
+        [Object.keys(companyShape), "keepsCompanyApiFields", APP_OWNED.company],
+        [Object.keys(userShape), "keepsUserApiFields", APP_OWNED.user],
+      ];
+      for (const [read, fn, appOwned] of cases) {
+        const fields = guarded(fn);
+        expect(read.filter((f) => !fields.includes(f))).toEqual(appOwned);
+        for (const field of fields) expect(trustTable).toContain(`\`${field}\``);
+      }
+    });
 
     it("the owner edits the company's own fields, an Admin too", async () => {
       await assertSucceeds(updateDoc(doc(alice(), "companies/acme"), { name: "Acme Shipping" }));

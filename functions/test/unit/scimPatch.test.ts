@@ -26,6 +26,7 @@ const stored: StoredUser = {
   scimProfile: {},
   scimGroups: [],
   groupRole: null,
+  groupRoleDueAt: null,
   role: "standard",
   keyUser: false,
   status: "active",

@@ -28,6 +28,7 @@ const user = (fields: Partial<StoredUser> = {}): StoredUser => ({
   scimProfile: {},
   scimGroups: [],
   groupRole: null,
+  groupRoleDueAt: null,
   role: "standard",
   keyUser: false,
   status: "active",

@@ -3,11 +3,14 @@ import type { AddressInfo } from "node:net";
 import { createCompanyApp } from "../../../src/company/app";
 import * as accountIntents from "../../../src/repos/accountIntents";
 import * as authAccounts from "../../../src/repos/authAccounts";
+import * as scimGroups from "../../../src/repos/scimGroups";
+import * as userRematch from "../../../src/repos/userRematch";
 import * as userTransaction from "../../../src/repos/userTransaction";
 import { asInFunctionsRuntime } from "../../support/scim";
 
 /**
- * The company API in a process of its own, for the crash tests (provisioningCrash.test.ts):
+ * The company API in a process of its own, for the crash tests (provisioningCrash.test.ts,
+ * groupCrash.test.ts):
  * serves createCompanyApp() on a free port against the test's emulators and sends the port to
  * its parent. A `{ arm }` message makes it SIGKILL itself at the `nth` call of a repo function,
  * `after` the call resolved (the write done, nothing after it) or `before` it starts.
@@ -19,7 +22,9 @@ export interface KillPoint {
     | "setAccountEmail"
     | "setSignInAllowed"
     | "deleteAccount"
-    | "runUserTransaction";
+    | "runUserTransaction"
+    | "changeMembers"
+    | "settleUsers";
   nth: number;
   when: "before" | "after";
 }
@@ -31,6 +36,8 @@ const MODULES: Record<KillPoint["fn"], Record<string, unknown>> = {
   setSignInAllowed: authAccounts,
   deleteAccount: authAccounts,
   runUserTransaction: userTransaction,
+  changeMembers: scimGroups,
+  settleUsers: userRematch,
 };
 
 const die = () => process.kill(process.pid, "SIGKILL");

@@ -1,0 +1,107 @@
+import { Timestamp } from "firebase-admin/firestore";
+import { fork, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { firestore } from "../../src/config/firebase";
+import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupMap";
+import { randomId } from "../support/builders";
+import { randomAddress } from "../support/http";
+import { patchOp, scim, scimCompany } from "../support/scim";
+import type { KillPoint } from "./fault/faultServer";
+
+/**
+ * Issue 38, item 2: the company API in a forked process is SIGKILLed in the middle of a large
+ * group change (the members' lists committed, their roles not yet applied). The provider's retry
+ * on a fresh process, or else the sweep, gives every member the role the group map gives.
+ */
+const RUNNER = join(__dirname, "fault", "runTs.mjs");
+const SERVER = join(__dirname, "fault", "faultServer.ts");
+const MEMBERS = 900;
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(RUNNER, [SERVER], {
+    env: process.env,
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m: { port: number }) => resolve(m.port));
+    child.once("exit", () => reject(new Error("the server exited before listening")));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+async function arm(child: ChildProcess, kill: KillPoint): Promise<void> {
+  const armed = new Promise((resolve) => child.once("message", resolve));
+  child.send({ arm: kill });
+  await armed;
+}
+
+/** The PATCH adding every member; its status, or null when the server died before answering. */
+async function addAll(url: string, key: string, group: string, ids: string[]) {
+  const body = patchOp({ op: "add", path: "members", value: ids.map((value) => ({ value })) });
+  return fetch(`${url}/scim/v2/Groups/${group}`, {
+    method: "PATCH",
+    headers: {
+      Authorization: `Bearer ${key}`,
+      "Content-Type": "application/scim+json",
+      "X-Forwarded-For": randomAddress(),
+    },
+    body: JSON.stringify(body),
+  }).then(
+    (res) => res.status,
+    () => null,
+  );
+}
+
+async function largeGroup() {
+  const { companyId, key } = await scimCompany(
+    { seatCapacity: 10, seatsUsed: 0 },
+    { provisioningGroupMap: { Officers: { role: "manager" } } },
+  );
+  const group = (await scim("post", "/Groups", key, { displayName: "Officers" })).body.id as string;
+  const ids = Array.from({ length: MEMBERS }, () => randomId("crew"));
+  for (let i = 0; i < ids.length; i += 400) {
+    const batch = firestore().batch();
+    for (const id of ids.slice(i, i + 400))
+      batch.set(firestore().doc(`users/${id}`), {
+        companyId,
+        role: "standard",
+        status: "active",
+        createdAt: Timestamp.now(),
+      });
+    await batch.commit();
+  }
+  return { key, group, ids };
+}
+
+const roles = async (ids: string[]) => {
+  const snaps = await firestore().getAll(...ids.map((id) => firestore().doc(`users/${id}`)));
+  const count = new Map<string, number>();
+  for (const s of snaps) {
+    const state = `${s.get("role")}/${s.get("groupRoleDueAt") ? "due" : "done"}`;
+    count.set(state, (count.get(state) ?? 0) + 1);
+  }
+  return Object.fromEntries(count);
+};
+
+describe("a server killed in the middle of a large group change", () => {
+  jest.setTimeout(300_000);
+
+  it.each([
+    ["the provider's retry", "retry"],
+    ["the sweep, when no retry comes", "sweep"],
+  ])("%s gives every member the mapped role", async (_name, recovery) => {
+    const { key, group, ids } = await largeGroup();
+    const first = await startServer();
+    await arm(first.child, { fn: "settleUsers", nth: 1, when: "before" });
+    expect(await addAll(first.url, key, group, ids)).toBeNull();
+    // The members' lists committed, each marked due; no role applied.
+    expect(await roles(ids)).toEqual({ "standard/due": MEMBERS });
+
+    if (recovery === "retry") {
+      const second = await startServer();
+      expect(await addAll(second.url, key, group, ids)).toBe(200);
+      second.child.kill();
+    } else await sweepGroupRoles(Timestamp.fromMillis(Date.now() + SWEEP_AFTER_MS), 5_000);
+    expect(await roles(ids)).toEqual({ "manager/done": MEMBERS });
+  });
+});
