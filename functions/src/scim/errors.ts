@@ -49,6 +49,15 @@ export const SCIM_TYPES = {
     when: "A PATCH path names an unknown attribute or sub-attribute.",
     todo: "Use the attribute names `/Schemas` lists.",
   },
+  tooMany: {
+    status: 400,
+    when:
+      "The answer would list more than 2,000 group members (a group, or a page of groups), " +
+      "or a request names more than 1,000 members.",
+    todo:
+      "Ask with `excludedAttributes=members` or a smaller `count`; check one member with " +
+      '`members[value eq "<id>"]`; send members in smaller changes.',
+  },
 } as const satisfies Record<string, { status: number; when: string; todo: string }>;
 export type ScimType = keyof typeof SCIM_TYPES;
 
