@@ -5,7 +5,7 @@ import {
   type WriteBatch,
 } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { apiKeysCollection } from "./apiKeys";
+import { apiKeysCollection, usageRef } from "./apiKeys";
 
 /**
  * `apiKeyUsage/{keyHash}`: API-owned window counters, one document per key, kept apart from
@@ -62,8 +62,6 @@ export class UsageContentionError extends Error {
     this.name = "UsageContentionError";
   }
 }
-
-export const usageRef = (keyHash: string) => firestore().collection("apiKeyUsage").doc(keyHash);
 
 /** Shard `i` of a key's counter (docs/firestore-data.md): shard 0 is the key's own document. */
 export const shardRef = (keyHash: string, i: number) =>
