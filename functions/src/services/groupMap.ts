@@ -2,10 +2,9 @@ import { mapPool } from "../lib/pool";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { groupsByIds, groupsCollection, membersOf } from "../repos/scimGroups";
 import { findOnRoster } from "../repos/users";
-import { groupAssignment, mapRole } from "./roles";
 import { commitChange } from "./users/commit";
 import { planUpdate } from "./users/decisions";
-import { chooseDepartment, provisioningSettings } from "./users/rules";
+import { chooseDepartment, groupAssignment, mapRole, provisioningSettings } from "./users/rules";
 
 /**
  * The company's `provisioningGroupMap` applied to members whose groups changed
