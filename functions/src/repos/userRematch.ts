@@ -1,7 +1,7 @@
 import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { stageChangeEntry } from "./auditLogs";
-import { parseUser, usersCollection, type StoredUser } from "./users";
+import { liveUsers, parseUser, usersCollection, type StoredUser } from "./users";
 
 /** Users re-matched per transaction (each also writes its audit entry). */
 const CHUNK = 200;
@@ -59,4 +59,22 @@ export async function rematchUsers<C>(
     });
   }
   return changed;
+}
+
+/** The company's users holding a role value an identity provider sent (`idpRole` set). */
+export async function rosterWithIdpRole(companyId: string): Promise<StoredUser[]> {
+  const snap = await usersCollection()
+    .where("companyId", "==", companyId)
+    .where("idpRole", "!=", null)
+    .get();
+  return liveUsers(companyId, snap.docs);
+}
+
+/** The company's users holding a department name no department had (`unmatchedDepartment` set). */
+export async function rosterWithUnmatchedDepartment(companyId: string): Promise<StoredUser[]> {
+  const snap = await usersCollection()
+    .where("companyId", "==", companyId)
+    .where("unmatchedDepartment", "!=", null)
+    .get();
+  return liveUsers(companyId, snap.docs);
 }

@@ -1,6 +1,6 @@
 import { companyOf, companyRef, findCompany, type CompanyDoc } from "../repos/companies";
-import { rematchUsers } from "../repos/userRematch";
-import { rosterWithIdpRole, type StoredUser } from "../repos/users";
+import { rematchUsers, rosterWithIdpRole } from "../repos/userRematch";
+import type { StoredUser } from "../repos/users";
 import { isProtected } from "./users/decisions";
 import { mapRole } from "./users/rules";
 
