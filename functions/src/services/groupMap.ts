@@ -11,12 +11,7 @@ import {
 import { settleUsers, type RematchUpdate } from "../repos/userRematch";
 import type { StoredUser } from "../repos/users";
 import { planUpdate } from "./users/decisions";
-import {
-  chooseDepartment,
-  groupAssignment,
-  mapRole,
-  type DepartmentChoice,
-} from "./users/rules";
+import { chooseDepartment, groupAssignment, mapRole, type DepartmentChoice } from "./users/rules";
 
 const norm = (name: string) => name.trim().toLowerCase();
 
