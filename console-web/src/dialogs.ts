@@ -42,5 +42,7 @@ export function confirmDialog(options: {
     });
     document.body.append(dialog);
     dialog.showModal();
+    // A destructive dialog starts on Cancel: Enter pressed twice (or held) must not confirm it.
+    if (options.danger) form.querySelector<HTMLButtonElement>('button[value="cancel"]')?.focus();
   });
 }

@@ -68,6 +68,16 @@ export async function asAdmin(page) {
     (await access.getAttribute("aria-checked")) === "true",
     "admin: a cancelled switch leaves the findings API on",
   );
+  // The dialog starts on Cancel: Enter on the switch, then Enter again, switches nothing off.
+  await access.focus();
+  await page.keyboard.press("Enter");
+  await openDialog(page);
+  await page.keyboard.press("Enter");
+  await page.locator("dialog").waitFor({ state: "detached" });
+  check(
+    (await access.getAttribute("aria-checked")) === "true",
+    "admin: Enter twice on the switch leaves the findings API on (the dialog starts on Cancel)",
+  );
   await access.click();
   dialog = await openDialog(page);
   await dialog.getByRole("button", { name: "Switch off" }).click();

@@ -1,6 +1,7 @@
 import { onRequest } from "firebase-functions/v2/https";
 import { PAGE_TOKEN_SECRET } from "../config/params";
 import { apiOptions } from "../config/runtime";
+import { appUnavailable } from "../http/appUnavailable";
 import { lazyOnce } from "../lib/lazy";
 
 const companyApp = lazyOnce(async () => (await import("../company/app")).createCompanyApp());
@@ -9,6 +10,9 @@ const companyApp = lazyOnce(async () => (await import("../company/app")).createC
 export const companyApi = onRequest(
   { ...apiOptions, secrets: [PAGE_TOKEN_SECRET] },
   async (req, res) => {
-    (await companyApp())(req, res);
+    const app = await companyApp().catch((err: unknown) =>
+      appUnavailable("company", req, res, err),
+    );
+    if (app) app(req, res);
   },
 );

@@ -1,6 +1,7 @@
 import { onRequest } from "firebase-functions/v2/https";
 import { PAGE_TOKEN_SECRET } from "../config/params";
 import { apiOptions } from "../config/runtime";
+import { appUnavailable } from "../http/appUnavailable";
 import { lazyOnce } from "../lib/lazy";
 
 const findingsApp = lazyOnce(async () => (await import("../findings/app")).createFindingsApp());
@@ -9,6 +10,9 @@ const findingsApp = lazyOnce(async () => (await import("../findings/app")).creat
 export const findingsApi = onRequest(
   { ...apiOptions, secrets: [PAGE_TOKEN_SECRET] },
   async (req, res) => {
-    (await findingsApp())(req, res);
+    const app = await findingsApp().catch((err: unknown) =>
+      appUnavailable("findings", req, res, err),
+    );
+    if (app) app(req, res);
   },
 );

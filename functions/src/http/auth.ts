@@ -4,8 +4,12 @@ import { DEFAULT_RATE_LIMITS } from "../config/constants";
 import { hashKey, KEY_PREFIX, parseKey, type KeyApi } from "../lib/apiKeyFormat";
 import { setBounded } from "../lib/bounded";
 import { MINUTE_MS } from "../lib/dates";
-import type { ApiKeyDoc } from "../repos/apiKeys";
-import { readKeyDocuments, readOwnerDocuments, type KeyOwners } from "../repos/keyDocuments";
+import {
+  readKeyDocuments,
+  readOwnerDocuments,
+  type ApiKeyDoc,
+  type KeyOwners,
+} from "../repos/apiKeys";
 import {
   AccessError,
   assertCompanyAccess,

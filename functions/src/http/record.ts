@@ -10,7 +10,7 @@ import {
   settleRequestEntry,
   type AuditOrigin,
 } from "../repos/auditLogs";
-import type { CountedEntry } from "../repos/usageCommit";
+import type { CountedEntry } from "../repos/usageShards";
 import { consume, type RateLimitDecision } from "../services/rateLimit";
 import { pathOf, type AuditSubject, type Principal, type RequestContext } from "./context";
 import { ApiError, type RefusedChangeNote } from "./errors";

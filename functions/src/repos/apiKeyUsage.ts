@@ -5,7 +5,7 @@ import {
   type WriteBatch,
 } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { apiKeysCollection } from "./apiKeys";
+import { apiKeysCollection, usageRef } from "./apiKeys";
 
 /**
  * `apiKeyUsage/{keyHash}`: API-owned window counters, one document per key, kept apart from
@@ -63,11 +63,7 @@ export class UsageContentionError extends Error {
   }
 }
 
-export const usageRef = (keyHash: string) => firestore().collection("apiKeyUsage").doc(keyHash);
-
 /** Shard `i` of a key's counter (docs/firestore-data.md): shard 0 is the key's own document. */
-export const shardRef = (keyHash: string, i: number) =>
-  i === 0 ? usageRef(keyHash) : usageRef(keyHash).collection("shards").doc(String(i));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function isConflict(err: unknown): boolean {

@@ -47,10 +47,10 @@ export const companyShape = {
   seatCapacity: nullableNumber,
   seatsUsed: nullableNumber,
   rateLimits: companyRateLimits,
-  /** IdP role value → app role, set by the operator (see services/roles.ts). */
+  /** IdP role value → app role, set by the operator (see services/users/rules.ts). */
   provisioningRoleMap: freeForm,
   /**
-   * SCIM group name → `{ role?, department? }`, set by the operator (services/roles.ts
+   * SCIM group name → `{ role?, department? }`, set by the operator (services/users/rules.ts
    * `groupAssignment`).
    */
   provisioningGroupMap: freeForm,

@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { shardRef, storedUsage } from "./apiKeyUsage";
+import { storedUsage } from "./apiKeyUsage";
+import { shardRef } from "./apiKeys";
 import { auditLogsCollection } from "./auditLogs";
 
 /**

@@ -2,7 +2,7 @@ import { Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import type { UserUpdate } from "./userTransaction";
-import { parseUser, usersCollection, type StoredUser } from "./users";
+import { liveUsers, parseUser, usersCollection, type StoredUser } from "./users";
 
 /** Users re-matched per transaction (each also writes its audit entry). */
 const CHUNK = 200;
@@ -91,4 +91,22 @@ export async function settleUsers<C>(
     });
   }
   return changed;
+}
+
+/** The company's users holding a role value an identity provider sent (`idpRole` set). */
+export async function rosterWithIdpRole(companyId: string): Promise<StoredUser[]> {
+  const snap = await usersCollection()
+    .where("companyId", "==", companyId)
+    .where("idpRole", "!=", null)
+    .get();
+  return liveUsers(companyId, snap.docs);
+}
+
+/** The company's users holding a department name no department had (`unmatchedDepartment` set). */
+export async function rosterWithUnmatchedDepartment(companyId: string): Promise<StoredUser[]> {
+  const snap = await usersCollection()
+    .where("companyId", "==", companyId)
+    .where("unmatchedDepartment", "!=", null)
+    .get();
+  return liveUsers(companyId, snap.docs);
 }

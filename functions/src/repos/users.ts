@@ -92,7 +92,8 @@ export const withUserNameKeyQuery = (companyId: string, key: string) =>
 
 const onRoster = (user: StoredUser | null, companyId: string): user is StoredUser =>
   Boolean(user && user.companyId === companyId && !user.removedAt);
-const live = (companyId: string, docs: QueryDocumentSnapshot[]) =>
+/** The company's live users among `docs` (another company's and removed ones left out). */
+export const liveUsers = (companyId: string, docs: QueryDocumentSnapshot[]) =>
   docs.map(parseUser).filter((u): u is StoredUser => onRoster(u, companyId));
 
 /** Any user by id, whatever their company or state (the console's caller). */
@@ -153,7 +154,7 @@ async function bySignInAccount(companyId: string, key: string, named: boolean) {
 
 /** The company's users with this (lower-cased) e-mail address, however the app stored its case. */
 export async function rosterByEmail(companyId: string, email: string): Promise<StoredUser[]> {
-  const found = live(companyId, (await rosterEmailQuery(companyId, email).get()).docs);
+  const found = liveUsers(companyId, (await rosterEmailQuery(companyId, email).get()).docs);
   return found.length ? found : bySignInAccount(companyId, email, false);
 }
 
@@ -167,8 +168,8 @@ export async function rosterByUserName(companyId: string, key: string): Promise<
     rosterEmailQuery(companyId, key).get(),
   ]);
   const found = [
-    ...live(companyId, named.docs),
-    ...live(companyId, legacy.docs).filter((u) => u.userNameKey === null),
+    ...liveUsers(companyId, named.docs),
+    ...liveUsers(companyId, legacy.docs).filter((u) => u.userNameKey === null),
   ];
   return found.length ? found : bySignInAccount(companyId, key, true);
 }
@@ -177,7 +178,7 @@ export async function rosterByExternalId(
   companyId: string,
   externalId: string,
 ): Promise<StoredUser[]> {
-  return live(
+  return liveUsers(
     companyId,
     (
       await usersCollection()
@@ -247,23 +248,5 @@ export async function rosterWindow(
       { at: now, createdAt: last.get("createdAt") as unknown, id: last.id },
       MAX_WINDOW_ENDS,
     );
-  return { total, users: live(companyId, page.docs) };
-}
-
-/** The company's users holding a role value an identity provider sent (`idpRole` set). */
-export async function rosterWithIdpRole(companyId: string): Promise<StoredUser[]> {
-  const snap = await usersCollection()
-    .where("companyId", "==", companyId)
-    .where("idpRole", "!=", null)
-    .get();
-  return live(companyId, snap.docs);
-}
-
-/** The company's users holding a department name no department had (`unmatchedDepartment` set). */
-export async function rosterWithUnmatchedDepartment(companyId: string): Promise<StoredUser[]> {
-  const snap = await usersCollection()
-    .where("companyId", "==", companyId)
-    .where("unmatchedDepartment", "!=", null)
-    .get();
-  return live(companyId, snap.docs);
+  return { total, users: liveUsers(companyId, page.docs) };
 }

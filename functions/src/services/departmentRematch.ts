@@ -1,5 +1,4 @@
-import { rematchUsers } from "../repos/userRematch";
-import { rosterWithUnmatchedDepartment } from "../repos/users";
+import { rematchUsers, rosterWithUnmatchedDepartment } from "../repos/userRematch";
 
 const key = (name: string | null | undefined) => name?.trim().toLowerCase() ?? null;
 

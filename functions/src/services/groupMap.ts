@@ -10,9 +10,8 @@ import {
 } from "../repos/scimGroups";
 import { settleUsers, type RematchUpdate } from "../repos/userRematch";
 import type { StoredUser } from "../repos/users";
-import { groupAssignment, mapRole } from "./roles";
 import { planUpdate } from "./users/decisions";
-import { chooseDepartment, type DepartmentChoice } from "./users/rules";
+import { chooseDepartment, groupAssignment, mapRole, type DepartmentChoice } from "./users/rules";
 
 const norm = (name: string) => name.trim().toLowerCase();
 

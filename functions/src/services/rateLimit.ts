@@ -2,13 +2,13 @@ import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { DAY_MS, MINUTE_MS } from "../lib/dates";
 import type { Limits, UsageState } from "../repos/apiKeyUsage";
 import type { CompanyRateLimits, LimitScope } from "../repos/storedFields";
-import { UsageCommitter, type CountedEntry, type CountRule } from "../repos/usageCommit";
+import { UsageCommitter, type CountedEntry, type CountRule } from "../repos/usageShards";
 
 export type { Limits } from "../repos/apiKeyUsage";
 
 /**
  * The rate limit, in sections: the window arithmetic, the sharded counter's arithmetic, which
- * limits apply to a key, and the rule the counter commits (repos/usageCommit). Fixed windows (UTC
+ * limits apply to a key, and the rule the counter commits (repos/usageShards). Fixed windows (UTC
  * clock minute, UTC day): the arithmetic here, the compare-and-swap in repos/apiKeyUsage. Only
  * admitted requests count, so a client retrying too early does not starve itself
  * (docs/api-behaviour.md, "Rate limits").
@@ -184,7 +184,7 @@ function ruleFor(limits: Limits): CountRule<RateLimitDecision> {
 const committer = new UsageCommitter<RateLimitDecision>();
 
 /**
- * Admits or refuses one request of the key within its limits (repos/usageCommit commits the
+ * Admits or refuses one request of the key within its limits (repos/usageShards commits the
  * count, with the request's audit entry when given, and throws `UsageContentionError` when the
  * counter stays contended).
  */

@@ -1,8 +1,8 @@
 import { companyOf, companyRef, findCompany, type CompanyDoc } from "../repos/companies";
-import { rematchUsers } from "../repos/userRematch";
-import { rosterWithIdpRole, type StoredUser } from "../repos/users";
-import { mapRole } from "./roles";
+import { rematchUsers, rosterWithIdpRole } from "../repos/userRematch";
+import type { StoredUser } from "../repos/users";
 import { isProtected } from "./users/decisions";
+import { mapRole } from "./users/rules";
 
 type RoleSettings = Pick<CompanyDoc, "provisioningRoleMap" | "provisioningRolesSource">;
 
@@ -10,9 +10,10 @@ type RoleSettings = Pick<CompanyDoc, "provisioningRoleMap" | "provisioningRolesS
  * The role a change of the company's role map (or of who owns roles) gives a user, or null to
  * leave them alone: the logic of the `roleRematch` trigger on `companies/{c}`. Only a user with a
  * stored provider value (`idpRole`) changes, never the owner or a Key User, and only to a role
- * the map grants (services/roles.ts: never an elevated one). With `provisioningRolesSource: app`
- * the app owns roles once it changed one: only a user whose role is still the one provisioning
- * last gave them (`idpRoleMappedTo`) follows the map; with `identityProvider` every such user does.
+ * the map grants (services/users/rules.ts: never an elevated one). With
+ * `provisioningRolesSource: app` the app owns roles once it changed one: only a user whose role is
+ * still the one provisioning last gave them (`idpRoleMappedTo`) follows the map; with
+ * `identityProvider` every such user does.
  */
 export function roleAfterMapChange(company: RoleSettings, user: StoredUser): string | null {
   // A role the group map gave wins over the role map (services/groupMap.ts).

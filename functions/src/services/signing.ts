@@ -1,7 +1,8 @@
-import type { Storage, StorageOptions } from "@google-cloud/storage";
+import type { Storage } from "@google-cloud/storage";
 import { generateKeyPairSync } from "node:crypto";
 import { onEmulator, projectId } from "../config/params";
 import { firstTimeFilter } from "../lib/bounded";
+import { lazyOnce } from "../lib/lazy";
 import { signingFailed } from "../logs";
 
 /**
@@ -21,17 +22,6 @@ interface SigningCredentials {
   private_key: string;
 }
 
-/**
- * The client, loaded at the first link signed: @google-cloud/storage is large and most requests
- * sign nothing.
- */
-let storage: Promise<Storage> | undefined;
-
-async function newStorage(options?: StorageOptions): Promise<Storage> {
-  const { Storage } = await import("@google-cloud/storage");
-  return new Storage(options);
-}
-
 function ephemeralCredentials(): SigningCredentials {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return {
@@ -40,16 +30,17 @@ function ephemeralCredentials(): SigningCredentials {
   };
 }
 
-function client(): Promise<Storage> {
-  if (!storage) {
-    const hasCredentials = Boolean(process.env.GOOGLE_APPLICATION_CREDENTIALS);
-    storage =
-      onEmulator() && !hasCredentials
-        ? newStorage({ projectId: projectId(), credentials: ephemeralCredentials() })
-        : newStorage();
-  }
-  return storage;
-}
+/**
+ * The client, loaded at the first link signed: @google-cloud/storage is large and most requests
+ * sign nothing. A failed load or construction is retried by the next link, not kept.
+ */
+const client = lazyOnce(async (): Promise<Storage> => {
+  const { Storage } = await import("@google-cloud/storage");
+  const hasCredentials = Boolean(process.env.GOOGLE_APPLICATION_CREDENTIALS);
+  return onEmulator() && !hasCredentials
+    ? new Storage({ projectId: projectId(), credentials: ephemeralCredentials() })
+    : new Storage();
+});
 
 /**
  * Signs from one clock reading: `accessibleAt` (X-Goog-Date, whole seconds) and `expires` are

@@ -7,7 +7,7 @@ import { firestore } from "../../src/config/firebase";
 import { createFindingsApp } from "../../src/findings/app";
 import { FAILURES_PER_MINUTE } from "../../src/http/refusalMemory";
 import { generateKey, hashKey } from "../../src/lib/apiKeyFormat";
-import * as keyDocuments from "../../src/repos/keyDocuments";
+import * as apiKeys from "../../src/repos/apiKeys";
 import { seedCompany, seedKey, seedVessel } from "../support/builders";
 import { auditCount, randomAddress } from "../support/http";
 import { asInFunctionsRuntime } from "../support/scim";
@@ -67,7 +67,7 @@ describe("a leaked key that was revoked, in a loop", () => {
       expect([401, 429]).toContain(res.status);
     }
     // Every request reads its key through readKeyDocuments (the key, its counter, its owners).
-    const reads = jest.spyOn(keyDocuments, "readKeyDocuments");
+    const reads = jest.spyOn(apiKeys, "readKeyDocuments");
     try {
       const blocked = await send(generateKey("findings"));
       if (blocked.status === 429) {

@@ -1,6 +1,6 @@
 import type { StoredUser } from "../../src/repos/users";
 import { roleAfterMapChange } from "../../src/services/roleRematch";
-import { groupAssignment, mapRole } from "../../src/services/roles";
+import { groupAssignment, mapRole } from "../../src/services/users/rules";
 
 describe("mapRole (provisioningRoleMap)", () => {
   const map = {
