@@ -77,18 +77,22 @@ class Client:
         self.base_url = base_url.rstrip("/")
         self.key = key
 
-    def request(self, method, path, query=None, body=None):
+    def request(self, method, path, query=None, body=None, headers=None):
         """(status, headers, bytes), retried on 429 (as told), 5xx and network errors.
 
         Retries only happen when nothing was done (429) or may not have been (5xx, no answer):
-        GETs, and the worked-hours POST, which replaces the month's value and can be repeated.
+        GETs, and a write sent with an `Idempotency-Key` (`headers`), which the retry repeats.
         """
         url = path if path.startswith("http") else self.base_url + path
         if query:
             pairs = {k: v for k, v in query.items() if v is not None}
             url += "?" + urllib.parse.urlencode(pairs)
         data = None if body is None else json.dumps(body).encode()
-        headers = {"Authorization": f"Bearer {self.key}", "Accept": "application/json"}
+        headers = {
+            **(headers or {}),
+            "Authorization": f"Bearer {self.key}",
+            "Accept": "application/json",
+        }
         if data is not None:
             headers["Content-Type"] = "application/json"
         for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -119,9 +123,9 @@ class Client:
             return status, answer_headers, payload
         raise AssertionError("unreachable")
 
-    def call(self, method, path, query=None, body=None, expect=(200,)):
+    def call(self, method, path, query=None, body=None, expect=(200,), headers=None):
         """The JSON answer, or ApiFailure for any other status than `expect`."""
-        status, headers, payload = self.request(method, path, query, body)
+        status, headers, payload = self.request(method, path, query, body, headers)
         document = json.loads(payload) if payload else None
         if status not in expect:
             raise ApiFailure(status, document)

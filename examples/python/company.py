@@ -4,13 +4,15 @@
   2. last year's ESRS S1-14 datapoints as CSV, written to a file
   3. a month of worked hours pushed (the provisioning key; the month's value is replaced)
 COMPANY_API_URL, COMPANY_READ_KEY and COMPANY_PROVISIONING_KEY say where and as whom;
-WORKED_MONTH (default: last month) and WORKED_HOURS what to push. See examples/README.md.
+WORKED_MONTH and WORKED_HOURS what to push (nothing is pushed without both). See
+examples/README.md.
 """
 
 import json
 import os
 import sqlite3
 import sys
+import uuid
 from datetime import datetime, timezone
 
 from api import ApiFailure, Client, QuotaExhausted, is_stale_token, required, stats
@@ -92,17 +94,23 @@ def esrs_csv():
     return {"year": year, "datapoints": rows}
 
 
-def last_month():
-    now = datetime.now(timezone.utc)
-    return f"{now.year - 1}-12" if now.month == 1 else f"{now.year}-{now.month - 1:02d}"
-
-
 def push_worked_hours():
-    """The month's hours of the whole own workforce (employees and non-employees), from HR."""
-    month = os.environ.get("WORKED_MONTH") or last_month()
-    hours = float(os.environ.get("WORKED_HOURS", "12480.5"))
+    """The month's hours of the whole own workforce (employees and non-employees), from HR.
+
+    Only when WORKED_MONTH and WORKED_HOURS are set: the push replaces the month's stored value,
+    so a made-up default would overwrite real figures. One Idempotency-Key for the write and
+    every retry of it: a retried push that had already happened answers its first answer again.
+    """
+    month, hours = os.environ.get("WORKED_MONTH"), os.environ.get("WORKED_HOURS")
+    if not month or not hours:
+        print("worked hours: skipped (set WORKED_MONTH=YYYY-MM and WORKED_HOURS to push)")
+        return {"skipped": True}
     body, status, _ = provisioner.call(
-        "POST", "/v1/worked-hours", body={"month": month, "hours": hours}, expect=(200, 201)
+        "POST",
+        "/v1/worked-hours",
+        body={"month": month, "hours": float(hours)},
+        expect=(200, 201),
+        headers={"Idempotency-Key": str(uuid.uuid4())},
     )
     what = "stored" if status == 201 else "replaced the earlier value"
     print(f"worked hours {body['data']['month']}: {body['data']['hours']} h {what}")

@@ -3,7 +3,9 @@
 //   2. last year's ESRS S1-14 datapoints as CSV, written to a file
 //   3. a month of worked hours pushed (the provisioning key; the month's value is replaced)
 // COMPANY_API_URL, COMPANY_READ_KEY and COMPANY_PROVISIONING_KEY say where and as whom;
-// WORKED_MONTH (default: last month) and WORKED_HOURS what to push. See examples/README.md.
+// WORKED_MONTH and WORKED_HOURS what to push (nothing is pushed without both). See
+// examples/README.md.
+import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -125,17 +127,22 @@ async function esrsCsv() {
   return { year, datapoints: rows };
 }
 
-function lastMonth(): string {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1)).toISOString().slice(0, 7);
-}
-
-/** The month's hours of the whole own workforce (employees and non-employees), from HR. */
+/**
+ * The month's hours of the whole own workforce (employees and non-employees), from HR. Only when
+ * WORKED_MONTH and WORKED_HOURS are set: the push replaces the month's stored value, so a made-up
+ * default would overwrite real figures. One Idempotency-Key for the write and every retry of it
+ * (resilientFetch resends the same request): a push that had already happened answers again.
+ */
 async function pushWorkedHours() {
-  const month = process.env.WORKED_MONTH ?? lastMonth();
-  const hours = Number(process.env.WORKED_HOURS ?? 12480.5);
+  const month = process.env.WORKED_MONTH;
+  const hours = process.env.WORKED_HOURS;
+  if (!month || !hours) {
+    console.log("worked hours: skipped (set WORKED_MONTH=YYYY-MM and WORKED_HOURS to push)");
+    return { skipped: true };
+  }
   const { data, error, response } = await provisioner.POST("/v1/worked-hours", {
-    body: { month, hours },
+    body: { month, hours: Number(hours) },
+    headers: { "Idempotency-Key": randomUUID() },
   });
   if (!data) throw failure(response, error);
   const what = response.status === 201 ? "stored" : "replaced the earlier value";

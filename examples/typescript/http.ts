@@ -42,8 +42,8 @@ const backoffMs = (attempt: number) => Math.random() * Math.min(30_000, 500 * 2 
 /**
  * `fetch` with the retry rules, for openapi-fetch's `fetch` option and for `content_url`. Every
  * call the API admits counts against the key's limits, so retries only happen when the answer
- * says nothing was done (429) or may not have been (5xx, no answer): GETs, and the worked-hours
- * POST, which replaces the month's value and so can be repeated safely.
+ * says nothing was done (429) or may not have been (5xx, no answer): GETs, and a write sent with
+ * an `Idempotency-Key`, which the resent request repeats (a done write answers its first answer).
  */
 export async function resilientFetch(request: Request): Promise<Response> {
   for (let attempt = 1; ; attempt++) {

@@ -46,12 +46,15 @@ function codesOf(document, scim) {
 const cell = (text) => text.replace(/\|/g, "\\|");
 const row = (cells) => `| ${cells.map(cell).join(" | ")} |`;
 
-function envelopeTable(codes) {
+/** A code's texts for one API (`findings`, `scim`), or the shared ones. */
+const textsOf = (code, api) => ({ ...ERRORS[code], ...ERRORS[code].per?.[api] });
+
+function envelopeTable(codes, api) {
   return [
     row(["status", "code", "when", "what to do"]),
     "|---|---|---|---|",
     ...codes.map((code) => {
-      const { status, when, todo } = ERRORS[code];
+      const { status, when, todo } = textsOf(code, api);
       return row([String(status), `\`${code}\``, when, todo]);
     }),
   ].join("\n");
@@ -62,7 +65,7 @@ function scimTable(codes) {
     ...Object.entries(SCIM_TYPES).map(([type, entry]) => ({ ...entry, type: `\`${type}\`` })),
     ...codes
       .filter((code) => !AS_SCIM_TYPE.includes(code))
-      .map((code) => ({ ...ERRORS[code], type: "(none)" })),
+      .map((code) => ({ ...textsOf(code, "scim"), type: "(none)" })),
   ].sort((a, b) => a.status - b.status);
   return [
     row(["status", "scimType", "when", "what to do"]),
@@ -94,11 +97,11 @@ backoff, tokens): [api-behaviour.md](api-behaviour.md#retries).
 
 ## Findings export API
 
-${envelopeTable(codesOf(documents.findings, false))}
+${envelopeTable(codesOf(documents.findings, false), "findings")}
 
 ## Company API (\`/v1\`)
 
-${envelopeTable(codesOf(documents.company, false))}
+${envelopeTable(codesOf(documents.company, false), "company")}
 
 ## SCIM 2.0 (\`/scim/v2\` of the company API)
 
@@ -117,6 +120,9 @@ ${scimTable(codesOf(documents.company, true))}
 These come from the platform, not from the APIs: no envelope, no \`X-Request-Id\`.
 
 - **400, malformed JSON.** ${PLATFORM_BAD_REQUEST.description}
+- **415, a body in another charset than UTF-8** (\`Content-Type: application/json;
+  charset=latin1\`): the platform's body parser answers \`415\` with an HTML page before the API
+  runs. Send JSON in UTF-8 (\`charset=utf-8\` or no charset).
 - **431, request too long.** ${PLATFORM_HEADERS_TOO_LARGE.description}
 - **413, a body over 32 MiB.** The platform's request limit: its own page, not the envelope
   (bodies over 64 KiB and up to that limit get the API's \`413 payload_too_large\`).

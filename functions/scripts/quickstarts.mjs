@@ -102,8 +102,10 @@ async function checks() {
     ts.keys() === py.keys() && ts.count("findings") === 300 && ts.pendingFiles() === 0,
     `${ts.summary()} / ${py.summary()}`,
   );
+  // Worked hours are pushed only when both are set (examples/README.md): a month of the past.
+  const worked = { WORKED_MONTH: "2025-10", WORKED_HOURS: "12480.5" };
   for (const lang of ["ts", "py"]) {
-    const company = run(lang, "company");
+    const company = run(lang, "company", worked);
     check(
       `${lang === "ts" ? "TypeScript" : "Python"} company: incidents, ESRS CSV, worked hours`,
       company.ok &&
@@ -111,6 +113,8 @@ async function checks() {
         company.summary.incidents.held > 0 &&
         company.summary.esrs.datapoints === 20 &&
         existsSync(join(dirs[lang], `esrs-s1-14-${company.summary.esrs.year}.csv`)) &&
+        company.summary.worked_hours.month === worked.WORKED_MONTH &&
+        company.summary.worked_hours.hours === 12480.5 &&
         [200, 201].includes(company.summary.worked_hours.status),
       company.output,
     );

@@ -96,7 +96,7 @@ export async function mutateDemo(base, keys, copies) {
 
 /**
  * A delta token the API no longer takes, stored where the quickstart keeps its own: one older
- * than the 30 days of change records (410), or one of a retired page-token secret (400).
+ * than the 30 days of change records (410), or one damaged in storage (400).
  */
 export function stampToken(file, job, expired) {
   const { encodeToken, scopeDigest } = require(join(LIB, "lib", "pageToken.js"));
@@ -107,10 +107,11 @@ export function stampToken(file, job, expired) {
       : { operation: "incidentsDelta", tenant: COMPANY, delta: true },
   );
   const since = Math.floor(Date.now() / 1000) - (expired ? 31 * 86_400 : 3600);
-  const secrets = expired ? pageTokenSecrets() : ["a-secret-the-operator-has-since-retired"];
+  const token = encodeToken(pageTokenSecrets(), scope, [since, 0]);
+  // Damaged: cut short in storage (a token of a retired secret answers 410 like an old one).
   const db = new DatabaseSync(file);
   db.prepare("UPDATE sync_state SET value = ? WHERE name = 'delta_token'").run(
-    encodeToken(secrets, scope, [since, 0]),
+    expired ? token : token.slice(0, -6),
   );
   db.close();
 }

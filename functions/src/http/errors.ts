@@ -1,3 +1,6 @@
+const ASK_ADMIN =
+  "Ask the company's admin (access, plan) or the service's operator; retrying won't help.";
+
 /** One code of the closed list: its HTTP status, and the texts of the error catalogue. */
 interface ErrorEntry {
   status: number;
@@ -5,6 +8,8 @@ interface ErrorEntry {
   when: string;
   /** What the client should do about it. */
   todo: string;
+  /** The catalogue's texts where one API's answer differs (the read-only findings API, SCIM). */
+  per?: Partial<Record<"findings" | "scim", { when: string; todo: string }>>;
 }
 
 /**
@@ -37,7 +42,22 @@ export const ERRORS = {
       "API access is off for the company, the key's vessel is gone or moved, the company is " +
       "not on the plan this API needs, or the change is not allowed (provisioning off, the " +
       "company's only active owner); the message says which.",
-    todo: "Ask the company's admin (access, plan) or the service's operator; retrying won't help.",
+    todo: ASK_ADMIN,
+    per: {
+      findings: {
+        when:
+          "API access is off for the company, the key's vessel is gone or moved, or the " +
+          "company is not on the plan this API needs; the message says which.",
+        todo: ASK_ADMIN,
+      },
+      scim: {
+        when:
+          "API access is off for the company, the company is not on the plan this API needs, " +
+          "or the change is not allowed (provisioning off, the company's only active owner); " +
+          "the `detail` says which.",
+        todo: ASK_ADMIN,
+      },
+    },
   },
   insufficient_scope: {
     status: 403,
@@ -125,6 +145,20 @@ export const ERRORS = {
       "Retry with exponential backoff: a read is safe to repeat; send a write with an " +
       "`Idempotency-Key` and retry it with the same key to get the first try's answer. " +
       "Quote `request_id` to support if it persists.",
+    per: {
+      findings: {
+        when: "A server-side failure, never with internals; the request id is in the body.",
+        todo:
+          "Retry with exponential backoff: every request of this API is a read, safe to repeat. " +
+          "Quote `request_id` to support if it persists.",
+      },
+      scim: {
+        when: "A server-side failure, never with internals.",
+        todo:
+          "Nothing: identity providers retry a 5xx with backoff. Quote the `X-Request-Id` " +
+          "header to support if it persists.",
+      },
+    },
   },
 } as const satisfies Record<string, ErrorEntry>;
 
