@@ -1,0 +1,42 @@
+import { firestore } from "../../src/config/firebase";
+import { randomId } from "../support/builders";
+import { patchOp, scim, scimCompany } from "../support/scim";
+
+/**
+ * Issue 38, review: a user PATCH of `roles` racing the user's removal from a mapped group decides
+ * from the user its transaction reads, so the removed group's role never comes back.
+ */
+const stored = async (id: string) => (await firestore().doc(`users/${id}`).get()).data() ?? {};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const INSPECTOR = [{ value: "Inspector", primary: true }];
+
+describe("a roles PATCH racing a removal from a mapped group", () => {
+  jest.setTimeout(300_000);
+
+  it("never restores the removed group's role, 20 rounds", async () => {
+    const { key } = await scimCompany(
+      { seatCapacity: 100, seatsUsed: 0 },
+      { provisioningGroupMap: { Officers: { role: "manager" } } },
+    );
+    const group = (await scim("post", "/Groups", key, { displayName: "Officers" })).body.id;
+    for (let round = 0; round < 20; round++) {
+      const userName = `${randomId("m")}@example.com`;
+      const uid = (await scim("post", "/Users", key, { userName, roles: INSPECTOR })).body.id;
+      const add = patchOp({ op: "add", path: "members", value: [{ value: uid }] });
+      expect((await scim("patch", `/Groups/${group}`, key, add)).status).toBeLessThan(300);
+      expect((await stored(uid as string)).role).toBe("manager");
+      const rename = { op: "replace", path: "userName", value: `${randomId("n")}@example.com` };
+      const roles = { op: "replace", path: "roles", value: INSPECTOR };
+      const remove = patchOp({ op: "remove", path: `members[value eq "${uid}"]` });
+      const [user, removal] = await Promise.all([
+        scim("patch", `/Users/${uid}`, key, patchOp(rename, roles)),
+        sleep((round % 5) * 8).then(() => scim("patch", `/Groups/${group}`, key, remove)),
+      ]);
+      const after = await stored(uid as string);
+      expect([user.status, removal.status].every((status) => status < 300)).toBe(true);
+      expect(after.scimGroups).not.toContain(group);
+      expect(after.groupRole).toBeNull();
+      expect(after.role).not.toBe("manager");
+    }
+  });
+});
