@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from "../config/constants";
+import { canonicalJson } from "../lib/canonicalJson";
 import {
   claimIdempotencyKey,
   committedChange,
@@ -99,9 +100,8 @@ export async function runOnce(
       `Invalid ${IDEMPOTENCY_HEADER} header: 1 to 255 visible ASCII characters (a UUID).`,
     );
   const id = sha256(`${principal.keyHash}\u0000${key}`);
-  const fingerprint = sha256(
-    `${req.method} ${pathOf(req)}\u0000${JSON.stringify(req.body ?? null)}`,
-  );
+  // Canonical JSON: a client that rebuilds the body with its keys in another order is the same try.
+  const fingerprint = sha256(`${req.method} ${pathOf(req)}\u0000${canonicalJson(req.body)}`);
   const claim = await claimIdempotencyKey({
     id,
     fingerprint,

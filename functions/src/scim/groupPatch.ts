@@ -67,6 +67,18 @@ function filteredMember(filter: Filter): string {
 export function groupChangeOf(body: unknown): GroupChange {
   const change: GroupChange = {};
   let set: string[] | null = null;
+  // The cap is on the whole request, not on each operation's value: ids named across operations.
+  let named = 0;
+  const ids = (value: unknown, more = memberIds(value)): string[] => {
+    named += more.length;
+    if (named > MAX_MEMBERS_PER_REQUEST)
+      throw new ScimError(
+        "invalid_request",
+        `A request may name at most ${MAX_MEMBERS_PER_REQUEST} members, over all its operations.`,
+        "tooMany",
+      );
+    return more;
+  };
   const [add, remove] = [new Set<string>(), new Set<string>()];
   const addMember = (id: string) => (set ? set.push(id) : (add.add(id), remove.delete(id)));
   const removeMember = (id: string) =>
@@ -85,14 +97,14 @@ export function groupChangeOf(body: unknown): GroupChange {
             `"${op}" of members takes no filter.`,
             "invalidPath",
           );
-        removeMember(filteredMember(path.valueFilter));
+        ids([filteredMember(path.valueFilter)]).forEach(removeMember);
         return;
       }
-      if (op === "replace") set = memberIds(value);
-      else if (op === "add") memberIds(value).forEach(addMember);
+      if (op === "replace") set = ids(value);
+      else if (op === "add") ids(value).forEach(addMember);
       // Entra ID removes with the ids in `value`; without one, every member goes.
       else if (value === undefined || value === null) set = [];
-      else memberIds(value).forEach(removeMember);
+      else ids(value).forEach(removeMember);
     }
     // `id`, `schemas`, `meta` and attributes a Group does not have: ignored (Okta sends `id` in a
     // rename).

@@ -190,8 +190,12 @@ export function planUpdate(
     update.externalId = patch.externalId;
   // The role of the owner and of Key Users is the app's alone: a value sent for them is not
   // applied, nor recorded. Else the provider's value is kept beside the role it gave (roleRematch).
+  // A role the group map gives wins over the `roles` value (still recorded): the one this change
+  // sets, else the stored one as this transaction read it, so a concurrent removal is not undone.
+  const groupRole = patch.groupRole !== undefined ? patch.groupRole : user.groupRole;
   if (patch.role && !isProtected(user)) {
-    const { role, idpRole } = patch.role;
+    const { idpRole } = patch.role;
+    const role = groupRole ?? patch.role.role;
     if (role !== user.role) update.role = role;
     if (idpRole !== user.idpRole) update.idpRole = idpRole;
     if (role !== user.idpRoleMappedTo) update.idpRoleMappedTo = role;

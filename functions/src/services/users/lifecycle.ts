@@ -96,9 +96,8 @@ async function applyUpdate(
       omittedFromReplace: patch.omitted?.department,
       source: settings.departmentSource,
     });
-    const asked = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
-    // A role the group map gives wins over the `roles` value (which is still recorded).
-    const role = asked && current.groupRole ? { ...asked, role: current.groupRole } : asked;
+    // The group map's role is applied by planUpdate from the user the transaction reads.
+    const role = chooseRole(settings, patch.idpRole, patch.omitted?.roles);
     const resolved = {
       active: patch.active,
       displayName: patch.displayName,
