@@ -19,7 +19,8 @@ export type RematchUpdate = Pick<
   "departmentId" | "unmatchedDepartment" | "role" | "idpRoleMappedTo" | "groupRole"
 >;
 
-const systemOrigin = (actor: SystemActor): AuditOrigin => ({
+/** The audit origin of a change no request made (a trigger, a job). */
+export const systemOrigin = (actor: SystemActor): AuditOrigin => ({
   actor: { type: "system", ...actor },
   api: null,
   method: null,

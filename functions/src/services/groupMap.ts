@@ -8,7 +8,7 @@ import {
   usersDueBefore,
   type StoredGroup,
 } from "../repos/scimGroups";
-import { settleUsers, type RematchUpdate } from "../repos/userRematch";
+import { settleUsers, systemOrigin, type RematchUpdate } from "../repos/userRematch";
 import type { StoredUser } from "../repos/users";
 import { planUpdate } from "./users/decisions";
 import { chooseDepartment, groupAssignment, mapRole, type DepartmentChoice } from "./users/rules";
@@ -93,16 +93,6 @@ export async function applyGroupMap(
   );
 }
 
-const systemOrigin = (id: string, name: string): AuditOrigin => ({
-  actor: { type: "system", id, name },
-  api: null,
-  method: null,
-  path: null,
-  status: null,
-  requestId: null,
-  projectId: null,
-});
-
 /**
  * After a change of the group map (the `roleRematch` trigger): every member of the company's
  * groups is looked at again, audited as `user.updated` by `system`. Answers how many members
@@ -113,7 +103,11 @@ export async function rematchGroupMembers(companyId: string): Promise<number> {
   const members = new Set<string>();
   for (const group of groups.docs)
     for (const member of await membersOf(companyId, group.id)) members.add(member.id);
-  await applyGroupMap(companyId, [...members], systemOrigin("group-rematch", "Group re-match"));
+  await applyGroupMap(
+    companyId,
+    [...members],
+    systemOrigin({ id: "group-rematch", name: "Group re-match" }),
+  );
   return members.size;
 }
 
@@ -130,7 +124,7 @@ export async function sweepGroupRoles(now = Timestamp.now(), limit = 500): Promi
   const byCompany = new Map<string, string[]>();
   for (const { id, companyId } of due)
     if (companyId) byCompany.set(companyId, [...(byCompany.get(companyId) ?? []), id]);
-  const origin = systemOrigin("group-sweep", "Group re-match sweep");
+  const origin = systemOrigin({ id: "group-sweep", name: "Group re-match sweep" });
   for (const [companyId, ids] of byCompany) await applyGroupMap(companyId, ids, origin);
   return due.length;
 }
