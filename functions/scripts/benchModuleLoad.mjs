@@ -7,8 +7,9 @@
 // callable is called signed out (its handler loaded, `unauthenticated`), a Firestore trigger or
 // the sign-in function is run with no event (its handler loaded, then it fails on the missing
 // event). The two scheduled jobs go straight to Firestore after loading their module: only their
-// load is timed; a function the code does not export (older code) is listed as such. Printed in CPU time (steadier than the wall clock on a shared machine, printed
-// beside), medians of ROUNDS processes, with the modules loaded (a bundle counts as one).
+// load is timed; a function the code does not export (older code) is listed as such. Printed in
+// CPU time (steadier than the wall clock on a shared machine, printed beside), medians of ROUNDS
+// processes, with the modules loaded (a bundle counts as one).
 //   node scripts/benchModuleLoad.mjs [ROUNDS] [DIR]   (after npm run build; DIR: another
 //   checkout's functions/ directory, built, to compare: docs/benchmarks.md, "Cold start")
 import { execFileSync } from "node:child_process";
