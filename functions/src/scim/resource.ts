@@ -6,10 +6,11 @@ import type { StoredUser } from "../repos/users";
 import type { PersonName } from "../services/users/decisions";
 import type { NewUser } from "../services/users/invite";
 import type { UserPatch } from "../services/users/lifecycle";
-import { assign, primaryOf, type State } from "./assign";
+import { assign, type State } from "./assign";
 import { invalidValue } from "./errors";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
 import { URN } from "./schema";
+import { primaryOf } from "./values";
 
 /**
  * The SCIM User resource and the roster user, both ways: a stored user as a resource and as a
