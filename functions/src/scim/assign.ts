@@ -182,3 +182,14 @@ export function assign(
     }
   }
 }
+
+/**
+ * The state a POST or PUT body describes: everything it leaves out is unassigned; `roles` and
+ * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
+ */
+export function stateFromBody(body: unknown, sent?: Set<string>): State {
+  if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
+  const state: State = { name: {}, emails: [] };
+  assign(state, "replace", body, undefined, sent);
+  return state;
+}
