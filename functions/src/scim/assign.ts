@@ -2,7 +2,7 @@ import { isObject } from "../lib/isObject";
 import { invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath } from "./filter";
 import { matches, pathOf, type Op } from "./patchOp";
-import { COMMON_READ_ONLY, URN, type AttributeDef } from "./schema";
+import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
 import { attributeOf, subAttributeOf } from "./userSchema";
 import {
   coerce,

@@ -3,7 +3,7 @@ import { applyAt, assign, type State } from "./assign";
 import { invalidValue } from "./errors";
 import type { AttrPath } from "./filter";
 import { operationsOf, type Op } from "./patchOp";
-import { URN } from "./schema";
+import { URN } from "./routeKit";
 import { ENTERPRISE_ATTRIBUTES } from "./userSchema";
 
 /**

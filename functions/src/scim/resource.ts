@@ -10,8 +10,7 @@ import { departmentNameOf } from "../services/users/rules";
 import type { State } from "./assign";
 import { invalidValue } from "./errors";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
-import { scimUrl } from "./routeKit";
-import { URN } from "./schema";
+import { scimUrl, URN } from "./routeKit";
 import { primaryOf } from "./values";
 
 /**

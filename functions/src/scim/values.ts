@@ -2,7 +2,7 @@ import { isObject } from "../lib/isObject";
 import { invalidValue } from "./errors";
 import type { Filter } from "./filter";
 import { propertyOf } from "./patchOp";
-import type { AttributeDef } from "./schema";
+import type { AttributeDef } from "./routeKit";
 import { subAttributeOf } from "./userSchema";
 
 /**

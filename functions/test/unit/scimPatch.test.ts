@@ -3,7 +3,7 @@ import type { StoredUser } from "../../src/repos/users";
 import { stateFromBody, type State } from "../../src/scim/assign";
 import { applyPatch } from "../../src/scim/patch";
 import { newUserOf, patchBetween, stateOf, toScimUser } from "../../src/scim/resource";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 
 /** PATCH semantics (RFC 7644 §3.5.2) and the User resource mapping, without Firestore. */
 const ENTERPRISE = URN.enterprise;
