@@ -1,9 +1,9 @@
 import { isObject } from "../lib/isObject";
 import { invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath } from "./filter";
-import { matches, pathOf, type Op } from "./patchOp";
+import { matches, operationsOf, pathOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
-import { attributeOf, subAttributeOf } from "./userSchema";
+import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
 import {
   coerce,
   equalitiesOf,
@@ -17,11 +17,11 @@ import {
 
 /**
  * Attribute assignment for the User resource, as pure functions over a plain state (attribute
- * name → value): a PATCH operation (patch.ts), a POST or PUT body (assigned the way a path-less
- * `replace` is, so the three read attributes alike) and a stored profile (profile.ts). Where
- * RFC 7644 leaves room, the choices are in docs/scim-connector.md ("What the service decides");
- * work is bounded by MAX_OPERATIONS and MAX_VALUES; the values themselves are read by
- * values.ts.
+ * name → value): a PATCH's operations (RFC 7644 §3.5.2, applied in order to a copy of the state,
+ * all or none), a POST or PUT body (assigned the way a path-less `replace` is, so the three read
+ * attributes alike) and a stored profile (profile.ts). Where RFC 7644 leaves room, the choices
+ * are in docs/scim-connector.md ("What the service decides"); work is bounded by MAX_OPERATIONS
+ * and MAX_VALUES; the values themselves are read by values.ts.
  */
 export type State = Record<string, unknown>;
 type Item = Record<string, unknown>;
@@ -191,5 +191,43 @@ export function stateFromBody(body: unknown, sent?: Set<string>): State {
   if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
   const state: State = { name: {}, emails: [] };
   assign(state, "replace", body, undefined, sent);
+  return state;
+}
+
+/** The enterprise extension's URN alone as the path (scim2-tester, some providers). */
+const isExtension = (path: AttrPath) =>
+  path.uri !== undefined &&
+  !path.sub &&
+  !path.valueFilter &&
+  `${path.uri}:${path.attr}`.toLowerCase() === URN.enterprise.toLowerCase();
+
+/** An operation whose path is the enterprise extension's URN: on each of its attributes. */
+function applyToExtension(
+  state: State,
+  op: Op,
+  value: unknown,
+  index: number,
+  touched?: Set<string>,
+): void {
+  if (op === "remove") {
+    for (const def of ENTERPRISE_ATTRIBUTES)
+      applyAt(state, op, { uri: URN.enterprise, attr: def.name }, undefined, true, touched);
+    return;
+  }
+  if (!isObject(value))
+    throw invalidValue(
+      `Operations[${index}].value must be an object of the extension's attributes.`,
+    );
+  assign(state, op, value, URN.enterprise, touched);
+}
+
+/** Applies a PatchOp request body; `touched` collects the names of the attributes it assigned. */
+export function applyPatch(before: State, body: unknown, touched?: Set<string>): State {
+  const state = structuredClone(before);
+  operationsOf(body).forEach(({ op, path, value }, index) => {
+    if (!path) assign(state, op, value, undefined, touched);
+    else if (isExtension(path)) applyToExtension(state, op, value, index, touched);
+    else applyAt(state, op, path, value, true, touched);
+  });
   return state;
 }

@@ -1,7 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import type { StoredUser } from "../../src/repos/users";
-import { stateFromBody, type State } from "../../src/scim/assign";
-import { applyPatch } from "../../src/scim/patch";
+import { applyPatch, stateFromBody, type State } from "../../src/scim/assign";
 import { newUserOf, patchBetween, stateOf, toScimUser } from "../../src/scim/resource";
 import { URN } from "../../src/scim/routeKit";
 
