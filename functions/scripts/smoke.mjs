@@ -344,7 +344,7 @@ async function checks() {
   // Key management: the operator command creates a key that works at once, and fails after revocation.
   const cli = async (...args) => {
     const done = await run(process.execPath, [
-      join(FUNCTIONS_DIR, "lib", "tools", "keys.js"),
+      join(FUNCTIONS_DIR, "lib", "tools", "operator.js"),
       ...args,
     ]);
     if (done.status !== 0) throw new Error(`keys ${args[0]}: exit ${done.status} ${done.stderr}`);

@@ -11,7 +11,7 @@ export function sh(cmd, args, options = {}) {
 
 /** The operator command on this stack's Firestore (limits by arrangement, as in production). */
 export function operator(functionsDir, command, ...args) {
-  const keys = join(functionsDir, "lib", "tools", "keys.js");
+  const keys = join(functionsDir, "lib", "tools", "operator.js");
   const run = sh(process.execPath, [keys, command, "--company", "demo-nordic-shipping", ...args]);
   if (!run.ok) throw new Error(`keys ${command} ${args.join(" ")}: ${run.output}`);
 }

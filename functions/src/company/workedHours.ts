@@ -3,8 +3,8 @@ import { isoTimestamp, z } from "../http/zod";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
+import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/hoursRecords";
 import { toIso } from "../repos/storedFields";
-import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import {
   WORKED_HOURS_INPUT_EXAMPLE,

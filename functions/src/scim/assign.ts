@@ -1,103 +1,31 @@
 import { isObject } from "../lib/isObject";
 import { invalidValue, ScimError } from "./errors";
-import { parsePath, type AttrPath, type Filter } from "./filter";
-import { matches, pathOf, propertyOf, type Op } from "./patchOp";
-import { COMMON_READ_ONLY, URN, type AttributeDef } from "./schema";
-import { attributeOf, subAttributeOf } from "./userSchema";
+import { parsePath, type AttrPath } from "./filter";
+import { matches, operationsOf, pathOf, type Op } from "./patchOp";
+import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
+import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
+import {
+  coerce,
+  equalitiesOf,
+  keyOf,
+  MAX_VALUES,
+  onePrimary,
+  toItem,
+  toItems,
+  tooMany,
+} from "./values";
 
 /**
  * Attribute assignment for the User resource, as pure functions over a plain state (attribute
- * name → value): a PATCH operation (patch.ts), a POST or PUT body (assigned the way a path-less
- * `replace` is, so the three read attributes alike) and a stored profile (profile.ts). Where
- * RFC 7644 leaves room, the choices are in docs/scim-connector.md ("What the service decides");
- * work is bounded by MAX_OPERATIONS and MAX_VALUES.
+ * name → value): a PATCH's operations (RFC 7644 §3.5.2, applied in order to a copy of the state,
+ * all or none), a POST or PUT body (assigned the way a path-less `replace` is, so the three read
+ * attributes alike) and a stored profile (profile.ts). Where RFC 7644 leaves room, the choices
+ * are in docs/scim-connector.md ("What the service decides"); work is bounded by MAX_OPERATIONS
+ * and MAX_VALUES; the values themselves are read by values.ts.
  */
-export const MAX_VALUES = 100;
 export type State = Record<string, unknown>;
 type Item = Record<string, unknown>;
 const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
-
-/** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
-function coerce(def: AttributeDef, value: unknown, name: string): unknown {
-  if (value === null) return null;
-  if (def.type === "boolean") {
-    if (typeof value === "boolean") return value;
-    if (typeof value === "string" && /^(true|false)$/i.test(value))
-      return value.toLowerCase() === "true";
-    throw invalidValue(`Attribute "${name}" must be true or false.`);
-  }
-  if (typeof value !== "string") throw invalidValue(`Attribute "${name}" must be a string.`);
-  return value;
-}
-
-/** Entra ID's app role as a JSON string: `{"id":…,"value":"Manager","displayName":"Manager"}`. */
-function embeddedRole(def: AttributeDef, value: unknown): Record<string, unknown> | null {
-  if (def.name !== "roles" || typeof value !== "string" || !value.trim().startsWith("{"))
-    return null;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (!isObject(parsed) || typeof propertyOf(parsed, "value") !== "string") return null;
-    const display = propertyOf(parsed, "displayName");
-    return {
-      value: propertyOf(parsed, "value"),
-      ...(typeof display === "string" ? { display } : {}),
-    };
-  } catch {
-    return null;
-  }
-}
-
-function toItem(def: AttributeDef, value: unknown): Item {
-  const embedded =
-    embeddedRole(def, value) ??
-    (isObject(value) ? embeddedRole(def, propertyOf(value, "value")) : null);
-  if (embedded) return toItem(def, isObject(value) ? { ...value, ...embedded } : embedded);
-  if (typeof value === "string") return { value };
-  if (!isObject(value)) throw invalidValue(`Each value of "${def.name}" must be an object.`);
-  const item: Item = {};
-  for (const [key, v] of Object.entries(value)) {
-    const sub = subAttributeOf(def, key);
-    if (sub) item[sub.name] = coerce(sub, v, `${def.name}.${sub.name}`);
-  }
-  return item;
-}
-
-const tooMany = (def: AttributeDef) =>
-  invalidValue(`"${def.name}" may hold at most ${MAX_VALUES} values.`);
-
-function toItems(def: AttributeDef, value: unknown): Item[] {
-  if (value === null) return [];
-  const values = Array.isArray(value) ? value : [value];
-  if (values.length > MAX_VALUES) throw tooMany(def);
-  return values.map((v) => toItem(def, v));
-}
-
-/** A value's key for equality (strings case-insensitively), so matching is one map lookup. */
-const keyOf = (v: unknown) =>
-  typeof v === "string" ? `s:${v.toLowerCase()}` : JSON.stringify(v ?? null);
-
-/** The equalities a value filter states (`type eq "work"`), for a value `add` creates. */
-function equalitiesOf(filter: Filter, def: AttributeDef): Item {
-  if (filter.kind === "and")
-    return { ...equalitiesOf(filter.left, def), ...equalitiesOf(filter.right, def) };
-  if (filter.kind !== "compare" || filter.op !== "eq") return {};
-  const sub = subAttributeOf(def, filter.path.attr);
-  return sub ? { [sub.name]: coerce(sub, filter.value, `${def.name}.${sub.name}`) } : {};
-}
-
-/** The value that counts: the primary one, else the first typed `work`, else the first. */
-export const primaryOf = (items: Item[]): Item | undefined =>
-  items.find((i) => i.primary === true) ??
-  items.find((i) => typeof i.type === "string" && i.type.toLowerCase() === "work") ??
-  items[0];
-
-/** At most one value is primary: the last one marked so. */
-function onePrimary(items: Item[]): Item[] {
-  const last = items.map((i) => i.primary === true).lastIndexOf(true);
-  return items.map((item, index) =>
-    item.primary === true && index !== last ? { ...item, primary: false } : item,
-  );
-}
 
 function applyMulti(
   state: State,
@@ -253,4 +181,53 @@ export function assign(
       if (path) applyAt(state, op, path, v, false, touched);
     }
   }
+}
+
+/**
+ * The state a POST or PUT body describes: everything it leaves out is unassigned; `roles` and
+ * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
+ */
+export function stateFromBody(body: unknown, sent?: Set<string>): State {
+  if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
+  const state: State = { name: {}, emails: [] };
+  assign(state, "replace", body, undefined, sent);
+  return state;
+}
+
+/** The enterprise extension's URN alone as the path (scim2-tester, some providers). */
+const isExtension = (path: AttrPath) =>
+  path.uri !== undefined &&
+  !path.sub &&
+  !path.valueFilter &&
+  `${path.uri}:${path.attr}`.toLowerCase() === URN.enterprise.toLowerCase();
+
+/** An operation whose path is the enterprise extension's URN: on each of its attributes. */
+function applyToExtension(
+  state: State,
+  op: Op,
+  value: unknown,
+  index: number,
+  touched?: Set<string>,
+): void {
+  if (op === "remove") {
+    for (const def of ENTERPRISE_ATTRIBUTES)
+      applyAt(state, op, { uri: URN.enterprise, attr: def.name }, undefined, true, touched);
+    return;
+  }
+  if (!isObject(value))
+    throw invalidValue(
+      `Operations[${index}].value must be an object of the extension's attributes.`,
+    );
+  assign(state, op, value, URN.enterprise, touched);
+}
+
+/** Applies a PatchOp request body; `touched` collects the names of the attributes it assigned. */
+export function applyPatch(before: State, body: unknown, touched?: Set<string>): State {
+  const state = structuredClone(before);
+  operationsOf(body).forEach(({ op, path, value }, index) => {
+    if (!path) assign(state, op, value, undefined, touched);
+    else if (isExtension(path)) applyToExtension(state, op, value, index, touched);
+    else applyAt(state, op, path, value, true, touched);
+  });
+  return state;
 }

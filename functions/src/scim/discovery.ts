@@ -2,6 +2,7 @@ import { publicBaseUrl } from "../http/context";
 import { defineRoute, type AnyRoute } from "../http/route";
 import { jsonObject, z } from "../http/zod";
 import { ScimError } from "./errors";
+import { GROUP_ATTRIBUTES } from "./groupWire";
 import {
   listResponse,
   listResponseSchema,
@@ -10,8 +11,9 @@ import {
   SCIM_ERRORS,
   SCIM_ROUTE,
   scimSuccess,
+  servedAttribute,
+  URN,
 } from "./routeKit";
-import { GROUP_ATTRIBUTES, servedAttribute, URN } from "./schema";
 import { ENTERPRISE_ATTRIBUTES, USER_ATTRIBUTES } from "./userSchema";
 
 /** The discovery endpoints of RFC 7644 §4. */

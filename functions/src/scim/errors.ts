@@ -3,7 +3,7 @@ import { ApiError, type ErrorCode } from "../http/errors";
 import { usersAnswer, withRefusedChange } from "../http/usersErrors";
 import { z } from "../http/zod";
 import { UsersError } from "../services/users/errors";
-import { SCIM_CONTENT_TYPE, URN } from "./schema";
+import { SCIM_CONTENT_TYPE, URN } from "./routeKit";
 
 /**
  * The `scimType` values of RFC 7644 §3.12 this service answers with, with the texts of the error

@@ -1,5 +1,4 @@
-import { listResponse } from "./routeKit";
-import { URN } from "./schema";
+import { listResponse, URN } from "./routeKit";
 import type { ScimUser } from "./userWire";
 
 /**

@@ -4,7 +4,7 @@ import { invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { propertyOf as member, operationsOf } from "./patchOp";
-import { URN } from "./schema";
+import { URN } from "./routeKit";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH

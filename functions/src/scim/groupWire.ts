@@ -2,13 +2,54 @@ import { z } from "../http/zod";
 import { toIso } from "../repos/storedFields";
 import type { Member, StoredGroup } from "../services/groups";
 import { MAX_OPERATIONS } from "./patchOp";
-import { documented } from "./routeKit";
-import { URN } from "./schema";
+import { attr, documented, URN, type AttributeDef } from "./routeKit";
 
 /**
  * The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as
  * one.
  */
+/** The Group resource (RFC 7643 §4.2), as Okta's Group Push and Entra ID's provisioning use it. */
+export const GROUP_ATTRIBUTES: AttributeDef[] = [
+  attr("id", "string", "The group's id in this service.", {
+    caseExact: true,
+    mutability: "readOnly",
+    returned: "always",
+    uniqueness: "server",
+  }),
+  attr("externalId", "string", "The identity provider's id of the group.", { caseExact: true }),
+  attr(
+    "displayName",
+    "string",
+    "The group's name, as sent; unique within the company, compared case-insensitively. " +
+      "The company's group map may give its members an app role or a department.",
+    { required: true, uniqueness: "server" },
+  ),
+  attr(
+    "members",
+    "complex",
+    "The group's members: users of the company. Left out of a PUT, they are kept; `[]` clears " +
+      "them.",
+    {
+      multiValued: true,
+      subAttributes: [
+        attr("value", "string", "The member's user id.", {
+          caseExact: true,
+          mutability: "immutable",
+        }),
+        attr("$ref", "reference", "The member's address.", {
+          mutability: "immutable",
+          referenceTypes: ["User"],
+        }),
+        attr("display", "string", "The member's display name.", { mutability: "readOnly" }),
+        attr("type", "string", "The member's resource type.", {
+          mutability: "immutable",
+          canonicalValues: ["User"],
+        }),
+      ],
+    },
+  ),
+];
+
 export const MAX_MEMBERS_PER_REQUEST = 1_000;
 /**
  * The most members one answer lists (over it: 400 `tooMany`, or a write's answer without them):

@@ -1,13 +1,13 @@
 import { isObject } from "../lib/isObject";
 import { invalidSyntax, invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
-import { URN } from "./schema";
+import { URN } from "./routeKit";
 
 /**
  * The PatchOp envelope of RFC 7644 §3.5.2, read the same way for Users and Groups: its
  * operations in order, each with its path parsed, and what a path's value filter
  * (`emails[type eq "work"]`) selects. What an operation does to a resource is the resource's
- * own (patch.ts and assign.ts for the User, groupPatch.ts for the Group).
+ * own (assign.ts for the User, groupPatch.ts for the Group).
  */
 export const MAX_OPERATIONS = 100;
 export type Op = "add" | "replace" | "remove";

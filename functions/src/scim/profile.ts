@@ -1,7 +1,7 @@
 import { isObject } from "../lib/isObject";
-import { assign, primaryOf, type State } from "./assign";
+import { assign, type State } from "./assign";
 import { invalidValue } from "./errors";
-import type { AttributeDef } from "./schema";
+import type { AttributeDef } from "./routeKit";
 import {
   attributeOf,
   ENTERPRISE_ATTRIBUTES,
@@ -9,6 +9,7 @@ import {
   MAX_PROFILE_BYTES,
   NAME_PARTS_KEPT_AS_SENT,
 } from "./userSchema";
+import { primaryOf } from "./values";
 
 /**
  * The attributes a provider sends that the app has no field for (the user's `scimProfile`,

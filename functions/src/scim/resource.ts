@@ -1,15 +1,17 @@
+import type { Request } from "express";
 import { z } from "../http/zod";
-import { isObject } from "../lib/isObject";
 import { servedName } from "../lib/personName";
 import { toIso } from "../repos/storedFields";
 import type { StoredUser } from "../repos/users";
 import type { PersonName } from "../services/users/decisions";
 import type { NewUser } from "../services/users/invite";
 import type { UserPatch } from "../services/users/lifecycle";
-import { assign, primaryOf, type State } from "./assign";
+import { departmentNameOf } from "../services/users/rules";
+import type { State } from "./assign";
 import { invalidValue } from "./errors";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
-import { URN } from "./schema";
+import { scimUrl, URN } from "./routeKit";
+import { primaryOf } from "./values";
 
 /**
  * The SCIM User resource and the roster user, both ways: a stored user as a resource and as a
@@ -70,16 +72,23 @@ export function toScimUser(user: StoredUser, department: string | null, location
   };
 }
 
+type Departments = Parameters<typeof departmentNameOf>[1];
+
 /**
- * The state a POST or PUT body describes: everything it leaves out is unassigned; `roles` and
- * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
+ * The department as SCIM reads it: the name the provider last sent while no department has it
+ * (`unmatchedDepartment`: read back as sent, so the provider does not send it again at every
+ * cycle), else the name of the user's department.
  */
-export function stateFromBody(body: unknown, sent?: Set<string>): State {
-  if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
-  const state: State = { name: {}, emails: [] };
-  assign(state, "replace", body, undefined, sent);
-  return state;
-}
+export const scimDepartmentOf = (user: StoredUser, departments: Departments) =>
+  user.unmatchedDepartment ?? departmentNameOf(user, departments);
+
+/** A stored user as the resource served at its address. */
+export const userResource = (req: Request, user: StoredUser, departments: Departments) =>
+  toScimUser(
+    user,
+    scimDepartmentOf(user, departments),
+    scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
+  );
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
 const primaryValue = (items: unknown) =>
@@ -89,10 +98,7 @@ const lower = (v: string | null) => v?.toLowerCase() ?? null;
 const emailAddress = z.email().max(320);
 const isEmail = (value: string) => emailAddress.safeParse(value.toLowerCase()).success;
 
-/**
- * The primary (else work, else first) value of `emails`, which must be an e-mail address; else
- * null.
- */
+/** The primary (else work, else first) value of `emails`, an e-mail address; else null. */
 function emailsAddress(state: State): string | null {
   const chosen = primaryValue(state.emails);
   if (chosen === null) return null;
@@ -111,12 +117,7 @@ function userNameAddress(state: State): string | null {
 }
 
 /** A value of the request, within its limit (stored values are compared as they are). */
-function checkedText(
-  value: string | null,
-  attribute: string,
-  max: number,
-  check = true,
-): string | null {
+function checkedText(value: string | null, attribute: string, max: number, check = true) {
   if (check && value !== null && value.length > max)
     throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
   return value;

@@ -2,9 +2,91 @@ import type { Request } from "express";
 import { publicBaseUrl } from "../http/context";
 import type { ErrorCode } from "../http/errors";
 import { z } from "../http/zod";
-import { SCIM_CONTENT_TYPE, URN } from "./schema";
 
-/** What every SCIM route shares: its tag, scope, media type, errors, and resource addresses. */
+/**
+ * What every SCIM resource and route shares. First the schemas this service provider implements
+ * (RFC 7643): the URNs, the shape of an attribute's definition (the User's attributes are in
+ * userSchema.ts, the Group's in groupWire.ts); the same definitions serve the `/Schemas` endpoint
+ * and the reading of requests (which attribute a path names, its type, whether it may be
+ * written). Then the routes' kit: tag, scope, media type, errors, addresses, list responses.
+ */
+export const URN = {
+  user: "urn:ietf:params:scim:schemas:core:2.0:User",
+  enterprise: "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User",
+  group: "urn:ietf:params:scim:schemas:core:2.0:Group",
+  listResponse: "urn:ietf:params:scim:api:messages:2.0:ListResponse",
+  patchOp: "urn:ietf:params:scim:api:messages:2.0:PatchOp",
+  error: "urn:ietf:params:scim:api:messages:2.0:Error",
+  serviceProviderConfig: "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig",
+  resourceType: "urn:ietf:params:scim:schemas:core:2.0:ResourceType",
+  schema: "urn:ietf:params:scim:schemas:core:2.0:Schema",
+} as const;
+
+type Mutability = "readOnly" | "readWrite" | "immutable" | "writeOnly";
+
+export interface AttributeDef {
+  name: string;
+  type: "string" | "boolean" | "complex" | "dateTime" | "reference";
+  multiValued: boolean;
+  description: string;
+  required: boolean;
+  caseExact: boolean;
+  mutability: Mutability;
+  returned: "always" | "never" | "default" | "request";
+  uniqueness: "none" | "server" | "global";
+  canonicalValues?: string[];
+  /** For `reference` attributes (RFC 7643 §7): the resource types, `external` or `uri`. */
+  referenceTypes?: string[];
+  subAttributes?: AttributeDef[];
+  /** Kept in the user's `scimProfile` and read back as sent (the app has no field for it). */
+  keptAsSent?: true;
+}
+
+export function attr(
+  name: string,
+  type: AttributeDef["type"],
+  description: string,
+  more: Partial<AttributeDef> = {},
+): AttributeDef {
+  return {
+    name,
+    type,
+    multiValued: false,
+    description,
+    required: false,
+    caseExact: false,
+    mutability: "readWrite",
+    returned: "default",
+    uniqueness: "none",
+    ...more,
+  };
+}
+
+export const multiValueSubs = (valueDescription: string, types: string[]) => [
+  attr("value", "string", valueDescription),
+  attr("display", "string", "A human-readable name, for display only."),
+  attr("type", "string", "A label for the value's function.", { canonicalValues: types }),
+  attr(
+    "primary",
+    "boolean",
+    "Whether this is the primary value (`true` or `false`; " +
+      'the strings "True" and "False" are accepted too).',
+  ),
+];
+
+/** A definition as `/Schemas` serves it: without this service's own marks. */
+export function servedAttribute(def: AttributeDef): AttributeDef {
+  const served = { ...def };
+  delete served.keptAsSent;
+  if (def.subAttributes) served.subAttributes = def.subAttributes.map(servedAttribute);
+  return served;
+}
+
+/** Attributes every resource has and no request may set (RFC 7643 §3.1). */
+export const COMMON_READ_ONLY = ["id", "meta", "schemas"];
+
+export const SCIM_CONTENT_TYPE = "application/scim+json";
+
 export const SCIM_BASE = "/scim/v2";
 export const SCIM_ROUTE = { tags: ["SCIM 2.0"], scope: "provisioning" };
 export const SCIM_ERRORS: ErrorCode[] = ["invalid_request", "not_found"];

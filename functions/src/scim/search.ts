@@ -2,13 +2,12 @@ import type { Request } from "express";
 import { defineRoute, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { departmentsOf } from "../repos/companies";
-import { rosterWindow, type StoredUser } from "../repos/users";
-import { departmentNameOf } from "../services/users/rules";
+import { rosterWindow } from "../repos/users";
 import { invalidValue } from "./errors";
 import { SCIM_USER_LIST_EXAMPLE } from "./examples";
 import { MAX_FILTER_LENGTH } from "./filter";
 import { project } from "./projection";
-import { toScimUser } from "./resource";
+import { userResource } from "./resource";
 import {
   listResponse,
   listResponseSchema,
@@ -17,7 +16,6 @@ import {
   SCIM_ERRORS,
   SCIM_ROUTE,
   scimSuccess,
-  scimUrl,
 } from "./routeKit";
 import { userTerms } from "./userFilter";
 import { usersMatching } from "./userLookup";
@@ -33,23 +31,6 @@ export interface ListRequest {
   attributes?: string;
   excludedAttributes?: string;
 }
-
-type Departments = Parameters<typeof departmentNameOf>[1];
-
-/**
- * The department as SCIM reads it: the name the provider last sent while no department has it
- * (`unmatchedDepartment`: read back as sent, so the provider does not send it again at every
- * cycle), else the name of the user's department.
- */
-export const scimDepartmentOf = (user: StoredUser, departments: Departments) =>
-  user.unmatchedDepartment ?? departmentNameOf(user, departments);
-
-export const userResource = (req: Request, user: StoredUser, departments: Departments) =>
-  toScimUser(
-    user,
-    scimDepartmentOf(user, departments),
-    scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
-  );
 
 /**
  * One page of the company's users as a ListResponse: the GET listing and POST /.search share it.

@@ -1,4 +1,4 @@
-import { attr, multiValueSubs, URN, type AttributeDef } from "./schema";
+import { attr, multiValueSubs, URN, type AttributeDef } from "./routeKit";
 
 /**
  * The SCIM User (RFC 7643 §4.1) and its enterprise extension as this service implements them:

@@ -1,8 +1,7 @@
 import { z } from "../http/zod";
 import { MAX_FILTER_LENGTH } from "./filter";
 import { MAX_OPERATIONS } from "./patchOp";
-import { documented, MAX_RESULTS } from "./routeKit";
-import { URN, type AttributeDef } from "./schema";
+import { type AttributeDef, documented, MAX_RESULTS, URN } from "./routeKit";
 import {
   AS_SENT,
   ENTERPRISE_ATTRIBUTES,

@@ -4,14 +4,13 @@ import { departmentsOf } from "../repos/companies";
 import { findOnRoster } from "../repos/users";
 import { inviteUser } from "../services/users/invite";
 import { removeUser, updateProvisionedUser, type UserPatch } from "../services/users/lifecycle";
-import type { State } from "./assign";
+import { applyPatch, stateFromBody, type State } from "./assign";
 import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
-import { applyPatch } from "./patch";
 import { project } from "./projection";
-import { newUserOf, patchBetween, stateFromBody, stateOf } from "./resource";
+import { newUserOf, patchBetween, scimDepartmentOf, stateOf, userResource } from "./resource";
 import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
-import { LIST_SUCCESS, listUsersPage, scimDepartmentOf, userResource } from "./search";
+import { LIST_SUCCESS, listUsersPage } from "./search";
 import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
 /**
@@ -19,8 +18,6 @@ import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from
  * mapping, audit and sign-in account handling as /v1/users) and the pure SCIM core (filter,
  * PATCH, resource mapping).
  */
-const resourceOf = userResource;
-
 const userIdParams = z.object({
   id: z.string().min(1).max(128).openapi({ description: "The SCIM resource id (the user's id)." }),
 });
@@ -64,7 +61,7 @@ const getUser = defineRoute({
       departmentsOf(companyId),
     ]);
     if (!user) throw userNotFound(params.id);
-    return project(resourceOf(req, user, departments), q.attributes, q.excludedAttributes);
+    return project(userResource(req, user, departments), q.attributes, q.excludedAttributes);
   },
 });
 
@@ -92,7 +89,7 @@ const createUser = defineRoute({
     const user = await asScim(
       inviteUser(companyId, { ...input, provisionedBy: "scim" }, origin, "record"),
     );
-    const resource = resourceOf(req, user, await departmentsOf(companyId));
+    const resource = userResource(req, user, await departmentsOf(companyId));
     return new Reply(resource, {
       status: 201,
       headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) },
@@ -137,7 +134,7 @@ function changeRoute(
       const { user, refusedAddressOf } = await asScim(
         updateProvisionedUser(companyId, params.id, patch, origin, "record"),
       );
-      const resource = resourceOf(req, user, departments);
+      const resource = userResource(req, user, departments);
       if (!refusedAddressOf) return resource;
       return new Reply(resource, {
         refusedChange: { action: "user.address_change_refused", uid: refusedAddressOf },

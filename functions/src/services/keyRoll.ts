@@ -1,5 +1,5 @@
 import { DAY_MS, MINUTE_MS } from "../lib/dates";
-import { rollKey, type RolledKey } from "../repos/keyRoll";
+import { rollKey, type RolledKey } from "../repos/rolledKeys";
 import { actorOf, assertMayManageKeys, mapped, type Caller } from "./adminAccess";
 
 /** How long a rolled key keeps working (the console offers exactly these). */

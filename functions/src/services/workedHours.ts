@@ -1,4 +1,4 @@
-import type { StoredHours } from "../repos/workedHours";
+import type { StoredHours } from "../repos/hoursRecords";
 
 /**
  * A month's worked hours by source and by worker category: the app's records summed, the API's

@@ -7,7 +7,7 @@ import { createFindingsApp } from "../../src/findings/app";
 import { ERRORS, type ErrorCode } from "../../src/http/errors";
 import { encodeToken, scopeDigest } from "../../src/lib/pageToken";
 import { SCIM_TYPES, type ScimType } from "../../src/scim/errors";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seedCompany, seedKey, seedProject, seedVessel } from "../support/builders";
 import { client } from "../support/http";
 import { expectSeatRetry, patchOp, scim, scimCompany } from "../support/scim";

@@ -1,4 +1,4 @@
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed } from "../support/builders";
 import { scim, scimCompany } from "../support/scim";
 

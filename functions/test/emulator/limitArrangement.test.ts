@@ -1,6 +1,6 @@
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { run } from "../../src/tools/keys";
+import { run } from "../../src/tools/operator";
 import { seedCompany, seedKey } from "../support/builders";
 import { client } from "../support/http";
 

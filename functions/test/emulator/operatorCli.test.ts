@@ -2,7 +2,7 @@ import { FieldValue } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { rosterWindow } from "../../src/repos/users";
-import { run } from "../../src/tools/keys";
+import { run } from "../../src/tools/operator";
 import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
 import { client } from "../support/http";
 

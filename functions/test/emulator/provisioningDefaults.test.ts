@@ -1,6 +1,6 @@
 import { FieldValue, type Timestamp } from "firebase-admin/firestore";
 import { auth, firestore } from "../../src/config/firebase";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed, seedUser } from "../support/builders";
 import { patchOp, scim, scimApi, scimCompany } from "../support/scim";
 

@@ -1,5 +1,5 @@
 import { firestore } from "../../src/config/firebase";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { rematchRoles, roleSettingsChanged } from "../../src/services/roleRematch";
 import { randomId, seedUser } from "../support/builders";
 import { patchOp, scim, scimApi, scimCompany } from "../support/scim";

@@ -1,4 +1,4 @@
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seedUser } from "../support/builders";
 import { scim, scimApi, scimCompany } from "../support/scim";
 

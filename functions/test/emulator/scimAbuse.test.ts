@@ -1,6 +1,6 @@
 import { auth, firestore } from "../../src/config/firebase";
 import { rosterWindow } from "../../src/repos/users";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed } from "../support/builders";
 import { patchOp, scim, scimApi, scimCompany } from "../support/scim";
 

@@ -1,4 +1,4 @@
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 

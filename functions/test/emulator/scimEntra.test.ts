@@ -1,5 +1,5 @@
 import { auth, firestore } from "../../src/config/firebase";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed, seedKey } from "../support/builders";
 import { auditEntriesFor } from "../support/http";
 import { scim, scimApi, scimCompany } from "../support/scim";

@@ -1,5 +1,5 @@
 import { firestore } from "../../src/config/firebase";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 

@@ -1,5 +1,5 @@
 import { auth, firestore } from "../../src/config/firebase";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed, seedUser } from "../support/builders";
 import { scimApi as company, patchOp, scim, scimCompany } from "../support/scim";
 

@@ -2,7 +2,7 @@ import express, { type Express } from "express";
 import type { IncomingMessage } from "node:http";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
-import { URN } from "../../src/scim/schema";
+import { URN } from "../../src/scim/routeKit";
 import { seedCompany, seedProvisioningKey } from "./builders";
 import { client } from "./http";
 

@@ -1,8 +1,8 @@
 import { periodYearAt, reportingPeriod, zonedMonthStart } from "../../src/lib/period";
 import { companyShape } from "../../src/repos/companies";
 import type { CoverageDoc } from "../../src/repos/coverage";
+import { readHoursRecord } from "../../src/repos/hoursRecords";
 import { parseStored } from "../../src/repos/stored";
-import { readHoursRecord } from "../../src/repos/workedHours";
 import { esrsCsv, esrsCsvFilename } from "../../src/services/esrs/csv";
 import { evaluateCases } from "../../src/services/esrs/evaluate";
 import { describePeriod, periodStatus } from "../../src/services/esrs/periodStatus";

@@ -1,15 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import type { StoredUser } from "../../src/repos/users";
-import type { State } from "../../src/scim/assign";
-import { applyPatch } from "../../src/scim/patch";
-import {
-  newUserOf,
-  patchBetween,
-  stateFromBody,
-  stateOf,
-  toScimUser,
-} from "../../src/scim/resource";
-import { URN } from "../../src/scim/schema";
+import { applyPatch, stateFromBody, type State } from "../../src/scim/assign";
+import { newUserOf, patchBetween, stateOf, toScimUser } from "../../src/scim/resource";
+import { URN } from "../../src/scim/routeKit";
 
 /** PATCH semantics (RFC 7644 §3.5.2) and the User resource mapping, without Firestore. */
 const ENTERPRISE = URN.enterprise;

@@ -1,5 +1,5 @@
 import { z } from "../../src/http/zod";
-import { URN, type AttributeDef } from "../../src/scim/schema";
+import { URN, type AttributeDef } from "../../src/scim/routeKit";
 import {
   ENTERPRISE_ATTRIBUTES,
   KEPT_AS_SENT,

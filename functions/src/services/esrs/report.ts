@@ -2,7 +2,7 @@ import { periodYearAt, reportingPeriod, type ReportingPeriod } from "../../lib/p
 import type { AggregateStats } from "../../repos/aggregates";
 import { findEsrsSettings } from "../../repos/companies";
 import { findCoverage, type CoverageDoc } from "../../repos/coverage";
-import { hoursBetween } from "../../repos/workedHours";
+import { hoursBetween } from "../../repos/hoursRecords";
 import { hoursByMonth, type MonthHours } from "../workedHours";
 import { evaluateCases, type Basis, type IncidentFacts } from "./evaluate";
 import { describePeriod, periodStatus, type PeriodStatus } from "./periodStatus";

@@ -55,7 +55,7 @@ export const seatsExhausted = (seats: Seats) =>
     seats,
   );
 
-/** The operator command that sets a company's e-mail domains (src/tools/keys.ts). */
+/** The operator command that sets a company's e-mail domains (src/tools/operator.ts). */
 const SET_DOMAINS = "npm run keys -- provisioning --company <companyId> --domains contoso.example";
 
 export const provisioningOff = () =>

@@ -1,6 +1,6 @@
 import type { Caller } from "../../services/adminAccess";
 
-/** What the operator command shares among its commands (tools/keys.ts dispatches to them). */
+/** What the operator command shares among its commands (tools/operator.ts dispatches to them). */
 
 /** A mistake in the command line: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
