@@ -1,4 +1,5 @@
-import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { paged, pageOf } from "../http/paging";
+import { WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
