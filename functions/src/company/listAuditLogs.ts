@@ -5,7 +5,7 @@ import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import { AUDIT_PAGE_EXAMPLE } from "./examples";
 import { AUDIT_CLASSES, auditEntrySchema, type AuditEntry } from "./schemas";
 

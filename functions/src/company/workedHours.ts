@@ -3,7 +3,7 @@ import { isoTimestamp, z } from "../http/zod";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/workedHours";
 import { hoursByMonth } from "../services/workedHours";
 import {

@@ -4,8 +4,16 @@ import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import { DAY_MS, type Instant } from "../lib/dates";
 import { rangeQuery, streamRows, type Cursor } from "./rangeQuery";
-import { parseSnapshot, storedMap, type Stored } from "./stored";
-import { nullableFlag, nullableNumber, nullableString, text, timestamp } from "./storedFields";
+import {
+  nullableFlag,
+  nullableNumber,
+  nullableString,
+  parseSnapshot,
+  storedMap,
+  text,
+  timestamp,
+  type Stored,
+} from "./stored";
 
 export type AuditClass = keyof typeof AUDIT_RETENTION_DAYS;
 

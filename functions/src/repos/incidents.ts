@@ -2,16 +2,17 @@ import { Timestamp, type Query } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import type { AggregateStats, Filter } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { parseSnapshot, type Stored } from "./stored";
 import {
   flag,
   hiddenFlag,
   isHiddenValue,
   nonNegativeInteger,
   nullableString,
+  parseSnapshot,
   text,
   timestamp,
-} from "./storedFields";
+  type Stored,
+} from "./stored";
 
 /**
  * `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is

@@ -3,8 +3,16 @@ import { firestore } from "../config/firebase";
 import { setBounded } from "../lib/bounded";
 import { accountWithEmail } from "./authAccounts";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
-import { flag, freeForm, nullableString, stringList, timestamp } from "./storedFields";
+import {
+  flag,
+  freeForm,
+  nullableString,
+  parseSnapshot,
+  stringList,
+  timestamp,
+  type Stored,
+  type StoredSnapshot,
+} from "./stored";
 
 /**
  * `users/{uid}` (docs/firestore-data.md, "People"): the one stored shape of a user and its reads.

@@ -3,8 +3,7 @@ import { firestore } from "../config/firebase";
 import type { AggregateStats } from "./aggregates";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
-import { parseStored } from "./stored";
-import { nullableNumber, oneOf, timestamp, valueWhere } from "./storedFields";
+import { nullableNumber, oneOf, parseStored, timestamp, valueWhere } from "./stored";
 
 /**
  * `companies/{companyId}/workedHours/{docId}` (docs/firestore-data.md). App-recorded documents

@@ -2,7 +2,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
 import { matchesFilters } from "../../src/repos/aggregates";
 import type { IncidentDoc } from "../../src/repos/incidents";
-import { isHiddenValue } from "../../src/repos/storedFields";
+import { isHiddenValue } from "../../src/repos/stored";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
 import { evaluateCases, type IncidentFacts } from "../../src/services/esrs/evaluate";
 import { readCases, type ReadIncidentsFn } from "../../src/services/esrs/queries";
