@@ -4,7 +4,7 @@ import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
-import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
+import { queryAuditLogs, type AuditDoc } from "../repos/auditReads";
 import { toIso } from "../repos/stored";
 import { AUDIT_PAGE_EXAMPLE } from "./examples";
 import { AUDIT_CLASSES, auditEntrySchema, type AuditEntry } from "./schemas";

@@ -1,4 +1,4 @@
-import type { AuditDoc } from "../repos/auditLogs";
+import type { AuditDoc } from "../repos/auditReads";
 import { toIso } from "../repos/stored";
 
 /**
