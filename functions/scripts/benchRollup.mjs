@@ -12,6 +12,7 @@ const { firestore } = require("../lib/config/firebase.js");
 const { seedCompany } = require("../generated/support/builders.js");
 const { computeRollup } = require("../lib/services/kpiRollup.js");
 const { computeEsrsReport } = require("../lib/services/esrs/report.js");
+const { countReads } = require("../generated/support/readCounter.js");
 const { Timestamp } = require("firebase-admin/firestore");
 
 const NOW = new Date("2026-11-15T12:00:00Z");
@@ -87,22 +88,20 @@ async function seed(incidents, othersEach) {
 
 const counts = [];
 async function measure(label, companyId) {
-  const rollupStats = { queries: 0, documentsRead: 0, billedReads: 0 };
   let t0 = process.hrtime.bigint();
-  const rollup = await computeRollup(companyId, NOW, rollupStats);
+  const { result: rollup, ...rollupStats } = await countReads(() => computeRollup(companyId, NOW));
   const rollupMs = ms(t0);
-  const esrsStats = { queries: 0, documentsRead: 0, billedReads: 0 };
   t0 = process.hrtime.bigint();
-  await computeEsrsReport(companyId, YEAR, esrsStats);
+  const esrsStats = await countReads(() => computeEsrsReport(companyId, YEAR));
   const esrsMs = ms(t0);
   t0 = process.hrtime.bigint();
   const all = await firestore().collection(`companies/${companyId}/incidents`).get();
   const readAllMs = ms(t0);
-  counts.push([rollupStats.queries, esrsStats.queries]);
+  counts.push([rollupStats.requests, esrsStats.requests]);
   return [
     `${label}: ${rollup.areas.incidents.total} visible incidents counted (${all.size} stored)`,
-    `  KPI rollup        ${rollupMs.toFixed(0).padStart(6)} ms, ${rollupStats.queries} queries, ${rollupStats.documentsRead} documents read, ${rollupStats.billedReads} billed reads`,
-    `  ESRS S1-14 ${YEAR}   ${esrsMs.toFixed(0).padStart(6)} ms, ${esrsStats.queries} queries, ${esrsStats.documentsRead} documents read, ${esrsStats.billedReads} billed reads`,
+    `  KPI rollup        ${rollupMs.toFixed(0).padStart(6)} ms, ${rollupStats.requests} read requests, ${rollupStats.documents} documents read, ${rollupStats.reads} billed reads`,
+    `  ESRS S1-14 ${YEAR}   ${esrsMs.toFixed(0).padStart(6)} ms, ${esrsStats.requests} read requests, ${esrsStats.documents} documents read, ${esrsStats.reads} billed reads`,
     `  read every incident once ${readAllMs.toFixed(0).padStart(6)} ms, ${all.size} documents read, ${all.size} billed reads`,
   ];
 }

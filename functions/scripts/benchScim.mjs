@@ -14,6 +14,7 @@ const { seedCompany, seedKey } = require("../generated/support/builders.js");
 const { createCompanyApp } = require("../lib/company/app.js");
 const { asInFunctionsRuntime } = require("../generated/support/scim.js");
 const { rosterWindow } = require("../lib/repos/users.js");
+const { countReads } = require("../generated/support/readCounter.js");
 const { Timestamp } = require("firebase-admin/firestore");
 
 const LIVE = 5000;
@@ -68,15 +69,14 @@ async function measure(app, companyId, key, startIndex) {
       throw new Error(`GET answered ${res.status}: ${JSON.stringify(res.body)}`);
     body = res.body;
   }
-  const stats = { queries: 0, billedReads: 0 };
-  await rosterWindow(companyId, startIndex - 1, COUNT, stats);
+  const stats = await countReads(() => rosterWindow(companyId, startIndex - 1, COUNT));
   return {
     startIndex,
     totalResults: body.totalResults,
     itemsPerPage: body.itemsPerPage,
     medianMs: Math.round(median(times)),
-    firestoreQueries: stats.queries,
-    billedReads: stats.billedReads,
+    firestoreQueries: stats.requests,
+    billedReads: stats.reads,
   };
 }
 

@@ -1,4 +1,5 @@
-import { deltaPage, deltaPageOf, deltaQuery } from "../http/delta";
+import { deltaPage, deltaPageOf, unlessHidden } from "../http/paging";
+import { deltaQuery } from "../http/params";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { incidentsByIds, queryIncidents } from "../repos/incidents";
@@ -42,20 +43,16 @@ export const incidentsDelta = defineRoute({
   errors: ["invalid_request", "resync_required"],
   handler: async ({ query: q, principal, tokenScope, deltaScope }) => {
     const { companyId } = principal;
+    const shown = unlessHidden(toIncident);
     return (await deltaPage(
       q,
       { tokenScope, deltaScope },
       {
         kind: "incident",
         parentId: companyId,
-        list: (after, limit) =>
-          queryIncidents(companyId, { after, limit }, (i) => (i.hidden ? null : toIncident(i))),
-        current: async (ids) => {
-          const docs = await incidentsByIds(companyId, ids);
-          return new Map(
-            [...docs].map(([id, i]) => [id, i.hidden ? ("hidden" as const) : toIncident(i)]),
-          );
-        },
+        list: (after, limit) => queryIncidents(companyId, { after, limit }, shown),
+        current: async (ids) =>
+          new Map([...(await incidentsByIds(companyId, ids))].map(([id, doc]) => [id, shown(doc)])),
       },
     )) satisfies z.infer<typeof responseSchema>;
   },

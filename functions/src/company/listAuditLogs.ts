@@ -1,10 +1,11 @@
-import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { paged, pageOf } from "../http/paging";
+import { WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
 import { oneOf } from "../lib/oneOf";
-import { queryAuditLogs, type AuditDoc } from "../repos/auditLogs";
-import { toIso } from "../repos/storedFields";
+import { queryAuditLogs, type AuditDoc } from "../repos/auditReads";
+import { toIso } from "../repos/stored";
 import { AUDIT_PAGE_EXAMPLE } from "./examples";
 import { AUDIT_CLASSES, auditEntrySchema, type AuditEntry } from "./schemas";
 

@@ -1,4 +1,5 @@
-import { paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { paged, pageOf, unlessHidden } from "../http/paging";
+import { WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryIncidents } from "../repos/incidents";
@@ -59,7 +60,7 @@ export const listIncidents = defineRoute({
           after,
           limit,
         },
-        (incident) => (incident.hidden ? null : toIncident(incident)),
+        unlessHidden(toIncident),
       ),
     )) satisfies z.infer<typeof responseSchema>;
   },

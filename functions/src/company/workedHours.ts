@@ -4,7 +4,7 @@ import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
 import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/hoursRecords";
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import { hoursByMonth } from "../services/workedHours";
 import {
   WORKED_HOURS_INPUT_EXAMPLE,

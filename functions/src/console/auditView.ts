@@ -1,5 +1,5 @@
-import type { AuditDoc } from "../repos/auditLogs";
-import { toIso } from "../repos/storedFields";
+import type { AuditDoc } from "../repos/auditReads";
+import { toIso } from "../repos/stored";
 
 /**
  * An audit entry as a person reads it in the console: who, what, when and the result, in

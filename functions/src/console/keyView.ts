@@ -1,5 +1,5 @@
 import type { ApiKeyDoc } from "../repos/apiKeys";
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import type { LimitsWithSource } from "../services/rateLimit";
 
 /**

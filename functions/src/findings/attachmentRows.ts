@@ -1,4 +1,4 @@
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import type { AttachmentSource } from "../services/attachments";
 import type { Attachment } from "./schemas";
 

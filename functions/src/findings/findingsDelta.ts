@@ -1,4 +1,5 @@
-import { deltaPage, deltaPageOf, deltaQuery } from "../http/delta";
+import { deltaPage, deltaPageOf, unlessHidden } from "../http/paging";
+import { deltaQuery } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findingsByIds, queryFindings } from "../repos/findings";
@@ -43,22 +44,16 @@ export const findingsDelta = defineProjectRoute({
   errors: ["invalid_request", "resync_required"],
   handler: async ({ query: q, principal, tokenScope, deltaScope }) => {
     const { projectId } = principal;
+    const shown = unlessHidden(toFinding);
     return (await deltaPage(
       q,
       { tokenScope, deltaScope },
       {
         kind: "finding",
         parentId: projectId,
-        list: (after, limit) =>
-          queryFindings(projectId, "dateCreated", { after, limit }, (f) =>
-            f.hidden ? null : toFinding(f),
-          ),
-        current: async (ids) => {
-          const docs = await findingsByIds(projectId, ids);
-          return new Map(
-            [...docs].map(([id, f]) => [id, f.hidden ? ("hidden" as const) : toFinding(f)]),
-          );
-        },
+        list: (after, limit) => queryFindings(projectId, "dateCreated", { after, limit }, shown),
+        current: async (ids) =>
+          new Map([...(await findingsByIds(projectId, ids))].map(([id, doc]) => [id, shown(doc)])),
       },
     )) satisfies z.infer<typeof responseSchema>;
   },

@@ -1,4 +1,5 @@
-import { instantParam, paged, pageOf, WINDOW_RULE, windowedListQuery } from "../http/paging";
+import { paged, pageOf, unlessHidden } from "../http/paging";
+import { instantParam, WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
@@ -102,7 +103,7 @@ export const listFindings = defineProjectRoute({
         projectId,
         incremental ? "lastEditedDate" : "dateCreated",
         { from: incremental ? q.updated_since : q.from, to: q.to, equality, after, limit },
-        (finding) => (finding.hidden ? null : toFinding(finding)),
+        unlessHidden(toFinding),
       ),
     )) satisfies ListFindingsResponse;
   },

@@ -1,4 +1,5 @@
-import { limitParam, pagedScan, pageOf, pageTokenParam } from "../http/paging";
+import { pagedScan, pageOf } from "../http/paging";
+import { limitParam, pageTokenParam } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { vesselCommentPage } from "../services/vesselComments";

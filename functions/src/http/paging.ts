@@ -1,113 +1,19 @@
+import { DELTA_RETENTION_DAYS } from "../config/constants";
 import { pageTokenSecrets } from "../config/params";
-import { compareInstants, INSTANT_PATTERN, parseInstant, type Instant } from "../lib/dates";
 import { cursorPosition, positionCursor, type Position } from "../lib/docPosition";
 import { decodeToken, encodeToken, type TokenRefusal } from "../lib/pageToken";
 import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
+import {
+  DeltaExpiredError,
+  Removal,
+  resumeOf,
+  retainedWatermark,
+  syncPage,
+  type DeltaSource,
+} from "../services/delta";
 import { ApiError, invalidRequest } from "./errors";
 import { z } from "./zod";
-
-/** Query parameters shared by the list endpoints of both APIs, and the page tokens behind them. */
-export const limitParam = z
-  .string()
-  .regex(/^\d{1,4}$/, "must be an integer from 1 to 500")
-  .transform(Number)
-  .pipe(
-    z
-      .number()
-      .int()
-      .min(1, "must be an integer from 1 to 500")
-      .max(500, "must be an integer from 1 to 500"),
-  )
-  .optional()
-  .transform((v) => v ?? 100)
-  .openapi({
-    type: "integer",
-    minimum: 1,
-    maximum: 500,
-    default: 100,
-    description: "Page size, 1 to 500 (default 100).",
-  });
-
-/**
- * Long enough for any token the API issues (a document id of up to 1,500 bytes and an order
- * value of up to 64 characters, encrypted: under 2,900 characters), and short enough that a
- * request carrying it stays far below the runtime's 16 KiB header limit, so a longer one gets
- * our 400 rather than the runtime's bodiless 431.
- */
-export const MAX_TOKEN_LENGTH = 4096;
-
-export const pageTokenParam = z
-  .string()
-  .min(1)
-  .max(MAX_TOKEN_LENGTH)
-  .optional()
-  .openapi({
-    description:
-      "Opaque cursor copied from the previous response's `next_page_token`; do not parse " +
-      "or build it. One the API did not issue, or issued for " +
-      "other filters, another mode or another key's project or company, is refused (400).",
-  });
-
-/** The rule every `from`/`to` window states on its operation. */
-export const WINDOW_RULE = "`to`, when given with `from`, must be after `from`.";
-
-export const instantParam = (description: string) =>
-  z
-    .string()
-    .max(40)
-    .transform((text, ctx): Instant => {
-      const instant = parseInstant(text);
-      if (!instant) {
-        ctx.addIssue({
-          code: "custom",
-          message: "must be a date (2026-03-01) or a UTC date-time (2026-03-01T08:30:00Z)",
-        });
-        return z.NEVER;
-      }
-      return instant;
-    })
-    .optional()
-    // No `format: date-time`: a calendar date is accepted too, and offsets other than Z are not.
-    .openapi({
-      type: "string",
-      pattern: INSTANT_PATTERN,
-      maxLength: 40,
-      description:
-        `${description} A real calendar date (\`2026-03-01\`, midnight UTC) ` +
-        `or a UTC date-time with \`Z\` (\`2026-03-01T08:30:00Z\`, fractions allowed).`,
-      example: "2026-03-01T00:00:00Z",
-    });
-
-/** Refinement of a query with `from`/`to`: an empty or inverted window is a 400 on `to`. */
-function refineWindow(q: { from?: Instant; to?: Instant }, ctx: z.RefinementCtx): void {
-  if (q.from && q.to && compareInstants(q.from, q.to) >= 0)
-    ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
-}
-
-/**
- * The query of a list endpoint: `limit`, `page_token`, a `from`/`to` window (described per
- * endpoint; an empty or inverted window is a 400) and the endpoint's own filters. Strict:
- * an unknown parameter is a 400 naming it.
- */
-export function windowedListQuery<S extends z.ZodRawShape>(
-  window: { from: string; to: string },
-  filters: S,
-) {
-  return (
-    z
-      .object({
-        limit: limitParam,
-        page_token: pageTokenParam,
-        from: instantParam(window.from),
-        to: instantParam(window.to),
-        ...filters,
-      })
-      .strict()
-      // The window's fields are declared just above.
-      .superRefine((q, ctx) => refineWindow(q as { from?: Instant; to?: Instant }, ctx))
-  );
-}
 
 type TokenParam = "page_token" | "delta_token";
 const COPY_FROM: Record<TokenParam, string> = {
@@ -156,9 +62,15 @@ export function readToken<C>(
 export const issueToken = (scope: string, payload: unknown): string =>
   encodeToken(pageTokenSecrets(), scope, payload);
 
-/** The one place hidden rows leave a page: they were read as null, and still moved the cursor. */
-export const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
+/** The one place rows leave a page: read as null (hidden, not shown), they still moved a cursor. */
+const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
   rows.filter((row): row is T => row !== null);
+
+/** The one hidden rule of a page: a row hidden in the app reads as null (see `shown`). */
+export const unlessHidden =
+  <D extends { hidden: boolean }, R>(show: (doc: D) => R) =>
+  (doc: D): R | null =>
+    doc.hidden ? null : show(doc);
 
 /**
  * One page of a list endpoint: the token checked against the request's scope (the kernel's
@@ -231,3 +143,88 @@ export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
         }),
     })
     .openapi(name);
+
+const removalSchema = z
+  .object({
+    id: z.string(),
+    removed: z.object({
+      reason: z.enum(["hidden", "deleted"]),
+      at: z.string().openapi({
+        format: "date-time",
+        description: "Server time the removal was recorded.",
+      }),
+    }),
+  })
+  .openapi("Removal", {
+    description: "A row removed since the delta_token (hidden in the app, or deleted): drop it.",
+  });
+type RemovalWire = z.infer<typeof removalSchema>;
+
+export const deltaPageOf = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      data: z.array(z.union([item, removalSchema])),
+      next_page_token: z
+        .string()
+        .nullable()
+        .openapi({
+          description:
+            "Opaque; pass as `page_token` (with the same `delta_token`, if any) for the " +
+            "next page. Null on the last page.",
+        }),
+      delta_token: z
+        .string()
+        .nullable()
+        .openapi({
+          description:
+            "On the last page only (null before): keep it and pass it as `delta_token` for " +
+            "the next delta.",
+        }),
+    })
+    .openapi(name);
+
+/** The rows of a delta page on the wire: a removal as `{ id, removed: { reason, at } }`. */
+const wire = <R>(row: R | Removal): R | RemovalWire =>
+  row instanceof Removal
+    ? { id: row.id, removed: { reason: row.reason, at: row.at.toISOString() } }
+    : row;
+
+/**
+ * One page of a delta endpoint: its tokens read (the `delta_token` bound by the kernel's
+ * `deltaScope` to the operation and tenant, the `page_token` to the whole query), the page
+ * the delta service gives, and the next tokens.
+ */
+export async function deltaPage<R>(
+  q: { limit: number; page_token?: string; delta_token?: string },
+  scopes: { tokenScope: string; deltaScope: string },
+  source: DeltaSource<R>,
+): Promise<{
+  data: Array<R | RemovalWire>;
+  next_page_token: string | null;
+  delta_token: string | null;
+}> {
+  const { tokenScope, deltaScope } = scopes;
+  try {
+    const since =
+      q.delta_token === undefined
+        ? undefined
+        : readToken("delta_token", q.delta_token, deltaScope, retainedWatermark);
+    const resumed =
+      q.page_token === undefined
+        ? undefined
+        : readToken("page_token", q.page_token, tokenScope, resumeOf);
+    const page = await syncPage(source, since, resumed, q.limit);
+    return {
+      data: shown(page.rows).map(wire),
+      next_page_token: page.next && issueToken(tokenScope, page.next),
+      delta_token: page.next ? null : issueToken(deltaScope, page.watermark),
+    };
+  } catch (err) {
+    if (!(err instanceof DeltaExpiredError)) throw err;
+    throw new ApiError(
+      "resync_required",
+      `This delta_token is older than ${DELTA_RETENTION_DAYS} days, the changes' ` +
+        `retention; start a full copy again without delta_token.`,
+    );
+  }
+}

@@ -1,7 +1,6 @@
 import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { parseSnapshot } from "./stored";
-import { flag, nullableString, timestamp } from "./storedFields";
+import { flag, nullableString, parseSnapshot, timestamp } from "./stored";
 import { isUserId, usersCollection } from "./users";
 
 /**

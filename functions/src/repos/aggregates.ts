@@ -21,21 +21,6 @@ export interface Aggregation {
   sum?: string;
 }
 
-/** Work done, for the benchmark and the cost tests. */
-export interface AggregateStats {
-  queries: number;
-  documentsRead: number;
-  /**
-   * What Firestore bills: one read per document read, and per aggregation one read for each 1,000
-   * index entries it matched (at least one). Optional: tests comparing query counts leave it out.
-   */
-  billedReads?: number;
-}
-
-const bill = (stats: AggregateStats, reads: number) => {
-  if (stats.billedReads !== undefined) stats.billedReads += reads;
-};
-
 /**
  * Whether a document (fields as stored, Dates for Timestamps) passes the filters as Firestore
  * would decide: `==` on equal values only, ranges only between values of the same type.
@@ -64,13 +49,8 @@ function filtered(companyId: string, collection: string, filters: Filter[]): Que
   return query;
 }
 
-export async function aggregate(
-  companyId: string,
-  spec: Aggregation,
-  stats: AggregateStats,
-): Promise<number> {
+export async function aggregate(companyId: string, spec: Aggregation): Promise<number> {
   const query = filtered(companyId, spec.collection, spec.filters);
-  stats.queries++;
   // The count rides along in the same query (no extra read): it is what the query is billed by.
   const snap = await query
     .aggregate(
@@ -80,7 +60,6 @@ export async function aggregate(
     )
     .get();
   const { matched, value } = snap.data() as { matched: number; value?: number | null };
-  bill(stats, Math.max(1, Math.ceil(matched / 1000)));
   return spec.sum ? (value ?? 0) : matched;
 }
 
@@ -94,7 +73,6 @@ export async function distinctValues(
   companyId: string,
   collection: string,
   field: string,
-  stats: AggregateStats,
   max = 100,
 ): Promise<unknown[]> {
   const values: unknown[] = [];
@@ -105,11 +83,8 @@ export async function distinctValues(
     .limit(1);
   let query: Query = ordered;
   while (values.length < max) {
-    stats.queries++;
     const snap = await query.get();
-    bill(stats, 1);
     if (snap.empty) break;
-    stats.documentsRead++;
     const value: unknown = snap.docs[0].get(field);
     values.push(value);
     // A cursor of the first order field only: after every document holding this value.

@@ -6,19 +6,20 @@ import {
   companyRef,
   projectOf,
   projectRef,
+  rateLimitOverride,
   type CompanyDoc,
   type ProjectDoc,
 } from "./companies";
-import { parseStoredOrNull, type Stored } from "./stored";
 import {
   nullableString,
-  rateLimitOverride,
+  parseStoredOrNull,
   requiredOneOf,
   requiredString,
   stringList,
   text,
   timestamp,
-} from "./storedFields";
+  type Stored,
+} from "./stored";
 
 /**
  * `apiKeys/{keyHash}`: API-owned, written only by key management. `api`, `companyId` and

@@ -8,7 +8,7 @@ import {
 import { REMOVAL_RECORD_DAYS } from "../config/constants";
 import { firestore } from "../config/firebase";
 import { DAY_MS } from "../lib/dates";
-import { isHiddenValue } from "./storedFields";
+import { isHiddenValue } from "./stored";
 
 /**
  * Change records (docs/firestore-data.md, "Change records"): one per finding and per incident,

@@ -1,19 +1,65 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
-import { misfit, parseSnapshot, parseStored, storedMap, type Reader, type Stored } from "./stored";
 import {
-  companyRateLimits,
   flag,
   freeForm,
   hiddenFlag,
+  isMap,
+  misfit,
   nullableFlag,
   nullableNumber,
   nullableString,
   oneOf,
+  parseSnapshot,
+  parseStored,
+  storedMap,
   timestamp,
   valueWhere,
-} from "./storedFields";
+  type FieldPath,
+  type Reader,
+  type Stored,
+} from "./stored";
+
+/**
+ * Operator overrides `{ perMinute?, perDay? }`; an invalid one is ignored (the next level applies).
+ */
+export interface RateLimitOverride {
+  perMinute?: number;
+  perDay?: number;
+}
+const isLimit = (n: unknown) => n === undefined || (Number.isSafeInteger(n) && (n as number) > 0);
+export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, path) => {
+  if (v === undefined) return undefined;
+  if (!isMap(v) || !isLimit(v.perMinute) || !isLimit(v.perDay)) return misfit(path, undefined);
+  return { perMinute: v.perMinute as number | undefined, perDay: v.perDay as number | undefined };
+};
+
+/** The scopes a company's limits may be arranged for (docs/firestore-data.md, `rateLimits`). */
+const LIMIT_SCOPES = ["read", "provisioning"] as const;
+export type LimitScope = (typeof LIMIT_SCOPES)[number];
+
+/** `companies.rateLimits`: company-wide fields plus one override per scope. */
+export interface CompanyRateLimits extends RateLimitOverride {
+  read?: RateLimitOverride;
+  provisioning?: RateLimitOverride;
+}
+const sub = (path: FieldPath, key: string): FieldPath => ({
+  ...path,
+  field: `${path.field}.${key}`,
+});
+/** Each part read on its own: an invalid one is ignored with a warning, the rest still apply. */
+export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, path) => {
+  if (v === undefined) return undefined;
+  if (!isMap(v)) return misfit(path, undefined);
+  const read: CompanyRateLimits = {};
+  for (const field of ["perMinute", "perDay"] as const) {
+    if (isLimit(v[field])) read[field] = v[field] as number | undefined;
+    else misfit(sub(path, field), undefined);
+  }
+  for (const scope of LIMIT_SCOPES) read[scope] = rateLimitOverride(v[scope], sub(path, scope));
+  return read;
+};
 
 export const ATTRIBUTE_SOURCES = ["app", "identityProvider"] as const;
 export type AttributeSource = (typeof ATTRIBUTE_SOURCES)[number];

@@ -1,6 +1,5 @@
 import { companyRef } from "./companies";
-import { parseStored, type Stored } from "./stored";
-import { nullableNumber, stringList } from "./storedFields";
+import { nullableNumber, parseStored, stringList, type Stored } from "./stored";
 
 /**
  * `companies/{companyId}/healthSafetyCoverage/{year}`: the inputs of the ESRS S1-14 coverage

@@ -2,8 +2,14 @@ import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { stageChangeEntry, type AuditActor } from "./auditLogs";
 import { companyRef } from "./companies";
-import { parseStoredOrNull, storedMap } from "./stored";
-import { nullableInteger, requiredMap, requiredString, timestamp } from "./storedFields";
+import {
+  nullableInteger,
+  parseStoredOrNull,
+  requiredMap,
+  requiredString,
+  storedMap,
+  timestamp,
+} from "./stored";
 
 /**
  * `companies/{companyId}/esrsReports/{docId}` (docs/firestore-data.md): API-owned frozen ESRS

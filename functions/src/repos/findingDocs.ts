@@ -1,6 +1,6 @@
-import { compactList, storedList, storedMap, type Stored } from "./stored";
 import {
   anyValue,
+  compactList,
   flag,
   geoPoint,
   hiddenFlag,
@@ -8,10 +8,13 @@ import {
   nullableNumber,
   nullableString,
   oneOf,
+  storedList,
+  storedMap,
   stringList,
   text,
   timestamp,
-} from "./storedFields";
+  type Stored,
+} from "./stored";
 
 /** Stored shapes of `projects/{p}/findings/{f}` and its subcollections (docs/firestore-data.md). */
 const checklistItem = storedMap({

@@ -1,10 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import type { AggregateStats } from "./aggregates";
 import { auditEntry, auditLogsCollection, type AuditEntry } from "./auditLogs";
 import { companyRef } from "./companies";
-import { parseStored } from "./stored";
-import { nullableNumber, oneOf, timestamp, valueWhere } from "./storedFields";
+import { nullableNumber, oneOf, parseStored, timestamp, valueWhere } from "./stored";
 
 /**
  * `companies/{companyId}/workedHours/{docId}` (docs/firestore-data.md). App-recorded documents
@@ -52,17 +50,11 @@ export async function hoursBetween(
   companyId: string,
   first: string,
   last: string,
-  stats?: AggregateStats,
 ): Promise<StoredHours[]> {
   const snap = await workedHoursOf(companyId)
     .where("month", ">=", first)
     .where("month", "<=", last)
     .get();
-  if (stats) {
-    stats.queries++;
-    stats.documentsRead += snap.size;
-    if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
-  }
   return snap.docs.flatMap((doc) => readHoursRecord(doc.ref.path, doc.data()) ?? []);
 }
 

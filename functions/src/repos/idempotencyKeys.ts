@@ -1,8 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { auditLogsCollection, type AuditTarget } from "./auditLogs";
-import { parseSnapshot } from "./stored";
-import { nullableString, timestamp } from "./storedFields";
+import { nullableString, parseSnapshot, timestamp } from "./stored";
 
 /**
  * `idempotencyKeys/{id}` (docs/firestore-data.md, "Idempotency keys"): one write request of a key

@@ -1,17 +1,18 @@
 import { Timestamp, type Query } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import type { AggregateStats, Filter } from "./aggregates";
+import type { Filter } from "./aggregates";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { parseSnapshot, type Stored } from "./stored";
 import {
   flag,
   hiddenFlag,
   isHiddenValue,
   nonNegativeInteger,
   nullableString,
+  parseSnapshot,
   text,
   timestamp,
-} from "./storedFields";
+  type Stored,
+} from "./stored";
 
 /**
  * `companies/{companyId}/incidents/{incidentId}` (docs/firestore-data.md). `reportedByEmail` is
@@ -64,12 +65,8 @@ export async function queryIncidents<R>(
  */
 export async function readHiddenIncidents(
   companyId: string,
-  stats: AggregateStats,
 ): Promise<Array<Record<string, unknown>>> {
   const snap = await incidentsOf(companyId).where("hidden", "!=", false).get();
-  stats.queries++;
-  stats.documentsRead += snap.size;
-  if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
   return snap.docs
     .map((doc) =>
       Object.fromEntries(
@@ -87,7 +84,6 @@ export async function readHiddenIncidents(
 export async function incidentsMatchingAny(
   companyId: string,
   filterSets: readonly Filter[][],
-  stats: AggregateStats,
 ): Promise<IncidentDoc[]> {
   const snaps = await Promise.all(
     filterSets.map((filters) =>
@@ -97,13 +93,9 @@ export async function incidentsMatchingAny(
     ),
   );
   const byId = new Map<string, IncidentDoc>();
-  for (const snap of snaps) {
-    stats.queries++;
-    stats.documentsRead += snap.size;
-    if (stats.billedReads !== undefined) stats.billedReads += Math.max(1, snap.size);
+  for (const snap of snaps)
     for (const doc of snap.docs)
       if (!byId.has(doc.id)) byId.set(doc.id, parseSnapshot(incidentShape, doc));
-  }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 

@@ -1,8 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { companiesCollection, companyRef } from "./companies";
-import { parseStoredOrNull } from "./stored";
-import { requiredMap, stringList, timestamp } from "./storedFields";
+import { parseStoredOrNull, requiredMap, stringList, timestamp } from "./stored";
 
 /** `companies/{companyId}/kpiRollups/latest`: API-owned, written by the rollup job only. */
 const rollupRef = (companyId: string) =>

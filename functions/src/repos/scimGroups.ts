@@ -2,8 +2,14 @@ import { FieldPath, FieldValue, Timestamp, type Transaction } from "firebase-adm
 import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { isDocumentId } from "./rangeQuery";
-import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
-import { nullableString, text, timestamp } from "./storedFields";
+import {
+  nullableString,
+  parseSnapshot,
+  text,
+  timestamp,
+  type Stored,
+  type StoredSnapshot,
+} from "./stored";
 import { parseUser, usersCollection } from "./users";
 
 /**

@@ -3,10 +3,10 @@ import { firestore } from "../config/firebase";
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { Limits } from "./apiKeyUsage";
 import { stageChangeEntry, type AuditActor, type AuditTarget } from "./auditLogs";
+import type { LimitScope } from "./companies";
 import { companyRef } from "./companies";
 import { assertCompany, KeyStoreError, keysWithPrefix } from "./keyWrites";
 import { isMap } from "./stored";
-import type { LimitScope } from "./storedFields";
 
 /**
  * The operator's and the Admin's writes of a company's settings (API access, rate-limit

@@ -1,12 +1,13 @@
+import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { firstTimeFilter } from "../lib/bounded";
 import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
 
 /**
  * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
  * so any field may hold a value of another type. Each field is read on its own by a reader (one
- * per field kind, storedFields.ts): a value that does not fit reads as absent (or the kind's
- * fallback) and is logged once, and the rest of the document is used. Only a missing or invalid
- * required field (e.g. a key's `companyId`) makes the document unusable: StoredDataError.
+ * per field kind, below): a value that does not fit reads as absent (or the kind's fallback) and
+ * is logged once, and the rest of the document is used. Only a missing or invalid required field
+ * (e.g. a key's `companyId`) makes the document unusable: StoredDataError.
  */
 
 /** Where a value is read: its document and its dotted field path there (`checklist.3.title`). */
@@ -148,4 +149,89 @@ export function parseStoredOrNull<S extends Shape>(
     if (err instanceof StoredDataError) return null;
     throw err;
   }
+}
+
+/** The readers of the stored field kinds, one per kind. */
+const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
+
+export const timestamp: Reader<Timestamp | null> = (v, path) =>
+  v instanceof Timestamp ? v : isNullish(v) ? null : misfit(path, null);
+export const nullableString: Reader<string | null> = (v, path) =>
+  typeof v === "string" ? v : isNullish(v) ? null : misfit(path, null);
+export const nullableNumber: Reader<number | null> = (v, path) =>
+  typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : misfit(path, null);
+export const nullableInteger: Reader<number | null> = (v, path) =>
+  Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : misfit(path, null);
+export const nullableFlag: Reader<boolean | null> = (v, path) =>
+  typeof v === "boolean" ? v : isNullish(v) ? null : misfit(path, null);
+export const text: Reader<string> = (v, path) =>
+  typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, "");
+export const flag: Reader<boolean> = (v, path) =>
+  typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false);
+/**
+ * A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional
+ * one reads as absent, logged.
+ */
+export const nonNegativeInteger: Reader<number | null> = (v, path) =>
+  Number.isSafeInteger(v) && (v as number) >= 0
+    ? (v as number)
+    : isNullish(v)
+      ? null
+      : misfit(path, null);
+/**
+ * The one hidden rule: absent, null and `false` show; `true` and any other value (`"true"`, `1`,
+ * …) hide, never show. The listings, the change records, ESRS and the KPI rollup all apply it.
+ */
+export const isHiddenValue = (v: unknown): boolean => !isNullish(v) && v !== false;
+/** `hidden` and `deleted` flags, by that rule; a value that is not a boolean is logged. */
+export const hiddenFlag: Reader<boolean> = (v, path) =>
+  typeof v === "boolean" || isNullish(v) ? isHiddenValue(v) : misfit(path, true);
+export const freeForm: Reader<Record<string, unknown>> = (v, path) =>
+  isMap(v) ? v : isNullish(v) ? {} : misfit(path, {});
+/** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
+export const anyValue: Reader<unknown> = (v) => v;
+
+/** A list of strings; an element of another type is logged and left out. */
+export const stringList = compactList<string>((v, path) =>
+  typeof v === "string" ? v : misfit(path, null),
+);
+
+/** A value that passes `fits`; absent or anything else reads as `absent`. */
+export function valueWhere<T, A>(fits: (v: unknown) => v is T, absent: A): Reader<T | A> {
+  return (v, path) => (fits(v) ? v : isNullish(v) ? absent : misfit(path, absent));
+}
+
+/** One of `values`; absent or anything else reads as `absent`. */
+export function oneOf<T extends string, A extends T | null = T>(
+  values: readonly T[],
+  absent: A,
+): Reader<T | A> {
+  return valueWhere((v): v is T => values.includes(v as T), absent);
+}
+
+/**
+ * A GeoPoint. A plain `{ latitude, longitude }` map of numbers in range (written by an older
+ * app generation) is the same location and is read as one.
+ */
+export const geoPoint: Reader<{ latitude: number; longitude: number } | null> = (v, path) => {
+  if (v instanceof GeoPoint) return { latitude: v.latitude, longitude: v.longitude };
+  if (isNullish(v)) return null;
+  if (isMap(v) && inRange(v.latitude, 90) && inRange(v.longitude, 180))
+    return { latitude: v.latitude, longitude: v.longitude };
+  return misfit(path, null);
+};
+const inRange = (n: unknown, max: number): n is number =>
+  typeof n === "number" && n >= -max && n <= max;
+
+/** Required fields: a document without them is unusable (StoredDataError). */
+export const requiredString: Reader<string> = (v, path) =>
+  typeof v === "string" && v !== "" ? v : unusable(path);
+export const requiredMap: Reader<Record<string, unknown>> = (v, path) =>
+  isMap(v) ? v : unusable(path);
+export function requiredOneOf<T extends string>(values: readonly T[]): Reader<T> {
+  return (v, path) => (values.includes(v as T) ? (v as T) : unusable(path));
+}
+
+export function toIso(value: Timestamp | null): string | null {
+  return value ? value.toDate().toISOString() : null;
 }

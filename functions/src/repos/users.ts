@@ -3,8 +3,16 @@ import { firestore } from "../config/firebase";
 import { setBounded } from "../lib/bounded";
 import { accountWithEmail } from "./authAccounts";
 import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { parseSnapshot, type Stored, type StoredSnapshot } from "./stored";
-import { flag, freeForm, nullableString, stringList, timestamp } from "./storedFields";
+import {
+  flag,
+  freeForm,
+  nullableString,
+  parseSnapshot,
+  stringList,
+  timestamp,
+  type Stored,
+  type StoredSnapshot,
+} from "./stored";
 
 /**
  * `users/{uid}` (docs/firestore-data.md, "People"): the one stored shape of a user and its reads.
@@ -189,15 +197,6 @@ export async function rosterByExternalId(
   );
 }
 
-/**
- * What a window cost, as Firestore bills it (a count: one read per 1,000 entries; an offset: every
- * skipped document).
- */
-export interface ReadStats {
-  queries: number;
-  billedReads: number;
-}
-
 const ordered = (companyId: string): Query =>
   usersCollection()
     .where("companyId", "==", companyId)
@@ -225,21 +224,16 @@ export async function rosterWindow(
   companyId: string,
   offset: number,
   limit: number,
-  stats: ReadStats = { queries: 0, billedReads: 0 },
   now = Date.now(),
 ): Promise<{ total: number; users: StoredUser[] }> {
   const base = ordered(companyId);
   const total = (await base.count().get()).data().count;
-  stats.queries++;
-  stats.billedReads += Math.max(1, Math.ceil(total / 1000));
   if (limit === 0 || offset >= total) return { total, users: [] };
   const resume = offset > 0 ? windowEnds.get(`${companyId}\u0000${offset}`) : undefined;
   const fresh = resume && now - resume.at < WINDOW_END_MS ? resume : undefined;
   const page = await (fresh ? base.startAfter(fresh.createdAt, fresh.id) : base.offset(offset))
     .limit(limit)
     .get();
-  stats.queries++;
-  stats.billedReads += Math.max(1, (fresh ? 0 : offset) + page.size);
   const last = page.docs.at(-1);
   if (last)
     setBounded(

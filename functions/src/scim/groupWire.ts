@@ -1,5 +1,5 @@
 import { z } from "../http/zod";
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import type { Member, StoredGroup } from "../services/groups";
 import { MAX_OPERATIONS } from "./patchOp";
 import { attr, documented, URN, type AttributeDef } from "./routeKit";

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import { z } from "../http/zod";
 import { servedName } from "../lib/personName";
-import { toIso } from "../repos/storedFields";
+import { toIso } from "../repos/stored";
 import type { StoredUser } from "../repos/users";
 import type { PersonName } from "../services/users/decisions";
 import type { NewUser } from "../services/users/invite";

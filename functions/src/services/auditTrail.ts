@@ -1,4 +1,5 @@
-import { queryAuditLogs, type AuditClass, type AuditDoc } from "../repos/auditLogs";
+import type { AuditClass } from "../repos/auditLogs";
+import { queryAuditLogs, type AuditDoc } from "../repos/auditReads";
 import type { Cursor } from "../repos/rangeQuery";
 import { KeyAdminError, type Caller } from "./adminAccess";
 

@@ -1,5 +1,5 @@
 import { recordChange } from "../repos/changeRecords";
-import { isHiddenValue } from "../repos/storedFields";
+import { isHiddenValue } from "../repos/stored";
 
 /**
  * What the change triggers run (docs/firestore-data.md, "Change records"). Exported apart from

@@ -1,5 +1,6 @@
 import type { KeyApi } from "../lib/apiKeyFormat";
 import type { Limits } from "../repos/apiKeyUsage";
+import type { LimitScope } from "../repos/companies";
 import { ANY_DOMAIN, ATTRIBUTE_SOURCES } from "../repos/companies";
 import {
   storeApiAccess,
@@ -7,7 +8,6 @@ import {
   storeRateLimits,
   type ProvisioningChange,
 } from "../repos/settingsWrites";
-import type { LimitScope } from "../repos/storedFields";
 import { actorOf, assertMaySwitchAccess, KeyAdminError, mapped, type Caller } from "./adminAccess";
 
 export function setAccess(

@@ -25,8 +25,8 @@ export interface DeltaSource<R> {
   parentId: string;
   /** The normal listing's rows after `after` (null: hidden, still moves the cursor). */
   list(after: Cursor | undefined, limit: number): Promise<Array<{ row: R | null; cursor: Cursor }>>;
-  /** The rows of these ids as they are now: the full row, or why it is not visible. */
-  current(ids: string[]): Promise<Map<string, R | "hidden">>;
+  /** The rows of these ids as they are now: the full row, null when hidden, absent if deleted. */
+  current(ids: string[]): Promise<Map<string, R | null>>;
 }
 
 /** A Firestore read time as `[seconds, nanoseconds]`. */
@@ -147,11 +147,11 @@ const atLeast = (a: Timestamp | null, b: Timestamp) => !!a && a.valueOf() >= b.v
  */
 function changedRow<R>(
   record: ChangeRecord,
-  now: R | "hidden" | undefined,
+  now: R | null | undefined,
   since: Timestamp,
 ): R | Removal | null {
-  if (now !== undefined && now !== "hidden") return now;
+  if (now !== undefined && now !== null) return now;
   const wasVisible = record.state === "visible" || atLeast(record.lastVisibleAt, since);
   if (!wasVisible) return null;
-  return new Removal(record.id, now === "hidden" ? "hidden" : "deleted", record.changedAt.toDate());
+  return new Removal(record.id, now === null ? "hidden" : "deleted", record.changedAt.toDate());
 }

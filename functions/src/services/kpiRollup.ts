@@ -5,7 +5,6 @@ import {
   aggregate,
   distinctValues,
   matchesFilters,
-  type AggregateStats,
   type Aggregation,
   type Filter,
 } from "../repos/aggregates";
@@ -113,22 +112,21 @@ async function areaRollup(
   area: Area,
   months: Month[],
   run: Run,
-  stats: AggregateStats,
   hidden: Hidden,
 ): Promise<AreaRollup> {
   const queries = areaQueries(area, months);
   const count = async (spec: Aggregation) => {
     const [all, hiddenDocs] = await Promise.all([
-      run(() => aggregate(companyId, spec, stats)),
+      run(() => aggregate(companyId, spec)),
       area.excludesHidden ? hidden : [],
     ]);
     return all - hiddenDocs.filter((d) => matchesFilters(d, spec.filters)).length;
   };
   const grouped = async (field: Area["groups"][number]): Promise<Counts> => {
     // Counted per value present; values that are not text (bad data) are left out of the keys.
-    const values = (
-      await run(() => distinctValues(companyId, area.collection, field, stats))
-    ).filter((v): v is string => typeof v === "string");
+    const values = (await run(() => distinctValues(companyId, area.collection, field))).filter(
+      (v): v is string => typeof v === "string",
+    );
     const counts = await Promise.all(values.map((value) => count(queries.byValue(field, value))));
     return Object.fromEntries(
       values.map((value, i) => [value, counts[i]] as const).filter(([, n]) => n > 0),
@@ -157,10 +155,9 @@ async function workedHours(
   companyId: string,
   months: Month[],
   run: Run,
-  stats: AggregateStats,
 ): Promise<WorkedHoursRollup> {
   const queries = workedHoursQueries(months);
-  const sum = (spec: Aggregation) => run(() => aggregate(companyId, spec, stats));
+  const sum = (spec: Aggregation) => run(() => aggregate(companyId, spec));
   const [total, perMonth, api] = await Promise.all([
     sum(queries.total),
     Promise.all(queries.perMonth.map(sum)),
@@ -173,22 +170,17 @@ async function workedHours(
   };
 }
 
-export async function computeRollup(
-  companyId: string,
-  now: Date,
-  stats: AggregateStats = { queries: 0, documentsRead: 0 },
-): Promise<Rollup> {
+export async function computeRollup(companyId: string, now: Date): Promise<Rollup> {
   const { timeZone } = await findReportingSettings(companyId);
-  stats.documentsRead++;
   const months = recentZonedMonths(now, MONTHS, timeZone);
   const run = createLimiter(CONCURRENCY);
   const names = Object.keys(ROLLUP_AREAS) as Array<keyof typeof ROLLUP_AREAS>;
-  const hidden = run(() => readHiddenIncidents(companyId, stats));
+  const hidden = run(() => readHiddenIncidents(companyId));
   const [rollups, hours] = await Promise.all([
     Promise.all(
-      names.map((name) => areaRollup(companyId, ROLLUP_AREAS[name], months, run, stats, hidden)),
+      names.map((name) => areaRollup(companyId, ROLLUP_AREAS[name], months, run, hidden)),
     ),
-    workedHours(companyId, months, run, stats),
+    workedHours(companyId, months, run),
   ]);
   const areas = { worked_hours: hours } as Rollup["areas"];
   names.forEach((name, i) => (areas[name] = rollups[i]));

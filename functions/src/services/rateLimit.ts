@@ -1,7 +1,7 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { DAY_MS, MINUTE_MS } from "../lib/dates";
 import type { Limits, UsageState } from "../repos/apiKeyUsage";
-import type { CompanyRateLimits, LimitScope } from "../repos/storedFields";
+import type { CompanyRateLimits, LimitScope } from "../repos/companies";
 import { UsageCommitter, type CountedEntry, type CountRule } from "../repos/usageShards";
 
 export type { Limits } from "../repos/apiKeyUsage";

@@ -1,7 +1,6 @@
 import { MINUTE_MS } from "../lib/dates";
 import { createLimiter } from "../lib/pool";
 import { rollupFailed } from "../logs";
-import type { AggregateStats } from "../repos/aggregates";
 import { claimRefresh, companiesWithCompanyApi, saveRollup } from "../repos/kpiRollups";
 import { KeyAdminError } from "./adminAccess";
 import { computeRollup, type Rollup } from "./kpiRollup";
@@ -10,9 +9,8 @@ import { computeRollup, type Rollup } from "./kpiRollup";
 export async function refreshRollup(
   companyId: string,
   now = new Date(),
-  stats?: AggregateStats,
 ): Promise<Rollup & { generatedAt: Date }> {
-  const rollup = await computeRollup(companyId, now, stats);
+  const rollup = await computeRollup(companyId, now);
   await saveRollup(companyId, rollup, now);
   return { ...rollup, generatedAt: now };
 }

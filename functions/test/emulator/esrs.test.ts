@@ -14,6 +14,7 @@ import { randomId, seedCompany, seedKey, seedUser } from "../support/builders";
 import { callables, rejectsWith } from "../support/callables";
 import { BERLIN, FIXTURE, HOURS_2025, HOURS_DOCS, YEAR } from "../support/esrsFixture";
 import { client } from "../support/http";
+import { countReads } from "../support/readCounter";
 
 const company = client(createCompanyApp());
 const { callable, cleanup } = callables();
@@ -140,10 +141,7 @@ beforeAll(async () => {
 describe("the ESRS S1-14 calculation on Firestore", () => {
   it("the incidents the five queries read give exactly the evaluator's numbers over all incidents", async () => {
     const expected = evaluateCases(FIXTURE, period).values;
-    expect(
-      evaluateCases(await readCases(companyId, period, { queries: 0, documentsRead: 0 }), period)
-        .values,
-    ).toEqual(expected);
+    expect(evaluateCases(await readCases(companyId, period), period).values).toEqual(expected);
     expect(expected).toMatchObject({
       "S1-14_02": 6,
       "S1-14_04": 14,
@@ -154,15 +152,14 @@ describe("the ESRS S1-14 calculation on Firestore", () => {
 
   it("runs the same queries for the fixture and ten copies of it; reads grow with the cases only", async () => {
     const large = await seedFixture(10);
-    const small = { queries: 0, documentsRead: 0 };
-    const tenfold = { queries: 0, documentsRead: 0 };
-    await computeEsrsReport(companyId, YEAR, small, AFTER);
-    const result = await computeEsrsReport(large, YEAR, tenfold, AFTER);
-    // The five case queries and the period's worked-hours records.
-    expect(tenfold.queries).toBe(small.queries);
-    expect(small.queries).toBe(6);
+    const small = await countReads(() => computeEsrsReport(companyId, YEAR, AFTER));
+    const { result, ...tenfold } = await countReads(() => computeEsrsReport(large, YEAR, AFTER));
+    // The company's settings and the coverage document, the five case queries and the period's
+    // worked-hours records.
+    expect(tenfold.requests).toBe(small.requests);
+    expect(small.requests).toBe(2 + 6);
     // Nine more copies of each incident read (the candidate cases), nothing else.
-    const perCopy = (tenfold.documentsRead - small.documentsRead) / 9;
+    const perCopy = (tenfold.documents - small.documents) / 9;
     expect(Number.isInteger(perCopy) && perCopy > 0 && perCopy <= FIXTURE.length * 5).toBe(true);
     // 10 × 14 accidents / 2,720,000 h × 1,000,000 = 51.4705… → 51.47; 10 × 63 days.
     expect(valuesOf(result.datapoints)).toMatchObject({

@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { rosterWindow } from "../../src/repos/users";
 import { seedUser } from "../support/builders";
+import { countReads } from "../support/readCounter";
 import { scim, scimCompany } from "../support/scim";
 
 /**
@@ -26,11 +27,10 @@ describe("SCIM roster paging cost", () => {
     const costs: number[] = [];
     const seen: string[] = [];
     for (let offset = 0; offset < 60; offset += 10) {
-      const stats = { queries: 0, billedReads: 0 };
-      const window = await rosterWindow(companyId, offset, 10, stats);
+      const { result: window, reads } = await countReads(() => rosterWindow(companyId, offset, 10));
       expect(window.total).toBe(60);
       seen.push(...window.users.map((u) => u.id));
-      costs.push(stats.billedReads);
+      costs.push(reads);
     }
     expect(seen).toEqual(uids);
     // A count (1) and the page's 10 users, whatever its startIndex; an offset would bill 60 for the last.
@@ -51,9 +51,9 @@ describe("SCIM roster paging cost", () => {
   });
 
   it("a jump to a startIndex no page ended at still answers it exactly (offset fallback)", async () => {
-    const stats = { queries: 0, billedReads: 0 };
-    const window = await rosterWindow(companyId, 33, 5, stats);
+    const { result: window, reads } = await countReads(() => rosterWindow(companyId, 33, 5));
     expect(window.users.map((u) => u.id)).toEqual(uids.slice(33, 38));
-    expect(stats.billedReads).toBe(1 + 38);
+    // The count (1), then the 33 documents the offset skips and the window's 5.
+    expect(reads).toBe(1 + 38);
   });
 });

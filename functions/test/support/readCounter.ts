@@ -11,21 +11,37 @@ import { firestore } from "../../src/config/firebase";
 /**
  * Counts the document reads Firestore bills while `fn` runs in this process, by spying on the
  * Admin SDK's read entry points: a document read is 1, a query's result its documents (at least
- * 1), an aggregation 1 per 1,000 index entries (at least 1). Reads of other code running at the
+ * 1) plus the documents an offset skips, an aggregation 1 per 1,000 index entries (at least 1).
+ * Also counted: `requests`, the read calls made (a document get, a query, an aggregation, a
+ * getAll), and `documents`, the documents they returned. Reads of other code running at the
  * same time in the process are counted too: measure one request at a time.
  */
-export async function countReads<T>(fn: () => Promise<T>): Promise<{ result: T; reads: number }> {
-  let reads = 0;
+export async function countReads<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; reads: number; requests: number; documents: number }> {
+  let [reads, requests, documents] = [0, 0, 0];
   // DocumentReference.get calls Firestore.getAll itself: that inner call is not counted again.
   let inner = false;
-  const billed = (value: unknown): number => {
-    if (Array.isArray(value)) return value.length;
-    if (value instanceof DocumentSnapshot) return 1;
-    if (value instanceof QuerySnapshot) return Math.max(1, value.size);
+  const returned = (value: unknown): number =>
+    Array.isArray(value)
+      ? value.length
+      : value instanceof DocumentSnapshot
+        ? 1
+        : value instanceof QuerySnapshot
+          ? value.size
+          : 0;
+  const billed = (query: unknown, value: unknown): number => {
+    if (Array.isArray(value) || value instanceof DocumentSnapshot) return returned(value);
+    if (value instanceof QuerySnapshot) return Math.max(1, value.size) + skipped(query);
     // An aggregation's snapshot (the SDK does not export its class).
     const data = (value as { data?: () => { count?: unknown } }).data?.();
     return Math.max(1, Math.ceil(Number(data?.count ?? 0) / 1000));
   };
+  // An offset's skipped documents are billed too; the SDK keeps the offset in its query options.
+  const skipped = (query: unknown): number =>
+    query instanceof Query
+      ? ((query as unknown as { _queryOptions: { offset?: number } })._queryOptions.offset ?? 0)
+      : 0;
   const spies: Array<() => void> = [];
   const spy = (proto: object, name: string, nested = false) => {
     const target = proto as Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -36,7 +52,10 @@ export async function countReads<T>(fn: () => Promise<T>): Promise<{ result: T; 
       const result = original.apply(this, args);
       inner = false;
       return result.then((value) => {
-        if (!skip) reads += billed(value);
+        if (skip) return value;
+        reads += billed(this, value);
+        requests += 1;
+        documents += returned(value);
         return value;
       });
     };
@@ -51,7 +70,7 @@ export async function countReads<T>(fn: () => Promise<T>): Promise<{ result: T; 
   spy(Firestore.prototype, "getAll");
   try {
     const result = await fn();
-    return { result, reads };
+    return { result, reads, requests, documents };
   } finally {
     for (const restore of spies) restore();
   }

@@ -2,7 +2,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import { DEFAULT_REPORTING, reportingPeriod, type ReportingSettings } from "../../src/lib/period";
 import { matchesFilters } from "../../src/repos/aggregates";
 import type { IncidentDoc } from "../../src/repos/incidents";
-import { isHiddenValue } from "../../src/repos/storedFields";
+import { isHiddenValue } from "../../src/repos/stored";
 import { DATAPOINTS, TOTALS } from "../../src/services/esrs/datapoints";
 import { evaluateCases, type IncidentFacts } from "../../src/services/esrs/evaluate";
 import { readCases, type ReadIncidentsFn } from "../../src/services/esrs/queries";
@@ -61,9 +61,15 @@ const APRIL_2025 = {
   "S1-14_04.non_employee": 3, // #12, #20, #5
 };
 
-/** Firestore's filter semantics over plain objects: what the five reading queries would return (ids as positions). */
-function listRead(docs: readonly IncidentFacts[]): ReadIncidentsFn {
-  return async (_companyId, filterSets, stats) => {
+/**
+ * Firestore's filter semantics over plain objects: what the five reading queries would return (ids
+ * as positions); `stats` counts the queries and the documents they return.
+ */
+function listRead(
+  docs: readonly IncidentFacts[],
+  stats: { queries: number; documentsRead: number },
+): ReadIncidentsFn {
+  return async (_companyId, filterSets) => {
     const seen = new Map<number, IncidentDoc>();
     for (const filters of filterSets) {
       stats.queries++;
@@ -123,7 +129,7 @@ describe.each(cases)("the evaluators, %s", (_label, settings, expected) => {
 
   it("read by the five queries (Firestore's filter semantics), then evaluated: the same numbers, none missed", async () => {
     const stats = { queries: 0, documentsRead: 0 };
-    const read = await readCases("c", period, stats, listRead(FIXTURE));
+    const read = await readCases("c", period, listRead(FIXTURE, stats));
     expect(evaluateCases(read, period).values).toEqual(expected);
     expect(stats.queries).toBe(5);
   });
@@ -140,11 +146,10 @@ describe("the cost", () => {
     const read = await readCases(
       "c",
       reportingPeriod(YEAR, BERLIN),
-      stats,
-      listRead([...noise, ...FIXTURE]),
+      listRead([...noise, ...FIXTURE], stats),
     );
     const alone = { queries: 0, documentsRead: 0 };
-    await readCases("c", reportingPeriod(YEAR, BERLIN), alone, listRead(FIXTURE));
+    await readCases("c", reportingPeriod(YEAR, BERLIN), listRead(FIXTURE, alone));
     expect(stats).toEqual(alone);
     expect(read.every((i) => i.workRelated && (i.recordable || i.fatality))).toBe(true);
   });

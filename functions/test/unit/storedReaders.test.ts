@@ -1,16 +1,7 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
-import {
-  parseSnapshot,
-  parseStored,
-  parseStoredOrNull,
-  StoredDataError,
-  storedList,
-  storedMap,
-  type Reader,
-} from "../../src/repos/stored";
+import { companyRateLimits, rateLimitOverride } from "../../src/repos/companies";
 import {
   anyValue,
-  companyRateLimits,
   flag,
   freeForm,
   geoPoint,
@@ -20,14 +11,20 @@ import {
   nullableNumber,
   nullableString,
   oneOf,
-  rateLimitOverride,
+  parseSnapshot,
+  parseStored,
+  parseStoredOrNull,
   requiredOneOf,
   requiredString,
+  StoredDataError,
+  storedList,
+  storedMap,
   stringList,
   text,
   timestamp,
   toIso,
-} from "../../src/repos/storedFields";
+  type Reader,
+} from "../../src/repos/stored";
 import { logger } from "../support/logger";
 
 const warn = jest.spyOn(logger, "warn").mockImplementation(() => undefined);

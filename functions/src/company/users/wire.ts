@@ -2,7 +2,7 @@ import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
 import { servedName } from "../../lib/personName";
 import type { Department } from "../../repos/companies";
-import { toIso } from "../../repos/storedFields";
+import { toIso } from "../../repos/stored";
 import type { StoredUser } from "../../repos/users";
 import { departmentNameOf } from "../../services/users/rules";
 

@@ -31,7 +31,7 @@ export async function esrsReport(
   const key = `${companyId}\u0000${year}`;
   const hit = cache.get(key);
   if (hit && now - hit.at < CACHE_MS) return hit.report;
-  const report = computeEsrsReport(companyId, year, undefined, new Date(now)).then(figuresOf);
+  const report = computeEsrsReport(companyId, year, new Date(now)).then(figuresOf);
   const stored = { at: now, report };
   report.catch(() => {
     // A failure is not cached: the next request computes again.

@@ -1,5 +1,5 @@
 import type { ReportingPeriod } from "../../lib/period";
-import { isHiddenValue } from "../../repos/storedFields";
+import { isHiddenValue } from "../../repos/stored";
 import { incidentDatapoints, type CaseKind, type IncidentSelection } from "./datapoints";
 
 /**

@@ -50,7 +50,7 @@ export async function freezeEsrsReport(
   actor: AuditActor,
   now = new Date(),
 ): Promise<{ version: number; frozenAt: Date; report: EsrsReport }> {
-  const report = await computeEsrsReport(companyId, year, undefined, now);
+  const report = await computeEsrsReport(companyId, year, now);
   if (report.status.inProgress)
     throw new FreezeRefusedError(
       `the ${year} reporting period has not ended: only a finished year can be frozen.`,

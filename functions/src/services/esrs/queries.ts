@@ -1,4 +1,4 @@
-import type { AggregateStats, Filter } from "../../repos/aggregates";
+import type { Filter } from "../../repos/aggregates";
 import { incidentsMatchingAny, type IncidentDoc } from "../../repos/incidents";
 import type { IncidentFacts, Window } from "./evaluate";
 
@@ -53,8 +53,7 @@ export type ReadIncidentsFn = typeof incidentsMatchingAny;
 export async function readCases(
   companyId: string,
   period: Window,
-  stats: AggregateStats,
   read: ReadIncidentsFn = incidentsMatchingAny,
 ): Promise<IncidentFacts[]> {
-  return (await read(companyId, caseQueries(period), stats)).map(toFacts);
+  return (await read(companyId, caseQueries(period))).map(toFacts);
 }

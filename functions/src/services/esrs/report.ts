@@ -1,5 +1,4 @@
 import { periodYearAt, reportingPeriod, type ReportingPeriod } from "../../lib/period";
-import type { AggregateStats } from "../../repos/aggregates";
 import { findEsrsSettings } from "../../repos/companies";
 import { findCoverage, type CoverageDoc } from "../../repos/coverage";
 import { hoursBetween } from "../../repos/hoursRecords";
@@ -76,37 +75,27 @@ export class PeriodNotBegunError extends Error {
   }
 }
 
-const countRead = (stats: AggregateStats) => {
-  stats.documentsRead++;
-  if (stats.billedReads !== undefined) stats.billedReads++;
-};
-
 /**
  * Reads the inputs (the company's period settings, the coverage document, the period's worked-hours
  * records and the period's candidate cases) and builds the rows. A period that has not begun at
  * `now` is refused (PeriodNotBegunError).
  * Hours are summed by the same code as GET /v1/worked-hours. No year: the period in progress at
- * `now`. `stats` counts the work.
+ * `now`.
  */
 export async function computeEsrsReport(
   companyId: string,
   requestedYear: number | undefined,
-  stats: AggregateStats = { queries: 0, documentsRead: 0 },
   now = new Date(),
 ): Promise<EsrsReport> {
   const { reporting: settings, omissions } = await findEsrsSettings(companyId);
-  countRead(stats);
   const year = requestedYear ?? periodYearAt(now, settings);
   const period = reportingPeriod(year, settings);
   if (period.start.getTime() > now.getTime())
     throw new PeriodNotBegunError(period, periodYearAt(now, settings));
   const [coverage, records, cases] = await Promise.all([
-    findCoverage(companyId, year).then((doc) => {
-      countRead(stats);
-      return doc;
-    }),
-    hoursBetween(companyId, period.months[0], period.months[11], stats),
-    readCases(companyId, period, stats),
+    findCoverage(companyId, year),
+    hoursBetween(companyId, period.months[0], period.months[11]),
+    readCases(companyId, period),
   ]);
   const { values: incidents, basis } = evaluateCases(cases, period);
   const hours = hoursByMonth(period.months, records);
