@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createCompanyApp } from "../../../src/company/app";
 import * as accountIntents from "../../../src/repos/accountIntents";
 import * as authAccounts from "../../../src/repos/authAccounts";
-import * as scimGroups from "../../../src/repos/scimGroups";
+import * as scimGroupWrites from "../../../src/repos/scimGroupWrites";
 import * as userRematch from "../../../src/repos/userRematch";
 import * as userTransaction from "../../../src/repos/userTransaction";
 import { asInFunctionsRuntime } from "../../support/scim";
@@ -36,7 +36,7 @@ const MODULES: Record<KillPoint["fn"], Record<string, unknown>> = {
   setSignInAllowed: authAccounts,
   deleteAccount: authAccounts,
   runUserTransaction: userTransaction,
-  changeMembers: scimGroups,
+  changeMembers: scimGroupWrites,
   settleUsers: userRematch,
 };
 
