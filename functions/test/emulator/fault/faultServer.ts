@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createCompanyApp } from "../../../src/company/app";
 import * as accountIntents from "../../../src/repos/accountIntents";
 import * as authAccounts from "../../../src/repos/authAccounts";
+import * as idempotencyKeys from "../../../src/repos/idempotencyKeys";
 import * as scimGroupWrites from "../../../src/repos/scimGroupWrites";
 import * as userRematch from "../../../src/repos/userRematch";
 import * as userTransaction from "../../../src/repos/userTransaction";
@@ -24,7 +25,8 @@ export interface KillPoint {
     | "deleteAccount"
     | "runUserTransaction"
     | "changeMembers"
-    | "settleUsers";
+    | "settleUsers"
+    | "storeIdempotentAnswer";
   nth: number;
   when: "before" | "after";
 }
@@ -38,6 +40,7 @@ const MODULES: Record<KillPoint["fn"], Record<string, unknown>> = {
   runUserTransaction: userTransaction,
   changeMembers: scimGroupWrites,
   settleUsers: userRematch,
+  storeIdempotentAnswer: idempotencyKeys,
 };
 
 const die = () => process.kill(process.pid, "SIGKILL");
