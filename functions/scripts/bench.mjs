@@ -21,11 +21,9 @@
 // (scripts/benchBefore.mjs), and last the rate-limit counter at an identity provider's speed
 // (scripts/benchCounter.mjs; alone: npm run bench:counter).
 import { createRequire } from "node:module";
-import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
-import { coldStartFigures } from "./benchColdStart.mjs";
+import { coldStartSection } from "./benchColdStart.mjs";
 import { counterFigures } from "./benchCounter.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
-import { moduleLoadFigures } from "./benchModuleLoad.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 import { firstCopyFigures } from "./benchSync.mjs";
 
@@ -259,15 +257,7 @@ async function main() {
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20)
     throw new Error("export count mismatch");
   console.log(`\n${(await firstCopyFigures()).join("\n")}`);
-  console.log(`\n${moduleLoadFigures().join("\n")}`);
-  console.log(`\n${(await coldStartFigures()).join("\n")}`);
-  const before = await withCodeBefore(async (dir) => [
-    ...moduleLoadFigures(ROUNDS, dir),
-    ...(await coldStartFigures(ROUNDS, dir)),
-  ]);
-  console.log(
-    `\nBefore the bundles (commit ${BEFORE}, built in a temporary worktree):\n${before.join("\n")}`,
-  );
+  console.log(`\n${(await coldStartSection(ROUNDS)).join("\n")}`);
   const counter = await counterFigures();
   console.log(`\n${counter.lines.join("\n")}`);
   process.exit(counter.ok ? 0 : 1);

@@ -6,17 +6,21 @@
 // provisioning key. Printed: wall clock and the worker's CPU (Linux: /proc), medians of ROUNDS
 // fresh workers, and the share of that CPU that is our module load (benchModuleLoad.mjs's figure
 // for the function). Under the emulators (FIRESTORE_EMULATOR_HOST), after npm run build and
-// scripts/buildTestSupport.mjs:
-//   bash scripts/bench.sh benchColdStart.mjs [ROUNDS] [DIR]   (DIR: another checkout's built
-//   functions/ directory, e.g. the commit before, to compare)
+// scripts/buildTestSupport.mjs, with the module load of every function (benchModuleLoad.mjs)
+// before it and both again on the code before the bundles (benchBefore.mjs) after it, each part
+// with the machine's load average:
+//   npm run bench:coldstart [-- ROUNDS]   (a section of `npm run bench`)
+//   bash scripts/bench.sh benchColdStart.mjs ROUNDS DIR   (the cold start alone, of DIR: another
+//   checkout's built functions/ directory)
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { moduleLoadFigure } from "./benchModuleLoad.mjs";
+import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
+import { moduleLoadFigure, moduleLoadFigures } from "./benchModuleLoad.mjs";
 
 const require = createRequire(import.meta.url);
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -140,9 +144,33 @@ export async function coldStartFigures(rounds = ROUNDS, dir = FUNCTIONS_DIR) {
   return lines;
 }
 
+const loadAverage = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ")}`;
+
+/** The module load and the cold start of this code, then of the code before the bundles. */
+export async function coldStartSection(rounds = ROUNDS) {
+  const now = [loadAverage(), ...moduleLoadFigures(rounds), ...(await coldStartFigures(rounds))];
+  const before = await withCodeBefore(async (dir) => [
+    loadAverage(),
+    ...moduleLoadFigures(rounds, dir),
+    ...(await coldStartFigures(rounds, dir)),
+  ]);
+  return [
+    ...now,
+    "",
+    `Before the bundles (commit ${BEFORE}, built in a temporary worktree):`,
+    ...before,
+    loadAverage(),
+  ];
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = Number(process.argv[2] ?? ROUNDS);
-  const dir = resolve(process.argv[3] ?? FUNCTIONS_DIR);
-  console.log((await coldStartFigures(rounds, dir)).join("\n"));
+  const lines = process.argv[3]
+    ? [loadAverage(), ...(await coldStartFigures(rounds, resolve(process.argv[3])))]
+    : await coldStartSection(rounds);
+  console.log(lines.join("\n"));
   process.exit(0);
 }

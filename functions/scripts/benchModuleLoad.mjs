@@ -7,8 +7,9 @@
 // callable is called signed out (its handler loaded, `unauthenticated`), a Firestore trigger or
 // the sign-in function is run with no event (its handler loaded, then it fails on the missing
 // event). The two scheduled jobs go straight to Firestore after loading their module: only their
-// load is timed. Printed in CPU time (steadier than the wall clock on a shared machine, printed
-// beside), medians of ROUNDS processes, with the modules loaded (a bundle counts as one).
+// load is timed; a function the code does not export (older code) is listed as such. Printed in
+// CPU time (steadier than the wall clock on a shared machine, printed beside), medians of ROUNDS
+// processes, with the modules loaded (a bundle counts as one).
 //   node scripts/benchModuleLoad.mjs [ROUNDS] [DIR]   (after npm run build; DIR: another
 //   checkout's functions/ directory, built, to compare: docs/benchmarks.md, "Cold start")
 import { execFileSync } from "node:child_process";
@@ -45,7 +46,8 @@ export const FIRST_CALL = {
   groupRoleSweep: null,
 };
 
-const child = `
+/** The child process: loads the main as an instance does, then makes the first call. */
+export const CHILD = `
 const http = require("node:http");
 const ms = (t) => Number(process.hrtime.bigint() - t) / 1e6;
 const cpu = (c) => { const d = process.cpuUsage(c); return (d.user + d.system) / 1e3; };
@@ -64,6 +66,7 @@ function request(fn) {
   let t = process.hrtime.bigint();
   let c = process.cpuUsage();
   const fn = require("./" + main)[name];
+  if (!fn) return console.log(JSON.stringify({ missing: true }));
   const index = ms(t);
   const indexCpu = cpu(c);
   const indexModules = Object.keys(require.cache).length;
@@ -79,25 +82,29 @@ function request(fn) {
 })();
 `;
 
-function measureOnce(dir, main, name) {
-  // As the deployed container starts: its function named, no emulator variables.
+/** The environment of a deployed instance of `name`: its function named, no emulator variables. */
+export function instanceEnv(name) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) =>
         !/^(FIRESTORE_EMULATOR_HOST|FIREBASE_AUTH_EMULATOR_HOST|FUNCTIONS_EMULATOR)$/.test(k),
     ),
   );
+  return { ...env, FUNCTION_TARGET: name };
+}
+
+function measureOnce(dir, main, name) {
   const out = execFileSync(
     process.execPath,
-    ["-e", child, JSON.stringify([main, name, FIRST_CALL[name]])],
+    ["-e", CHILD, JSON.stringify([main, name, FIRST_CALL[name]])],
     // The first calls' log lines (a 401 is logged) are not the bench's output.
-    { cwd: dir, env: { ...env, FUNCTION_TARGET: name }, encoding: "utf8", stdio: "pipe" },
+    { cwd: dir, env: instanceEnv(name), encoding: "utf8", stdio: "pipe" },
   );
   return JSON.parse(out.trim().split("\n").pop());
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const mainOf = (dir) => JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")).main;
+export const mainOf = (dir) => JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")).main;
 
 /** The median CPU ms of one function's load and first call (benchColdStart.mjs's share). */
 export function moduleLoadFigure(name, rounds = ROUNDS, dir = FUNCTIONS_DIR) {
@@ -116,6 +123,10 @@ export function moduleLoadFigures(rounds = ROUNDS, dir = FUNCTIONS_DIR) {
   ];
   for (const name of Object.keys(FIRST_CALL)) {
     const runs = Array.from({ length: rounds }, () => measureOnce(dir, main, name));
+    if (runs[0].missing) {
+      lines.push(`  ${name.padEnd(23)} not in this code`);
+      continue;
+    }
     const figure = (pick) => median(runs.map(pick)).toFixed(0).padStart(4);
     const total = median(runs.map((r) => r.indexCpu + r.ownCpu));
     const target = name.endsWith("Api") ? 250 : 150;

@@ -13,6 +13,7 @@
 import * as esbuild from "esbuild";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -30,6 +31,33 @@ export const EXTERNAL = [
   "@grpc/proto-loader",
 ];
 
+// Loaded at their first use rather than with the bundle: firebase-functions' https and identity
+// providers load these at start-up for callable and blocking-function tokens, and our Admin SDK
+// getters import them too, yet an API request authenticated by key, a signed-out call and every
+// trigger never need them (docs/benchmarks.md, "Cold start": 50 ms and more of each start).
+const DEFERRED = ["firebase-admin/auth", "firebase-admin/app-check"];
+const requireHere = createRequire(import.meta.url);
+
+/** Each deferred module as a stand-in whose exports are getters that require it once. */
+const deferPlugin = {
+  name: "defer",
+  setup(build) {
+    const filter = new RegExp(`^(${DEFERRED.join("|")})$`);
+    build.onResolve({ filter }, ({ path, namespace }) =>
+      namespace === "deferred" ? undefined : { path, namespace: "deferred" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "deferred" }, ({ path }) => ({
+      resolveDir: FUNCTIONS_DIR,
+      contents: `let mod;
+const load = () => (mod ??= require(${JSON.stringify(path)}));
+for (const name of ${JSON.stringify(Object.keys(requireHere(path)))}) {
+  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
+}
+`,
+    }));
+  },
+};
+
 rmSync(OUT_DIR, { recursive: true, force: true });
 mkdirSync(OUT_DIR, { recursive: true });
 const entries = readdirSync(COMPILED)
@@ -43,6 +71,7 @@ const result = await esbuild.build({
   target: "node24",
   format: "cjs",
   external: EXTERNAL,
+  plugins: [deferPlugin],
   // Readable stack traces in the logs: names kept, nothing minified.
   keepNames: true,
   legalComments: "none",

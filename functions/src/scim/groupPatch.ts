@@ -25,12 +25,19 @@ function text(value: unknown, name: string, max: number, required: boolean): str
   return trimmed || null;
 }
 
+/** Over the cap, whether in one value or over all operations: `tooMany`, as the catalogue says. */
+const tooManyMembers = () =>
+  new ScimError(
+    "invalid_request",
+    `A request may name at most ${MAX_MEMBERS_PER_REQUEST} members, over all its operations.`,
+    "tooMany",
+  );
+
 /** The user ids of a `members` value: `[{ "value": id }]` (a single object or id string too). */
 function memberIds(value: unknown): string[] {
   if (value === null || value === undefined) return [];
   const items = Array.isArray(value) ? value : [value];
-  if (items.length > MAX_MEMBERS_PER_REQUEST)
-    throw invalidValue(`A request may name at most ${MAX_MEMBERS_PER_REQUEST} members.`);
+  if (items.length > MAX_MEMBERS_PER_REQUEST) throw tooManyMembers();
   return items.map((item) => {
     const id = typeof item === "string" ? item : isObject(item) ? member(item, "value") : undefined;
     if (typeof id !== "string" || !id.trim())
@@ -71,12 +78,7 @@ export function groupChangeOf(body: unknown): GroupChange {
   let named = 0;
   const ids = (value: unknown, more = memberIds(value)): string[] => {
     named += more.length;
-    if (named > MAX_MEMBERS_PER_REQUEST)
-      throw new ScimError(
-        "invalid_request",
-        `A request may name at most ${MAX_MEMBERS_PER_REQUEST} members, over all its operations.`,
-        "tooMany",
-      );
+    if (named > MAX_MEMBERS_PER_REQUEST) throw tooManyMembers();
     return more;
   };
   const [add, remove] = [new Set<string>(), new Set<string>()];
