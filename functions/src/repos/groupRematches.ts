@@ -9,8 +9,7 @@ import { firestore } from "../config/firebase";
 import { isObject } from "../lib/isObject";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { groupEntry } from "./scimGroups";
-import { parseSnapshot } from "./stored";
-import { nullableString, text } from "./storedFields";
+import { nullableString, parseSnapshot, text } from "./stored";
 import { systemOrigin } from "./userRematch";
 import { usersCollection } from "./users";
 
