@@ -65,14 +65,15 @@ export function claimIdempotencyKey(claim: ClaimRequest): Promise<Claim> {
     const left = (found.lockedUntil?.toMillis() ?? 0) - now;
     if (left > 0) return { kind: "in_flight", retryAfterMs: left } as const;
     // Every earlier holder may have committed the change before it stopped (a first try, then a
-    // retry stopped too): the first ones are kept, the one most likely to have committed.
+    // retry stopped too): the first one (the likeliest to have committed) and the latest are kept.
     const held = snap.get("holders") as unknown;
-    const earlier = [
+    const all = [
       ...new Set([
         ...(Array.isArray(held) ? held.filter((id): id is string => typeof id === "string") : []),
         ...(found.requestId ? [found.requestId] : []),
       ]),
-    ].slice(0, MAX_HOLDERS);
+    ];
+    const earlier = all.length > MAX_HOLDERS ? [all[0], ...all.slice(1 - MAX_HOLDERS)] : all;
     tx.update(ref, { requestId: claim.requestId, lockedUntil, holders: earlier });
     return { kind: "taken_over", earlierRequestIds: earlier } as const;
   });

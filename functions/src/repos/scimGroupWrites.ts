@@ -2,7 +2,7 @@ import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { readPending, writePending, type PendingChange } from "./groupRematches";
-import { groupEntry, groupsCollection, type GroupFields } from "./scimGroups";
+import { groupEntry, groupsCollection, parseGroup, type GroupFields } from "./scimGroups";
 import { usersCollection } from "./users";
 
 /**
@@ -12,6 +12,14 @@ import { usersCollection } from "./users";
 
 /** Users updated in one batch (Firestore: at most 500 writes a commit). */
 const CHUNK = 400;
+
+/** The group was deleted before a change of it committed (read in the change's transaction). */
+export class GroupGone extends Error {
+  constructor() {
+    super("the group no longer exists");
+    this.name = "GroupGone";
+  }
+}
 
 /** The group name is another group's (checked in the transaction that writes the group). */
 export class GroupNameTaken extends Error {
@@ -23,29 +31,39 @@ export class GroupNameTaken extends Error {
 
 /**
  * Writes the group document, the request's audit entry (with the member ids the change names)
- * and what the change does to the group's pending re-match in one transaction, the name's
- * uniqueness read in it; returns the time written. The members named follow (`changeMembers`).
+ * and what the change does to the group's pending re-match in one transaction, and returns the
+ * time written. The fields the request does not set, and whether it renames the group (a pending
+ * re-match), come from the group as this transaction reads it: a change racing a rename keeps the
+ * new name, and a change of a group deleted meanwhile throws `GroupGone` instead of re-creating
+ * it. The name's uniqueness is read in it too. The members named follow (`changeMembers`).
  */
 export async function commitGroup(
   companyId: string,
   groupId: string,
-  group: GroupFields & { createdAt?: Timestamp },
-  action: string,
+  change: Partial<GroupFields>,
+  action: "group.created" | "group.updated",
   pending: PendingChange,
   origin: AuditOrigin,
 ): Promise<Timestamp> {
   const ref = groupsCollection(companyId).doc(groupId);
   return firestore().runTransaction(async (tx) => {
     const now = Timestamp.now();
-    const key = group.displayName.trim().toLowerCase();
+    const snap = await tx.get(ref);
+    const stored = snap.exists ? parseGroup(snap) : null;
+    if (!stored && action === "group.updated") throw new GroupGone();
+    const displayName = change.displayName ?? stored?.displayName ?? "";
+    const externalId =
+      change.externalId === undefined ? (stored?.externalId ?? null) : change.externalId;
+    const key = displayName.trim().toLowerCase();
     const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
     if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
     const record = await readPending(tx, companyId, groupId);
+    const renamed = stored !== null && key !== stored.displayNameKey;
     tx.set(ref, {
-      displayName: group.displayName,
+      displayName,
       displayNameKey: key,
-      externalId: group.externalId,
-      createdAt: group.createdAt ?? now,
+      externalId,
+      createdAt: stored?.createdAt ?? now,
       updatedAt: now,
     });
     const members = { added: pending.added, removed: pending.removed };
@@ -53,7 +71,8 @@ export async function commitGroup(
       auditLogsCollection(companyId).doc(),
       groupEntry(groupId, action, members, origin, now),
     );
-    writePending(tx, { companyId, groupId, origin, now }, record, pending);
+    const start = pending.start ?? (renamed ? "rematch" : undefined);
+    writePending(tx, { companyId, groupId, origin, now }, record, { ...pending, start });
     return now;
   });
 }

@@ -28,7 +28,7 @@ const groupShape = {
   updatedAt: timestamp,
 };
 export type StoredGroup = Stored<typeof groupShape> & { id: string };
-const parseGroup = (snap: StoredSnapshot): StoredGroup => parseSnapshot(groupShape, snap);
+export const parseGroup = (snap: StoredSnapshot): StoredGroup => parseSnapshot(groupShape, snap);
 
 /** A member as a group lists it: the user's id and name. */
 export interface Member {

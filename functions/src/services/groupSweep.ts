@@ -11,18 +11,19 @@ const SWEEP_PAGE = 400;
 
 /**
  * One page of the group's pending re-match (a rename, a removal of every member not kept, a
- * deletion), its members' roles applied; answers whether more remain (`none`: nothing pending).
+ * deletion), its members' roles applied; answers whether more remain (`none`: nothing pending)
+ * and the version of the record the page was of.
  */
 export async function continueRematch(
   companyId: string,
   groupId: string,
   size = REQUEST_PAGE,
-): Promise<"none" | "done" | "more"> {
+): Promise<{ state: "none" | "done" | "more"; version?: string }> {
   const page = await takePage(companyId, groupId, size);
-  if (!page) return "none";
+  if (!page) return { state: "none" };
   await applyGroupMap(companyId, page.ids, page.origin);
   await finishPage(companyId, groupId, page);
-  return page.last ? "done" : "more";
+  return { state: page.last ? "done" : "more", version: page.version };
 }
 
 /** How long a pending mark waits for its request to finish it before the sweep does. */
@@ -60,24 +61,39 @@ async function sweepMarks(cutoff: Timestamp, limit: number, deadline: number): P
 }
 
 /**
- * The `groupRoleSweep` job: the pending group re-matches, oldest first, page after page, then
- * the users marked more than 10 minutes ago without their role applied (an instance stopped in
- * between, and no retry), until done or `budgetMs` has passed. Answers the pages and users done.
+ * The `groupRoleSweep` job, until done or `budgetMs` has passed: first the users marked more than
+ * 10 minutes ago without their role applied (an instance stopped in between, and no retry), for
+ * at most half the budget; then the pending group re-matches a page each in turn, so that no one
+ * group (nor one company renaming a group again and again) holds the others back: a record
+ * restarted by a new change while the run follows it is left to that change's requests and the
+ * next run. Answers the pages and users done.
  */
 export async function sweepGroupRoles(
   now = Timestamp.now(),
   limit = 500,
   budgetMs = SWEEP_BUDGET_MS,
 ): Promise<{ pages: number; users: number }> {
-  const deadline = Date.now() + budgetMs;
-  let pages = 0;
-  for (const { companyId, groupId } of await pendingRematches(100)) {
-    while (Date.now() < deadline) {
-      const state = await continueRematch(companyId, groupId, SWEEP_PAGE);
-      if (state !== "none") pages++;
-      if (state !== "more") break;
-    }
-  }
+  const start = Date.now();
+  const deadline = start + budgetMs;
   const cutoff = Timestamp.fromMillis(now.toMillis() - SWEEP_AFTER_MS);
-  return { pages, users: await sweepMarks(cutoff, limit, deadline) };
+  const users = await sweepMarks(cutoff, limit, start + budgetMs / 2);
+  let pages = 0;
+  type Turn = { companyId: string; groupId: string; version?: string };
+  let turn: Turn[] = await pendingRematches(100);
+  while (turn.length && Date.now() < deadline) {
+    const next: Turn[] = [];
+    for (const record of turn) {
+      if (Date.now() >= deadline) break;
+      const { state, version } = await continueRematch(
+        record.companyId,
+        record.groupId,
+        SWEEP_PAGE,
+      );
+      if (state !== "none") pages++;
+      const same = record.version === undefined || record.version === version;
+      if (state === "more" && same) next.push({ ...record, version });
+    }
+    turn = next;
+  }
+  return { pages, users };
 }

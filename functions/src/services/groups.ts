@@ -1,10 +1,10 @@
-import type { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { removalPending, type PendingChange, type RematchKind } from "../repos/groupRematches";
 import {
   changeMembers,
   commitGroup,
   deleteGroupDocument,
+  GroupGone,
   GroupNameTaken,
 } from "../repos/scimGroupWrites";
 import {
@@ -115,14 +115,15 @@ async function membersToChange(
 async function write(
   companyId: string,
   groupId: string,
-  group: GroupFields & { createdAt?: Timestamp },
-  action: string,
+  group: Partial<GroupFields>,
+  action: "group.created" | "group.updated",
   pending: PendingChange,
   origin: AuditOrigin,
 ): Promise<void> {
   try {
     await commitGroup(companyId, groupId, group, action, pending, origin);
   } catch (err) {
+    if (err instanceof GroupGone) throw notFound();
     if (err instanceof GroupNameTaken)
       throw new GroupsError(
         "name_taken",
@@ -168,12 +169,12 @@ export async function updateGroup(
   };
   const same =
     fields.displayName === current.displayName && fields.externalId === current.externalId;
-  const renamed = fields.displayName.trim().toLowerCase() !== current.displayNameKey;
   if (!same || plan.add.length || plan.remove.length || plan.keep) {
-    const start: RematchKind | undefined = plan.keep ? "removal" : renamed ? "rematch" : undefined;
+    // Whether it renames the group is decided in the write's transaction (repos/scimGroupWrites).
+    const start: RematchKind | undefined = plan.keep ? "removal" : undefined;
     const pending = { start, keep: plan.keep, added: plan.add, removed: plan.remove };
-    const at = { ...fields, createdAt: current.createdAt ?? undefined };
-    await write(companyId, id, at, "group.updated", pending, origin);
+    const set = { displayName: change.displayName, externalId: change.externalId };
+    await write(companyId, id, set, "group.updated", pending, origin);
   }
   await applyGroupMap(companyId, [...plan.add, ...plan.remove, ...plan.due], origin);
   await continueRematch(companyId, id);
