@@ -38,7 +38,8 @@ export interface UserPatch {
   /** Whether the address still follows `userName` (SCIM); left out, an address change ends it. */
   addressFromUserName?: boolean;
   externalId?: string | null;
-  name?: PersonName;
+  /** The name parts to set (undefined: keep; null: clear). */
+  name?: Partial<PersonName>;
   /** An identity provider's role value (null: none, so `standard`). */
   idpRole?: string | null;
   /** SCIM attributes the app has no field for, as sent: replaces the stored ones. */
