@@ -1,9 +1,15 @@
+import { ApiError } from "../http/errors";
 import { defineRoute, Reply } from "../http/route";
 import { isoTimestamp, z } from "../http/zod";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
-import { hoursBetween, setApiHours, WORKER_CATEGORIES } from "../repos/hoursRecords";
+import {
+  hoursBetween,
+  OtherHoursKindError,
+  setApiHours,
+  WORKER_CATEGORIES,
+} from "../repos/hoursRecords";
 import { toIso } from "../repos/stored";
 import { hoursByMonth } from "../services/workedHours";
 import {
@@ -35,7 +41,9 @@ const recordSchema = z
 const body = z
   .object({
     month: z
-      .string({ message: "is required" })
+      .string({
+        error: (issue) => (issue.input === undefined ? "is required" : "must be a string YYYY-MM"),
+      })
       .refine((m) => isPastOrCurrentMonth(m), {
         message: "must be a month YYYY-MM (01 to 12) that is not in the future (UTC)",
       })
@@ -67,12 +75,33 @@ const body = z
           "`employees` or `non_employees`: the hours are that group's, stored beside the " +
           "other group's and summed with it (the ESRS rate is then also " +
           "given per group). Absent: the whole own workforce, as before. A month's hours " +
-          "are the sum of all its values, so send for a month either " +
-          "one value without a category or one per group, never both.",
+          "are the sum of all its values, so a month holds either one value without a " +
+          "category or one per group, never both: the other kind with hours above 0 is 409 " +
+          "`conflict` (send it 0 first to switch).",
       }),
   })
   .strict()
   .openapi("WorkedHoursInput");
+
+/** A month holds one kind of API hours: the 409 says which is stored and how to switch. */
+function otherKind(err: unknown): unknown {
+  if (!(err instanceof OtherHoursKindError)) return err;
+  const { month, stored } = err;
+  const held =
+    stored === "whole"
+      ? "the whole own workforce's hours (sent without worker_category)"
+      : `hours per worker_category (${stored.join(", ")})`;
+  const reset =
+    stored === "whole"
+      ? `{"month":"${month}","hours":0}`
+      : stored.map((c) => `{"month":"${month}","hours":0,"worker_category":"${c}"}`).join(" and ");
+  return new ApiError(
+    "conflict",
+    `The month ${month} already holds ${held}; a month holds either one value without a ` +
+      `worker_category or one per category, never both (the hours would be counted twice). ` +
+      `To switch, first send ${reset}.`,
+  );
+}
 
 export const postWorkedHours = defineRoute({
   method: "post",
@@ -83,7 +112,8 @@ export const postWorkedHours = defineRoute({
     "Stores the month as the API's value (`source: api`), replacing any earlier API " +
     "value for that month; hours recorded in " +
     "the app are never changed. 201 the first time, 200 on a replace, with the stored " +
-    "record. Audited as `worked_hours.set`.",
+    "record. Audited as `worked_hours.set`. 409 `conflict` when the month holds API hours of " +
+    "the other kind (with or without `worker_category`).",
   tags: ["Provisioning"],
   scope: "provisioning",
   // Run again after a stopped first try: the same month's value again (200, replaced).
@@ -97,7 +127,7 @@ export const postWorkedHours = defineRoute({
     schema: z.object({ data: recordSchema }),
     example: WORKED_HOURS_RECORD_EXAMPLE,
   },
-  errors: ["invalid_request", "payload_too_large", "unsupported_media_type"],
+  errors: ["invalid_request", "conflict", "payload_too_large", "unsupported_media_type"],
   handler: async ({ body: input, principal, origin }) => {
     const { companyId } = principal;
     const { record, replaced } = await setApiHours(
@@ -106,7 +136,7 @@ export const postWorkedHours = defineRoute({
       input.hours,
       input.worker_category ?? null,
       origin,
-    );
+    ).catch((err: unknown) => Promise.reject(otherKind(err)));
     const data = {
       month: record.month,
       hours: record.hours,

@@ -5,27 +5,19 @@ export interface NameParts {
   formatted: string | null;
 }
 
-/** A word of a name as people write one: letters, marks, apostrophes, hyphens, periods. */
-const NAME_WORD = /^[\p{L}\p{M}'’.-]+$/u;
-
 /**
  * The name a user without stored name parts is served with (a user created in the app, which
- * keeps only `displayName`), so that an identity provider importing the user (Okta, Entra ID)
- * finds one: `formatted` is the display name; it is split into given and family name only when
- * it is exactly two words ("Kari Nordmann"), the one split its owner would recognise. One word,
- * three or more ("Mary Ann Smith", "Jan van der Berg": which words are the family name cannot
- * be told), a comma ("Nordmann, Kari") or an e-mail address give no parts, never a guess.
+ * keeps only `displayName`): `formatted` is the display name (not an e-mail address). It is never
+ * split into given and family name: which words are the family name cannot be told ("山田 太郎"
+ * is family name first, "Jan van der Berg" has three), and a guess would be a name the person does
+ * not recognise. `POST`/`PATCH /v1/users` set the parts.
  */
 export function nameFromDisplayName(displayName: string | null): NameParts {
   const formatted = displayName?.trim().replace(/\s+/g, " ") ?? "";
-  if (!formatted || formatted.includes("@"))
-    return { givenName: null, familyName: null, formatted: null };
-  const words = formatted.split(" ");
-  const split = words.length === 2 && words.every((w) => NAME_WORD.test(w));
   return {
-    givenName: split ? words[0] : null,
-    familyName: split ? words[1] : null,
-    formatted,
+    givenName: null,
+    familyName: null,
+    formatted: formatted && !formatted.includes("@") ? formatted : null,
   };
 }
 

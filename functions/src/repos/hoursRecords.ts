@@ -69,6 +69,21 @@ export function readHoursRecord(path: string, data: unknown): StoredHours | null
 }
 
 /**
+ * The month already holds API hours of the other kind (`stored`: those of the whole own workforce,
+ * or the worker categories listed) with hours above 0: both would be summed, counting the hours
+ * twice.
+ */
+export class OtherHoursKindError extends Error {
+  constructor(
+    readonly month: string,
+    readonly stored: "whole" | WorkerCategory[],
+  ) {
+    super("the month holds API hours of the other kind");
+    this.name = "OtherHoursKindError";
+  }
+}
+
+/**
  * Sets the month's API value (of one worker category, or of the whole own workforce: `null`),
  * replacing the previous one; its privileged audit entry commits in the same transaction. Returns
  * the stored record and whether the month had one before. Ids: `api_YYYY-MM` for the whole own
@@ -83,8 +98,23 @@ export async function setApiHours(
 ): Promise<{ record: StoredHours; replaced: boolean }> {
   const id = workerCategory ? `${month}_${workerCategory}` : month;
   const ref = workedHoursOf(companyId).doc(`api_${id}`);
+  const others = (workerCategory ? [null] : WORKER_CATEGORIES).map((category) => ({
+    category,
+    ref: workedHoursOf(companyId).doc(`api_${month}${category ? `_${category}` : ""}`),
+  }));
   return firestore().runTransaction(async (tx) => {
-    const replaced = (await tx.get(ref)).exists;
+    const [own, ...other] = await tx.getAll(ref, ...others.map((o) => o.ref));
+    // A value of 0 counts nothing: setting the stored kind to 0 is how a caller switches kinds.
+    const held = others.filter(
+      (_, i) =>
+        other[i].exists && (readHoursRecord(other[i].ref.path, other[i].data())?.hours ?? 0) > 0,
+    );
+    if (held.length)
+      throw new OtherHoursKindError(
+        month,
+        workerCategory ? "whole" : held.map((o) => o.category as WorkerCategory),
+      );
+    const replaced = own.exists;
     const updatedAt = Timestamp.now();
     const record: StoredHours = { month, hours, source: "api", workerCategory, updatedAt };
     // Written only when given: a whole-workforce document stays as it was before categories

@@ -1,7 +1,7 @@
 import { isObject } from "../lib/isObject";
 import { invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath } from "./filter";
-import { matches, operationsOf, pathOf, type Op } from "./patchOp";
+import { assertSchemaList, matches, operationsOf, pathOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
 import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
 import {
@@ -189,6 +189,7 @@ export function assign(
  */
 export function stateFromBody(body: unknown, sent?: Set<string>): State {
   if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
+  assertSchemaList(body);
   const state: State = { name: {}, emails: [] };
   assign(state, "replace", body, undefined, sent);
   return state;

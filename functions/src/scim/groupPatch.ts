@@ -3,7 +3,7 @@ import type { GroupChange, GroupFields } from "../services/groups";
 import { invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
-import { propertyOf as member, operationsOf } from "./patchOp";
+import { assertSchemaList, propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./routeKit";
 
 /**
@@ -49,13 +49,19 @@ function memberIds(value: unknown): string[] {
 /** A POST or PUT body; `members` undefined when the body leaves them out. */
 export function groupOfBody(body: unknown): { fields: GroupFields; members?: string[] } {
   if (!isObject(body)) throw invalidValue("The body must be a Group resource (a JSON object).");
+  assertSchemaList(body);
   const members = member(body, "members");
+  const ids = members === undefined ? undefined : memberIds(members);
+  // A body states the resource, so `members` is the array of objects its schema says (null:
+  // none); only a PATCH value may be one member alone.
+  if (ids?.length && !(Array.isArray(members) && members.every(isObject)))
+    throw invalidValue('"members" must be an array of objects with the user\'s id as "value".');
   return {
     fields: {
       displayName: text(member(body, "displayName"), "displayName", 256, true) as string,
       externalId: text(member(body, "externalId"), "externalId", 256, false),
     },
-    ...(members === undefined ? {} : { members: memberIds(members) }),
+    ...(ids === undefined ? {} : { members: ids }),
   };
 }
 

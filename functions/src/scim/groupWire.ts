@@ -95,16 +95,17 @@ export const scimGroupInput = z
     }),
     externalId: documented(
       "string",
-      "The identity provider's id of the group; at most 256 characters.",
-      {
-        maxLength: 256,
-      },
+      "The identity provider's id of the group; at most 256 characters; null clears it.",
+      { maxLength: 256 },
+      true,
     ),
     members: documented(
       "array",
       `\`[{ "value": "<user id>" }]\`: users of the company; at most ` +
-        `${MAX_MEMBERS_PER_REQUEST} a request. Left out of a PUT, the members are kept.`,
+        `${MAX_MEMBERS_PER_REQUEST} a request. Left out of a PUT, the members are kept; null: ` +
+        "none.",
       { maxItems: MAX_MEMBERS_PER_REQUEST },
+      true,
     ),
   })
   .openapi("ScimGroupInput", {

@@ -20,6 +20,19 @@ export type PatchOperation =
 export const propertyOf = (object: Record<string, unknown>, name: string) =>
   object[Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ""];
 
+/**
+ * A POST or PUT body's `schemas`, when sent: an array of URNs, as the served document says (which
+ * URNs is not checked: providers list the extensions differently).
+ */
+export function assertSchemaList(body: Record<string, unknown>): void {
+  const schemas = propertyOf(body, "schemas");
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.every((urn) => typeof urn === "string"))
+  )
+    throw invalidSyntax('"schemas" must be an array of schema URNs (strings).');
+}
+
 /** A path of an operation (or a bracketed key of its value); malformed: `invalidPath`. */
 export function pathOf(text: string): AttrPath {
   try {

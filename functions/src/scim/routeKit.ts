@@ -158,14 +158,16 @@ export const listResponseSchema = (item: z.ZodType, name: string) =>
 /**
  * A request body field documented with its SCIM type and limits; validated by the SCIM core, not
  * here, and leniently as RFC 7643 asks (attribute names in any case, "True"/"False" strings for
- * booleans, values of another type ignored). The limits are enforced: a longer value is a 400.
+ * booleans). The limits are enforced: a longer value is a 400. `nullable`: null is accepted as
+ * "unassigned" (RFC 7644 §3.5.1), as providers send it for a value they clear.
  */
 export const documented = (
   type: "string" | "boolean" | "object" | "array",
   description: string,
   limits: Record<string, unknown> = {},
+  nullable = false,
 ) =>
   z
     .unknown()
     .optional()
-    .openapi({ type, description, ...limits });
+    .openapi({ type: nullable ? [type, "null"] : type, description, ...limits });

@@ -123,8 +123,10 @@ export const scimUserInput = z
     ),
     externalId: documented(
       "string",
-      "The identity provider's id of the user; at most 256 characters (after trimming).",
+      "The identity provider's id of the user; at most 256 characters (after trimming); null " +
+        "clears it.",
       { maxLength: 256 },
+      true,
     ),
     name: documented(
       "object",
@@ -136,6 +138,7 @@ export const scimUserInput = z
           formatted: { type: "string", maxLength: 200 },
         },
       },
+      true,
     ),
     displayName: documented(
       "string",
@@ -157,7 +160,10 @@ export const scimUserInput = z
     title: documented("string", AS_SENT),
     active: documented(
       "boolean",
-      'true (default) or false; the strings "True"/"False" are accepted.',
+      'true (default) or false; the strings "True"/"False" are accepted; null (unassigned) ' +
+        "keeps the user's state.",
+      {},
+      true,
     ),
     roles: documented(
       "array",

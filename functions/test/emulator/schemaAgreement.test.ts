@@ -87,15 +87,14 @@ describe("a request the document refuses is refused", () => {
   });
 });
 
-describe("every user answers with a name an identity provider can import", () => {
-  it("an app user's from their display name: two words split, longer ones formatted only; /v1/users too", async () => {
+describe("a user's name as SCIM and /v1/users serve it", () => {
+  it("an app user's display name as formatted, never split into guessed parts; /v1/users too", async () => {
     const { companyId, key } = await scimCompany();
     const cases: Array<[string, Record<string, string>]> = [
-      ["Kari Nordmann", { givenName: "Kari", familyName: "Nordmann", formatted: "Kari Nordmann" }],
-      ["  Ola   Dahl ", { givenName: "Ola", familyName: "Dahl", formatted: "Ola Dahl" }],
-      ["Mary Ann Smith", { formatted: "Mary Ann Smith" }],
+      ["Kari Nordmann", { formatted: "Kari Nordmann" }],
+      ["  Ola   Dahl ", { formatted: "Ola Dahl" }],
+      ["山田 太郎", { formatted: "山田 太郎" }],
       ["Jan van der Berg", { formatted: "Jan van der Berg" }],
-      ["Nordmann, Kari", { formatted: "Nordmann, Kari" }],
       ["Kari", { formatted: "Kari" }],
     ];
     for (const [displayName, name] of cases) {
@@ -128,5 +127,64 @@ describe("every user answers with a name an identity provider can import", () =>
     expect(read.body.name).toEqual({ givenName: "Anna Maria", familyName: "Berg Lund" });
     const v1 = await scimApi.get(`/v1/users/${created.body.id}`, key);
     expect(v1.body.data).toMatchObject({ given_name: "Anna Maria", family_name: "Berg Lund" });
+  });
+
+  it("given_name and family_name set by POST and PATCH /v1/users are served as SCIM name parts until a provider sends its own", async () => {
+    const { key } = await scimCompany();
+    const created = await scimApi.send("post", "/v1/users", key, {
+      email: `${randomId("y")}@example.com`,
+      display_name: "山田 太郎",
+      given_name: " 太郎 ",
+      family_name: "山田",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ given_name: "太郎", family_name: "山田" });
+    const id = created.body.data.id as string;
+    expect((await scim("get", `/Users/${id}`, key)).body.name).toEqual({
+      givenName: "太郎",
+      familyName: "山田",
+    });
+    const patched = await scimApi.send("patch", `/v1/users/${id}`, key, { family_name: "Yamada" });
+    expect(patched.body.data).toMatchObject({ given_name: "太郎", family_name: "Yamada" });
+    const cleared = await scimApi.send("patch", `/v1/users/${id}`, key, { given_name: null });
+    expect(cleared.body.data).toMatchObject({ given_name: null, family_name: "Yamada" });
+    await scim("patch", `/Users/${id}`, key, {
+      schemas: [URN.patchOp],
+      Operations: [{ op: "replace", path: "name", value: { givenName: "Taro", familyName: "Y" } }],
+    });
+    expect((await scimApi.get(`/v1/users/${id}`, key)).body.data).toMatchObject({
+      given_name: "Taro",
+      family_name: "Y",
+    });
+  });
+
+  it.each([
+    ["display_name", "A\u0000B"],
+    ["display_name", "\u202e\u200b"],
+    ["given_name", "Ka\u200bri"],
+    ["family_name", "Nord\ufeffmann"],
+    ["given_name", "   "],
+    ["family_name", 7],
+  ])("%s %j → 400 naming it, nothing created", async (field, value) => {
+    const { key } = await scimCompany();
+    const email = `${randomId("c")}@example.com`;
+    const res = await scimApi.send("post", "/v1/users", key, {
+      email,
+      display_name: "Kari",
+      [field]: value,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain(`"${field}"`);
+    const listed = await scimApi.get(`/v1/users?email=${encodeURIComponent(email)}`, key);
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it("a name with the joiners Persian and Indic names need is accepted", async () => {
+    const { key } = await scimCompany();
+    const res = await scimApi.send("post", "/v1/users", key, {
+      email: `${randomId("j")}@example.com`,
+      display_name: "می\u200cخواهم",
+    });
+    expect(res.status).toBe(201);
   });
 });

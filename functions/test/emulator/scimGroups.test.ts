@@ -211,6 +211,44 @@ describe("SCIM Groups", () => {
     expect(noTarget.body).toMatchObject({ scimType: "noTarget" });
   });
 
+  it("a POST or PUT body breaking the served schema is refused and creates nothing; over 1,000 members is tooMany", async () => {
+    const { companyId, key, members } = await company(1);
+    const groupCount = async () =>
+      (await firestore().collection(`companies/${companyId}/scimGroups`).get()).size;
+    const refusals: Array<[Resource, string]> = [
+      [{ displayName: "g1", members: { value: members[0] } }, "invalidValue"],
+      [{ displayName: "g2", members: members[0] }, "invalidValue"],
+      [{ displayName: "g3", members: [members[0]] }, "invalidValue"],
+      [{ displayName: "g4", schemas: URN.group }, "invalidSyntax"],
+      [{ displayName: "g5", schemas: [1, null] }, "invalidSyntax"],
+      [
+        {
+          displayName: "g6",
+          members: Array.from({ length: 1_001 }, () => ({ value: members[0] })),
+        },
+        "tooMany",
+      ],
+    ];
+    for (const [body, scimType] of refusals) {
+      const res = await scim("post", "/Groups", key, body);
+      expect([res.status, res.body.scimType]).toEqual([400, scimType]);
+    }
+    expect(await groupCount()).toBe(0);
+    const { body } = await scim("post", "/Groups", key, {
+      displayName: "Deck",
+      externalId: null,
+      members: null,
+    });
+    expect(body).toMatchObject({ displayName: "Deck" });
+    for (const [refused, scimType] of refusals) {
+      const res = await scim("put", `/Groups/${body.id}`, key, { ...refused, displayName: "D" });
+      expect([res.status, res.body.scimType]).toEqual([400, scimType]);
+    }
+    const kept = (await scim("get", `/Groups/${body.id}`, key)).body;
+    expect([kept.displayName, ids(kept)]).toEqual(["Deck", []]);
+    expect(await groupCount()).toBe(1);
+  });
+
   it("repeating a change changes nothing; pages by startIndex and count", async () => {
     const { companyId, key, members } = await company(1);
     const made: string[] = [];

@@ -183,3 +183,34 @@ describe("an owner's address in a PATCH: only that part is refused", () => {
       });
   });
 });
+
+describe("a POST or PUT body against the served schema", () => {
+  it("schemas not an array of strings is invalidSyntax, name not an object invalidValue; null is unassigned", async () => {
+    const { companyId, key } = await scimCompany();
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ schemas: "notarray" }, "invalidSyntax"],
+      [{ schemas: [1, null] }, "invalidSyntax"],
+      [{ name: "Kari" }, "invalidValue"],
+      [{ active: "maybe" }, "invalidValue"],
+    ];
+    for (const [body, scimType] of refusals) {
+      const res = await scim("post", "/Users", key, {
+        userName: `${randomId("r")}@x.example`,
+        ...body,
+      });
+      expect([res.status, res.body.scimType]).toEqual([400, scimType]);
+    }
+    const roster = await firestore().collection("users").where("companyId", "==", companyId).get();
+    expect(roster.size).toBe(0);
+    const userName = `${randomId("n")}@x.example`;
+    const res = await scim("post", "/Users", key, {
+      userName,
+      name: null,
+      active: null,
+      externalId: null,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ userName, active: true });
+    expect(res.body.externalId).toBeUndefined();
+  });
+});

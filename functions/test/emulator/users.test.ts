@@ -263,6 +263,30 @@ describe("the lifecycle: PATCH and DELETE /v1/users/{id}", () => {
     expect(await seatsUsed(companyId)).toBe(before - 1);
   });
 
+  it("a refused PATCH changes nothing: a deactivation beside an unknown department is not applied", async () => {
+    const id = await invite();
+    const before = await seatsUsed(companyId);
+    const rid = randomId("rq");
+    const res = await send(
+      "patch",
+      `/v1/users/${id}`,
+      prov,
+      { active: false, department: "Unknown" },
+      rid,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('"department"');
+    expect((await company.get(`/v1/users/${id}`, prov)).body.data).toMatchObject({
+      status: "invited",
+      deactivated_at: null,
+    });
+    expect(await seatsUsed(companyId)).toBe(before);
+    expect((await auth().getUser(id)).disabled).toBe(false);
+    expect(
+      (await auditEntriesFor(companyId, rid)).filter((e) => e.action === "user.deactivated"),
+    ).toEqual([]);
+  });
+
   it("reactivation takes a seat (invited: never signed in); none free → 409 with the figures", async () => {
     const id = await invite();
     await send("patch", `/v1/users/${id}`, prov, { active: false });

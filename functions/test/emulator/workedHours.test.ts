@@ -127,6 +127,41 @@ describe("POST /v1/worked-hours", () => {
     });
   });
 
+  it("a month holds one kind: a value without a category beside one per category is 409 in both orders, until the stored kind is 0", async () => {
+    const apiHours = async (month: string) =>
+      (await company.get("/v1/worked-hours?year=2025", read)).body.data.months.find(
+        (m: { month: string }) => m.month === month,
+      ).api_hours;
+    expect((await post({ month: "2025-09", hours: 1000 })).status).toBe(201);
+    const rid = randomId("rq");
+    const mixed = await post(
+      { month: "2025-09", hours: 1000, worker_category: "employees" },
+      prov,
+      rid,
+    );
+    expect(mixed.status).toBe(409);
+    expect(mixed.body.error.code).toBe("conflict");
+    expect(mixed.body.error.message).toContain("without a worker_category");
+    expect(mixed.body.error.message).toContain('{"month":"2025-09","hours":0}');
+    expect(await auditEntriesFor(companyId, rid)).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "worked_hours.set" })]),
+    );
+    expect(await apiHours("2025-09")).toBe(1000);
+    // Switching: the stored kind set to 0 first.
+    expect((await post({ month: "2025-09", hours: 0 })).status).toBe(200);
+    expect(
+      (await post({ month: "2025-09", hours: 600, worker_category: "employees" })).status,
+    ).toBe(201);
+    expect(await apiHours("2025-09")).toBe(600);
+    const back = await post({ month: "2025-09", hours: 5 });
+    expect(back.status).toBe(409);
+    expect(back.body.error.message).toContain("per worker_category (employees)");
+    expect(back.body.error.message).toContain(
+      '{"month":"2025-09","hours":0,"worker_category":"employees"}',
+    );
+    expect(await apiHours("2025-09")).toBe(600);
+  });
+
   it("a large company's month (7,000 people, 1,200,000 h) is accepted", async () => {
     expect((await post({ month: "2024-02", hours: 1_200_000 })).status).toBe(201);
   });
@@ -151,6 +186,7 @@ describe("POST /v1/worked-hours", () => {
     [{ month: "2025-03", hours: "12" }, 'Invalid body parameter "hours": must be a number.'],
     [{ month: "2025-03" }, 'Invalid body parameter "hours"'],
     [{ hours: 1 }, 'Invalid body parameter "month": is required.'],
+    [{ month: ["2025-10"], hours: 1 }, 'Invalid body parameter "month": must be a string YYYY-MM.'],
     [{ month: "2025-03", hours: 1, source: "app" }, 'Unknown body parameter "source".'],
     [
       { month: "2025-03", hours: 1, worker_category: "contractors" },

@@ -7,7 +7,7 @@ import { departmentsOf } from "../../repos/companies";
 import { findUser } from "../../repos/users";
 import { inviteUser } from "../../services/users/invite";
 import { NEW_USER_EXAMPLE, USER_EXAMPLE } from "../examples";
-import { toUser, userSchema, type User } from "./wire";
+import { NAME_INPUT, nameText, toUser, userSchema, type User } from "./wire";
 
 const body = z
   .object({
@@ -21,16 +21,13 @@ const body = z
         example: "new.hire@example.com",
         description: "Stored and compared lower-cased.",
       }),
-    display_name: z
-      .string({ message: "is required" })
-      .trim()
-      .min(1, "must be 1 to 200 characters")
-      .max(200, "must be 1 to 200 characters")
-      .openapi({
-        pattern: "\\S",
-        example: "Nina Holm",
-        description: "1 to 200 characters after trimming.",
-      }),
+    display_name: nameText().openapi({ example: "Nina Holm" }),
+    given_name: nameText()
+      .optional()
+      .openapi({ description: NAME_INPUT("given") }),
+    family_name: nameText()
+      .optional()
+      .openapi({ description: NAME_INPUT("family") }),
     department: z.string().trim().min(1).max(200).optional().openapi({
       pattern: "\\S",
       description: "A department's name, matched case-insensitively after trimming (unknown: 400).",
@@ -86,6 +83,15 @@ export const createUser = defineRoute({
           email: input.email,
           displayName: input.display_name,
           department: input.department,
+          ...(input.given_name !== undefined || input.family_name !== undefined
+            ? {
+                name: {
+                  givenName: input.given_name ?? null,
+                  familyName: input.family_name ?? null,
+                  formattedName: null,
+                },
+              }
+            : {}),
           provisionedBy: "api",
         },
         origin,

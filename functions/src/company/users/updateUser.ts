@@ -4,9 +4,10 @@ import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/companies";
 import { updateUser as update } from "../../services/users/lifecycle";
 import { USER_EXAMPLE, USER_UPDATE_EXAMPLE } from "../examples";
-import { toUser, userIdParams, userSchema } from "./wire";
+import { NAME_INPUT, nameText, toUser, userIdParams, userSchema } from "./wire";
 
 const FIXED = ["email", "role", "status"];
+const FIELDS = ["active", "display_name", "given_name", "family_name", "department"];
 /** Values are trimmed first: a blank one is refused as empty. */
 const NOT_BLANK = "\\S";
 
@@ -20,13 +21,15 @@ const body = z
           "`false` deactivates (sign-in disabled, seat freed, records kept); `true` " +
           "reactivates (takes a seat).",
       }),
-    display_name: z
-      .string()
-      .trim()
-      .min(1, "must be 1 to 200 characters")
-      .max(200, "must be 1 to 200 characters")
+    display_name: nameText().optional(),
+    given_name: nameText()
+      .nullable()
       .optional()
-      .openapi({ pattern: NOT_BLANK, description: "1 to 200 characters after trimming." }),
+      .openapi({ description: `${NAME_INPUT("given")} null clears it.` }),
+    family_name: nameText()
+      .nullable()
+      .optional()
+      .openapi({ description: `${NAME_INPUT("family")} null clears it.` }),
     department: z
       .string()
       .trim()
@@ -44,9 +47,7 @@ const body = z
   .passthrough()
   .superRefine((input, ctx) => {
     // Named apart from other unknown fields: these exist, but provisioning may not set them.
-    for (const key of Object.keys(input).filter(
-      (k) => !["active", "display_name", "department"].includes(k),
-    )) {
+    for (const key of Object.keys(input).filter((k) => !FIELDS.includes(k))) {
       ctx.addIssue({
         code: "custom",
         path: [key],
@@ -99,7 +100,12 @@ export const updateUser = defineRoute({
       update(
         companyId,
         params.id,
-        { active: input.active, displayName: input.display_name, department: input.department },
+        {
+          active: input.active,
+          displayName: input.display_name,
+          department: input.department,
+          name: { givenName: input.given_name, familyName: input.family_name },
+        },
         origin,
       ),
     );

@@ -11,9 +11,39 @@ import { departmentNameOf } from "../../services/users/rules";
  * e-mail addresses).
  */
 const NAME_PART =
-  "As the identity provider sent it (SCIM `name`); for a user without name parts (created in " +
-  "the app or here, which keep only a display name), from a display name of exactly two words " +
-  "(`Kari Nordmann`), else null: the parts of a longer name are not guessed.";
+  "As set by `POST`/`PATCH /v1/users` or as the identity provider sent it (SCIM `name`); null " +
+  "when neither set it: the parts are never guessed from the display name.";
+
+/** Control (Cc) and format (Cf) characters, but the joiners some scripts' names need. */
+const CONTROL = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;
+
+/**
+ * A person's name or part of one: 1 to 200 characters after trimming, without control or format
+ * characters (NUL, bidi overrides, zero-width spaces), which would show a name other than the one
+ * stored.
+ */
+/** The description of an input name part. */
+export const NAME_INPUT = (part: "given" | "family") =>
+  `The ${part} name (SCIM \`name.${part}Name\`, which an identity provider such as Okta needs ` +
+  "to import the user); 1 to 200 characters after trimming, no control or format characters.";
+
+export const nameText = () =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? "is required" : "must be a string"),
+    })
+    .trim()
+    .min(1, "must be 1 to 200 characters")
+    .max(200, "must be 1 to 200 characters")
+    .refine((s) => !CONTROL.test(s), {
+      message: "must not contain control or format characters (NUL, bidi overrides, zero-width)",
+    })
+    .openapi({
+      pattern: "\\S",
+      description:
+        "1 to 200 characters after trimming; no control or format characters (U+200C and " +
+        "U+200D, the joiners, allowed).",
+    });
 
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
 

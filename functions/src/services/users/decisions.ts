@@ -121,7 +121,7 @@ export interface ResolvedPatch {
   userName?: string;
   addressFromUserName?: boolean;
   externalId?: string | null;
-  name?: PersonName;
+  name?: Partial<PersonName>;
   profile?: Record<string, unknown>;
   department: DepartmentChoice;
   /** The role the group map gives (null: none any more); undefined: membership unchanged. */
@@ -205,7 +205,8 @@ export function planUpdate(
   // The adapter sends a profile only when it differs from the one it read.
   if (patch.profile !== undefined) update.scimProfile = patch.profile;
   for (const field of NAME_FIELDS)
-    if (patch.name && patch.name[field] !== user[field]) update[field] = patch.name[field];
+    if (patch.name?.[field] !== undefined && patch.name[field] !== user[field])
+      update[field] = patch.name[field];
   return Object.keys(update).length ? { update, seats, action, needsOtherOwner } : null;
 }
 

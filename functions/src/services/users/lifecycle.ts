@@ -38,7 +38,8 @@ export interface UserPatch {
   /** Whether the address still follows `userName` (SCIM); left out, an address change ends it. */
   addressFromUserName?: boolean;
   externalId?: string | null;
-  name?: PersonName;
+  /** The name parts to set (undefined: keep; null: clear). */
+  name?: Partial<PersonName>;
   /** An identity provider's role value (null: none, so `standard`). */
   idpRole?: string | null;
   /** SCIM attributes the app has no field for, as sent: replaces the stored ones. */
@@ -129,32 +130,42 @@ async function applyUpdate(
   }
 }
 
-/**
- * Applies a change all or nothing, except that a deactivation is never lost: when the rest of
- * the request is refused (a taken address or userName, a protected user's address, an unknown
- * department for /v1), the deactivation alone is applied and the refusal is still answered.
- */
-export async function updateUser(
+/** Applies a change all or nothing: a refusal leaves the user, seats and audit as they were. */
+export const updateUser = (
   companyId: string,
   uid: string,
   patch: UserPatch,
   origin: AuditOrigin,
   unmatched: UnmatchedDepartment = "refuse",
+): Promise<StoredUser> =>
+  applyUpdate(companyId, uid, patch, origin, unmatched).catch((err: unknown) =>
+    Promise.reject(refusalOf(err, uid)),
+  );
+
+/**
+ * A provider's change, all or nothing except that its deactivation is never lost: when the rest
+ * is refused (a taken address or userName, a protected user's address, an address outside the
+ * domains), the deactivation alone is applied and the refusal still answered. A provider re-sends
+ * the refused request each cycle, so refusing it whole would leave the person able to sign in.
+ */
+async function updateKeepingDeactivation(
+  companyId: string,
+  uid: string,
+  patch: UserPatch,
+  origin: AuditOrigin,
+  unmatched: UnmatchedDepartment,
 ): Promise<StoredUser> {
   try {
-    return await applyUpdate(companyId, uid, patch, origin, unmatched);
-  } catch (caught) {
-    const err = refusalOf(caught, uid);
+    return await updateUser(companyId, uid, patch, origin, unmatched);
+  } catch (err) {
     const deactivates = patch.active === false && Object.keys(patch).length > 1;
     if (
       !deactivates ||
       !(err instanceof UsersError) ||
-      !["conflict", "username", "protected", "domain", "unknown_department"].includes(err.code)
+      !["conflict", "username", "protected", "domain"].includes(err.code)
     )
       throw err;
-    await applyUpdate(companyId, uid, { active: false }, origin, unmatched).catch(
-      (alone: unknown) => Promise.reject(refusalOf(alone, uid)),
-    );
+    await updateUser(companyId, uid, { active: false }, origin, unmatched);
     throw err;
   }
 }
@@ -191,10 +202,10 @@ export interface ProvisionedUpdate {
 }
 
 /**
- * An identity provider's change: as `updateUser`, except that an address change of the owner or
- * a Key User is left out instead of refusing the whole change. A provider sends a refused PATCH
- * again at every evaluation, so refusing it whole would hold back its other attributes for ever;
- * the rest is applied and the part left out is reported. Every other refusal refuses the whole.
+ * An identity provider's change: as `updateKeepingDeactivation`, except that an address change of
+ * the owner or a Key User is left out instead of refusing the whole change. A provider sends a
+ * refused PATCH again at every evaluation, so refusing it whole would hold back its other
+ * attributes for ever; the rest is applied and the part left out is reported.
  */
 export async function updateProvisionedUser(
   companyId: string,
@@ -204,7 +215,7 @@ export async function updateProvisionedUser(
   unmatched: UnmatchedDepartment,
 ): Promise<ProvisionedUpdate> {
   try {
-    return { user: await updateUser(companyId, uid, patch, origin, unmatched) };
+    return { user: await updateKeepingDeactivation(companyId, uid, patch, origin, unmatched) };
   } catch (err) {
     if (!(err instanceof UsersError) || err.refused?.kind !== "address_change") throw err;
     const rest: UserPatch = { ...patch };
