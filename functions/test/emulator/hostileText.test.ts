@@ -1,0 +1,93 @@
+import { createCompanyApp } from "../../src/company/app";
+import { seedCompany, seedKey } from "../support/builders";
+import { auditCount, client } from "../support/http";
+import { asInFunctionsRuntime, scim, scimCompany } from "../support/scim";
+
+/**
+ * Text that is not text: a lone UTF-16 surrogate (JSON's `"\ud800"`), which Firestore cannot
+ * store. Each is refused with a 400 where it enters, quickly, with nothing written.
+ */
+const company = client(asInFunctionsRuntime(createCompanyApp()));
+
+async function provisioningKey() {
+  const companyId = await seedCompany({ seatCapacity: 10, seatsUsed: 0 });
+  const { key } = await seedKey({ api: "company", companyId, scopes: ["read", "provisioning"] });
+  return { companyId, key };
+}
+
+const userNamed = async (key: string, userName: string) =>
+  (await scim("get", `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`, key)).body
+    .totalResults as number;
+
+describe("a lone surrogate in a /v1 body", () => {
+  it("is a 400 invalid_request naming the field, audited, and creates no user", async () => {
+    const { companyId, key } = await provisioningKey();
+    const before = await auditCount(companyId);
+    const started = Date.now();
+    const res = await company.send("post", "/v1/users", key, {
+      email: "lone1@demo.example",
+      display_name: "ok\ud800",
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect([res.status, res.body.error.code]).toEqual([400, "invalid_request"]);
+    expect(res.body.error.message).toMatch(/"display_name".*not well-formed Unicode/);
+    expect(await auditCount(companyId)).toBe(before + 1);
+    const users = await company.get("/v1/users", key);
+    expect(users.body.data).toEqual([]);
+  });
+
+  it("in a field name, or deep in a nested body, is the same 400", async () => {
+    const { key } = await provisioningKey();
+    const named = await company.send("post", "/v1/users", key, {
+      email: "x@demo.example",
+      "\udc00": 1,
+    });
+    expect([named.status, named.body.error.message]).toEqual([
+      400,
+      expect.stringContaining('"(a field name)"'),
+    ]);
+    const deep =
+      '{"email":"x@demo.example","a":' +
+      "[".repeat(20_000) +
+      '"\\ud800"' +
+      "]".repeat(20_000) +
+      "}";
+    const res = await company.send("post", "/v1/users", key, deep);
+    expect([res.status, res.body.error.code]).toEqual([400, "invalid_request"]);
+  });
+});
+
+describe("a lone surrogate under /scim/v2", () => {
+  it("in a body is a 400 invalidValue and creates no user", async () => {
+    const { key } = await scimCompany();
+    const res = await scim("post", "/Users", key, {
+      userName: "lone2@demo.example",
+      displayName: "\ud800",
+    });
+    expect([res.status, res.body.scimType]).toEqual([400, "invalidValue"]);
+    expect(res.body.detail).toMatch(/"displayName".*not well-formed Unicode/);
+    expect(await userNamed(key, "lone2@demo.example")).toBe(0);
+  });
+
+  it("in a filter's string is a 400 invalidFilter, answered at once", async () => {
+    const { key } = await scimCompany();
+    const started = Date.now();
+    const res = await scim(
+      "get",
+      `/Users?filter=${encodeURIComponent('userName eq "\\ud800"')}`,
+      key,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect([res.status, res.body.scimType]).toEqual([400, "invalidFilter"]);
+    expect(res.body.detail).toMatch(/not well-formed Unicode/);
+  });
+
+  it("a well-formed pair (an emoji) is text like any other", async () => {
+    const { key } = await scimCompany();
+    const res = await scim("post", "/Users", key, {
+      userName: "pair@demo.example",
+      displayName: "Ana \ud83d\ude00",
+    });
+    expect([res.status, res.body.displayName]).toEqual([201, "Ana 😀"]);
+  });
+});
