@@ -91,3 +91,55 @@ describe("a lone surrogate under /scim/v2", () => {
     expect([res.status, res.body.displayName]).toEqual([201, "Ana 😀"]);
   });
 });
+
+describe("a body's bytes and charset", () => {
+  // Sent as the bytes they are (supertest would serialize a Buffer as JSON).
+  const post = (path: string, key: string, type: string, bytes: Buffer) =>
+    company
+      .raw()
+      .post(path)
+      .set("Authorization", `Bearer ${key}`)
+      .set("Content-Type", type)
+      .serialize((b: Buffer) => b as unknown as string) // its type says string; it writes bytes too
+      .send(bytes);
+  const latin1 = Buffer.from(
+    '{"userName":"bjorn@demo.example","displayName":"Bj\xf8rn"}',
+    "latin1",
+  );
+
+  it("SCIM: a charset other than UTF-8 is a 415; invalid UTF-8 is invalidSyntax", async () => {
+    const { key } = await scimCompany();
+    const declared = await post(
+      "/scim/v2/Users",
+      key,
+      "application/scim+json; charset=latin1",
+      latin1,
+    );
+    expect([declared.status, declared.body.status]).toEqual([415, "415"]);
+    expect(declared.body.detail).toMatch(/UTF-8/);
+    const invalid = await post(
+      "/scim/v2/Users",
+      key,
+      "application/scim+json; charset=utf-8",
+      latin1,
+    );
+    expect([invalid.status, invalid.body.scimType]).toEqual([400, "invalidSyntax"]);
+    expect(invalid.body.detail).toBe("The request body is not valid UTF-8.");
+    expect(await userNamed(key, "bjorn@demo.example")).toBe(0);
+    const utf8 = Buffer.from(latin1.toString("latin1"), "utf8");
+    const ok = await post("/scim/v2/Users", key, "application/scim+json;charset=UTF-8", utf8);
+    expect([ok.status, ok.body.displayName]).toEqual([201, "Bjørn"]);
+  });
+
+  it("/v1: invalid UTF-8 is a 400 invalid_request, UTF-16 a 415, even where the runtime parsed it", async () => {
+    const { key } = await provisioningKey();
+    const body = '{"email":"bjorn@demo.example","display_name":"Bj\xf8rn"}';
+    const invalid = await post("/v1/users", key, "application/json", Buffer.from(body, "latin1"));
+    expect([invalid.status, invalid.body.error.code]).toEqual([400, "invalid_request"]);
+    expect(invalid.body.error.message).toBe("The request body is not valid UTF-8.");
+    const utf16 = Buffer.from(body, "utf16le");
+    const declared = await post("/v1/users", key, "application/json; charset=utf-16le", utf16);
+    expect([declared.status, declared.body.error.code]).toEqual([415, "unsupported_media_type"]);
+    expect((await company.get("/v1/users", key)).body.data).toEqual([]);
+  });
+});
