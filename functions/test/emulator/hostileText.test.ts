@@ -143,3 +143,36 @@ describe("a body's bytes and charset", () => {
     expect((await company.get("/v1/users", key)).body.data).toEqual([]);
   });
 });
+
+describe("query values the document bounds to ASCII, so a URL carrying them always fits", () => {
+  it("a page or delta token with other characters is refused as not ours, not as a pattern", async () => {
+    const { key } = await provisioningKey();
+    const token = encodeURIComponent("😀".repeat(10));
+    const page = await company.get(`/v1/users?page_token=${token}`, key);
+    expect(page.status).toBe(400);
+    expect(page.body.error.message).toBe(
+      'Invalid query parameter "page_token": not a token this API issued; copy next_page_token ' +
+        "exactly.",
+    );
+    const delta = await company.get(`/v1/incidents/delta?delta_token=${token}`, key);
+    expect([delta.status, delta.body.error.message]).toEqual([
+      400,
+      expect.stringContaining("not a token this API issued; copy delta_token exactly."),
+    ]);
+  });
+
+  it("SCIM attributes beyond attribute paths, or over 300 characters, are invalidValue", async () => {
+    const { key } = await scimCompany();
+    const odd = await scim("get", `/Users?attributes=${encodeURIComponent("userName,é")}`, key);
+    expect([odd.status, odd.body.scimType]).toEqual([400, "invalidValue"]);
+    const long = await scim("get", `/Users?excludedAttributes=${"a,".repeat(151)}`, key);
+    expect([long.status, long.body.scimType]).toEqual([400, "invalidValue"]);
+    const urn = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department";
+    const ok = await scim(
+      "get",
+      `/Users?attributes=${encodeURIComponent(`userName, ${urn}`)}`,
+      key,
+    );
+    expect(ok.status).toBe(200);
+  });
+});
