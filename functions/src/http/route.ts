@@ -222,9 +222,10 @@ export function parseInput(
   refuseRepeated(req.query);
   // A body in another format (a form, plain text) is refused as such, not read as missing fields.
   if (route.body && declaresBody(req) && !req.is(["application/json", "application/*+json"])) {
+    const type = route.path.startsWith("/scim/") ? "application/scim+json" : "application/json";
     throw new ApiError(
       "unsupported_media_type",
-      "Send the request body as JSON with `Content-Type: application/json`.",
+      `Send the request body as JSON with \`Content-Type: ${type}\`.`,
     );
   }
   return {

@@ -107,6 +107,8 @@ describe("a body's bytes and charset", () => {
     "latin1",
   );
 
+  const utf8Body = Buffer.from(latin1.toString("latin1"), "utf8");
+
   it("SCIM: a charset other than UTF-8 is a 415; invalid UTF-8 is invalidSyntax", async () => {
     const { key } = await scimCompany();
     const declared = await post(
@@ -126,8 +128,12 @@ describe("a body's bytes and charset", () => {
     expect([invalid.status, invalid.body.scimType]).toEqual([400, "invalidSyntax"]);
     expect(invalid.body.detail).toBe("The request body is not valid UTF-8.");
     expect(await userNamed(key, "bjorn@demo.example")).toBe(0);
-    const utf8 = Buffer.from(latin1.toString("latin1"), "utf8");
-    const ok = await post("/scim/v2/Users", key, "application/scim+json;charset=UTF-8", utf8);
+    const text = await post("/scim/v2/Users", key, "text/plain", utf8Body);
+    expect([text.status, text.body.detail]).toEqual([
+      415,
+      "Send the request body as JSON with `Content-Type: application/scim+json`.",
+    ]);
+    const ok = await post("/scim/v2/Users", key, "application/scim+json;charset=UTF-8", utf8Body);
     expect([ok.status, ok.body.displayName]).toEqual([201, "Bjørn"]);
   });
 
