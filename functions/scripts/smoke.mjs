@@ -489,8 +489,8 @@ async function checks() {
       headers: { Authorization: `Bearer ${provisioning.key}` },
     });
   // A console callable over HTTP with an ID token from the Auth emulator, as the app calls it.
-  const callListKeys = async (uid) => {
-    const token = await idTokenFor(uid);
+  const callListKeys = async (uid, badToken) => {
+    const token = badToken ?? (await idTokenFor(uid));
     const res = await fetch(`${BASE}/listApiKeys`, {
       method: "POST",
       headers: { "content-type": "application/json", Authorization: `Bearer ${token}` },
@@ -518,6 +518,13 @@ async function checks() {
   else
     failures.push(
       `listApiKeys as a standard user: ${standard.status} ${JSON.stringify(standard.body).slice(0, 200)}`,
+    );
+  // A token that is not one: refused by Auth, which the bundles load at this first use.
+  const forged = await callListKeys(undefined, "not.a.token");
+  if (forged.status === 401 && forged.body.error.status === "UNAUTHENTICATED") passed++;
+  else
+    failures.push(
+      `listApiKeys with a malformed ID token: ${forged.status} ${JSON.stringify(forged.body).slice(0, 200)}`,
     );
   finish("smoke", "SMOKE_REPORT", { passed, failures });
 }

@@ -25,14 +25,15 @@ export const accountIntentSweep = onSchedule(
 );
 
 /**
- * SCIM group changes whose roles an instance stopped before applying (no retry came): every 10
- * minutes, the oldest 500 users marked due more than 10 minutes ago get what their groups give
- * (docs/firestore-data.md, `groupRoleDueAt`).
+ * SCIM group changes left to finish: every 10 minutes, for up to 7, the pending re-matches of
+ * large groups page by page, then the users marked due more than 10 minutes ago (an instance
+ * stopped before applying their role) get what their groups give (docs/firestore-data.md,
+ * `groupRematches` and `groupRoleDueAt`).
  */
 export const groupRoleSweep = onSchedule(
   { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
   async () => {
-    const { sweepGroupRoles } = await import("../services/groupMap");
-    jobFinished("group.role_sweep", { users: await sweepGroupRoles() });
+    const { sweepGroupRoles } = await import("../services/groupSweep");
+    jobFinished("group.role_sweep", await sweepGroupRoles());
   },
 );

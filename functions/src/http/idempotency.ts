@@ -82,8 +82,8 @@ const keeps = (err: unknown): err is ApiError =>
 /**
  * Runs the route once per `Idempotency-Key`: the first request runs and stores its answer; the
  * same request again gets that answer; another request under the key 422; while the first runs,
- * 409. A first try that stopped after its change committed but before its answer was stored is
- * answered from the change (its audit entry, committed with it, names it), else run again.
+ * 409. When every earlier try stopped before its answer was stored, a change one of them
+ * committed answers (its audit entry, committed with it, names it); else the request runs again.
  */
 export async function runOnce(
   route: KeyedRoute,
@@ -128,7 +128,7 @@ export async function runOnce(
   try {
     const committed =
       claim.kind === "taken_over" && route.idempotency.committed
-        ? await committedChange(principal.companyId, claim.firstRequestId)
+        ? await committedChange(principal.companyId, claim.earlierRequestIds)
         : null;
     answer =
       committed && route.idempotency.committed

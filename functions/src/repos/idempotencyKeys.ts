@@ -18,6 +18,9 @@ const recordShape = {
   answer: nullableString,
 };
 
+/** Earlier holders a record keeps (a query of their committed change takes at most 30). */
+const MAX_HOLDERS = 10;
+
 /** What a request's claim found. */
 export type Claim =
   | { kind: "claimed" }
@@ -26,7 +29,7 @@ export type Claim =
   /** The stored answer, as the kernel wrote it. */
   | { kind: "answered"; answer: string }
   /** The first try stopped before its answer was stored: this request now runs in its place. */
-  | { kind: "taken_over"; firstRequestId: string };
+  | { kind: "taken_over"; earlierRequestIds: string[] };
 
 export interface ClaimRequest {
   id: string;
@@ -61,8 +64,17 @@ export function claimIdempotencyKey(claim: ClaimRequest): Promise<Claim> {
     if (found.answer !== null) return { kind: "answered", answer: found.answer } as const;
     const left = (found.lockedUntil?.toMillis() ?? 0) - now;
     if (left > 0) return { kind: "in_flight", retryAfterMs: left } as const;
-    tx.update(ref, { requestId: claim.requestId, lockedUntil });
-    return { kind: "taken_over", firstRequestId: found.requestId ?? "" } as const;
+    // Every earlier holder may have committed the change before it stopped (a first try, then a
+    // retry stopped too): the first ones are kept, the one most likely to have committed.
+    const held = snap.get("holders") as unknown;
+    const earlier = [
+      ...new Set([
+        ...(Array.isArray(held) ? held.filter((id): id is string => typeof id === "string") : []),
+        ...(found.requestId ? [found.requestId] : []),
+      ]),
+    ].slice(0, MAX_HOLDERS);
+    tx.update(ref, { requestId: claim.requestId, lockedUntil, holders: earlier });
+    return { kind: "taken_over", earlierRequestIds: earlier } as const;
   });
 }
 
@@ -90,16 +102,17 @@ export async function releaseIdempotencyKey(id: string, requestId: string): Prom
 }
 
 /**
- * The change a request committed, found by its privileged audit entry (written in the change's
- * own transaction, so it exists exactly when the change does); null when it committed none.
+ * The change one of these requests committed, found by its privileged audit entry (written in the
+ * change's own transaction, so it exists exactly when the change does); null when none did.
  */
 export async function committedChange(
   companyId: string,
-  requestId: string,
+  requestIds: readonly string[],
 ): Promise<{ action: string; target: AuditTarget } | null> {
+  if (!requestIds.length) return null;
   const snap = await auditLogsCollection(companyId)
-    .where("requestId", "==", requestId)
-    .limit(10)
+    .where("requestId", "in", requestIds.slice(0, MAX_HOLDERS))
+    .limit(10 * MAX_HOLDERS)
     .get();
   const entry = snap.docs.find((d) => d.get("class") === "privileged" && d.get("target"));
   return entry

@@ -1,6 +1,6 @@
-import { FieldPath, FieldValue, Timestamp, type Transaction } from "firebase-admin/firestore";
+import { FieldPath, type Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
-import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
+import { auditEntry, type AuditOrigin } from "./auditLogs";
 import { isDocumentId } from "./rangeQuery";
 import {
   nullableString,
@@ -14,8 +14,8 @@ import { parseUser, usersCollection } from "./users";
 
 /**
  * `companies/{c}/scimGroups/{id}` and the membership kept on the members' user documents
- * (`scimGroups`, docs/firestore-data.md "SCIM groups"). Reads never write; a write commits the
- * group document with the request's audit entry, then the members' lists (`changeMembers`).
+ * (`scimGroups`, docs/firestore-data.md "SCIM groups"): the reads, and the group audit entry.
+ * The writes are in scimGroupWrites.ts, a change too large for one request in groupRematches.ts.
  */
 export const groupsCollection = (companyId: string) =>
   firestore().collection("companies").doc(companyId).collection("scimGroups");
@@ -44,8 +44,6 @@ export interface GroupFields {
 
 /** The most groups one user may be a member of (their document carries the list). */
 export const MAX_GROUPS_PER_USER = 1000;
-/** Users updated in one batch (Firestore: at most 500 writes a commit). */
-const CHUNK = 400;
 
 export async function findGroup(companyId: string, id: string): Promise<StoredGroup | null> {
   if (!isDocumentId(id)) return null;
@@ -169,21 +167,13 @@ export async function groupsNamedIn(
   return found;
 }
 
-/** The group name is another group's (checked in the transaction that writes the group). */
-export class GroupNameTaken extends Error {
-  constructor() {
-    super("another group of the company has this displayName");
-    this.name = "GroupNameTaken";
-  }
-}
-
 /** The member ids a change adds and removes, as its audit entry lists them. */
 export interface MemberIds {
   added: string[];
   removed: string[];
 }
 
-const groupEntry = (
+export const groupEntry = (
   groupId: string,
   action: string,
   members: MemberIds,
@@ -194,81 +184,6 @@ const groupEntry = (
     { ...origin, class: "privileged", action, target: { type: "group", id: groupId }, members },
     now,
   );
-
-/**
- * Writes the group document and the request's audit entry (with the member ids the change adds
- * and removes) in one transaction, the name's uniqueness read in it; returns the time written.
- * Membership follows (`changeMembers`), so the entry is committed before it.
- */
-export async function commitGroup(
-  companyId: string,
-  groupId: string,
-  group: GroupFields & { createdAt?: Timestamp },
-  action: string,
-  members: MemberIds,
-  origin: AuditOrigin,
-): Promise<Timestamp> {
-  const ref = groupsCollection(companyId).doc(groupId);
-  return firestore().runTransaction(async (tx) => {
-    const now = Timestamp.now();
-    const key = group.displayName.trim().toLowerCase();
-    const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
-    if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
-    tx.set(ref, {
-      displayName: group.displayName,
-      displayNameKey: key,
-      externalId: group.externalId,
-      createdAt: group.createdAt ?? now,
-      updatedAt: now,
-    });
-    tx.create(
-      auditLogsCollection(companyId).doc(),
-      groupEntry(groupId, action, members, origin, now),
-    );
-    return now;
-  });
-}
-
-/**
- * A group's deletion: its audit entry (the members it takes off) first, then the members' lists,
- * then the document; a retry after a failure finds the group still there and records what is left.
- */
-export async function deleteGroupDocument(
-  companyId: string,
-  groupId: string,
-  removed: string[],
-  origin: AuditOrigin,
-): Promise<void> {
-  await auditLogsCollection(companyId)
-    .doc()
-    .create(groupEntry(groupId, "group.deleted", { added: [], removed }, origin, Timestamp.now()));
-  await changeMembers(groupId, [], removed);
-  await groupsCollection(companyId).doc(groupId).delete();
-}
-
-/**
- * Adds the group to, and takes it off, the members' lists, in batches: adding and removing are
- * idempotent, so a retry after a failure between batches completes the change. Each user's change
- * marks their role due (`groupRoleDueAt`) in the same write: an instance stopped before applying
- * it leaves a record the retry or the sweep finds (services/groupMap.ts).
- */
-export async function changeMembers(
-  groupId: string,
-  add: string[],
-  remove: string[],
-): Promise<void> {
-  const changes: Array<[string, FieldValue]> = [
-    ...add.map((id): [string, FieldValue] => [id, FieldValue.arrayUnion(groupId)]),
-    ...remove.map((id): [string, FieldValue] => [id, FieldValue.arrayRemove(groupId)]),
-  ];
-  for (let i = 0; i < changes.length; i += CHUNK) {
-    const batch = firestore().batch();
-    const now = Timestamp.now();
-    for (const [id, change] of changes.slice(i, i + CHUNK))
-      batch.update(usersCollection().doc(id), { scimGroups: change, groupRoleDueAt: now });
-    await batch.commit();
-  }
-}
 
 /** Users whose group change is due since before `cutoff`, oldest first (the sweep's page). */
 export async function usersDueBefore(
@@ -285,3 +200,10 @@ export async function usersDueBefore(
 }
 
 export const newGroupId = () => groupsCollection("_").doc().id;
+
+/** Clears the pending marks of users whose company is gone or unknown (nothing to apply). */
+export async function clearDueMarks(ids: readonly string[]): Promise<void> {
+  const batch = firestore().batch();
+  for (const id of ids) batch.update(usersCollection().doc(id), { groupRoleDueAt: null });
+  if (ids.length) await batch.commit();
+}

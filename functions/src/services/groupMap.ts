@@ -1,13 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { companyOf, companyRef, findCompany } from "../repos/companies";
-import {
-  groupsCollection,
-  groupsNamedIn,
-  membersOf,
-  usersDueBefore,
-  type StoredGroup,
-} from "../repos/scimGroups";
+import { groupsCollection, groupsNamedIn, membersOf, type StoredGroup } from "../repos/scimGroups";
 import { settleUsers, systemOrigin, type RematchUpdate } from "../repos/userRematch";
 import type { StoredUser } from "../repos/users";
 import { planUpdate } from "./users/decisions";
@@ -109,22 +103,4 @@ export async function rematchGroupMembers(companyId: string): Promise<number> {
     systemOrigin({ id: "group-rematch", name: "Group re-match" }),
   );
   return members.size;
-}
-
-/** How long a pending re-match waits for its request to finish it before the sweep does. */
-export const SWEEP_AFTER_MS = 10 * 60_000;
-
-/**
- * The `groupRoleSweep` job: the oldest `limit` users whose membership changed more than 10
- * minutes ago without its role applied (an instance stopped in between, and no retry) get it
- * applied, audited as `user.updated` by `system`. Answers how many users it looked at.
- */
-export async function sweepGroupRoles(now = Timestamp.now(), limit = 500): Promise<number> {
-  const due = await usersDueBefore(Timestamp.fromMillis(now.toMillis() - SWEEP_AFTER_MS), limit);
-  const byCompany = new Map<string, string[]>();
-  for (const { id, companyId } of due)
-    if (companyId) byCompany.set(companyId, [...(byCompany.get(companyId) ?? []), id]);
-  const origin = systemOrigin({ id: "group-sweep", name: "Group re-match sweep" });
-  for (const [companyId, ids] of byCompany) await applyGroupMap(companyId, ids, origin);
-  return due.length;
 }

@@ -1,20 +1,23 @@
 import type { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
+import { removalPending, type PendingChange, type RematchKind } from "../repos/groupRematches";
 import {
   changeMembers,
   commitGroup,
   deleteGroupDocument,
-  findGroup,
   GroupNameTaken,
+} from "../repos/scimGroupWrites";
+import {
+  findGroup,
   MAX_GROUPS_PER_USER,
+  memberCount,
   membershipOf,
-  membersOf,
   newGroupId,
   type GroupFields,
   type StoredGroup,
 } from "../repos/scimGroups";
-
 import { applyGroupMap } from "./groupMap";
+import { continueRematch } from "./groupSweep";
 
 export type { GroupFields, Member, StoredGroup } from "../repos/scimGroups";
 
@@ -52,18 +55,28 @@ const listed = (ids: string[]) =>
     .map((id) => JSON.stringify(id))
     .join(", ") + (ids.length > 10 ? ` and ${ids.length - 10} more` : "");
 
+/** What a change does to the members: ids added and removed, and those a removal of all keeps. */
+interface Plan {
+  add: string[];
+  remove: string[];
+  /** Every member not in it leaves (`members` replaced), page by page (services/groupSweep.ts). */
+  keep?: string[];
+  /** Those it names whose earlier change is still due (a retry's: it finishes them). */
+  due: string[];
+}
+
 /**
- * The ids to add and to remove for a change, every added one checked (all or none), and those it
- * names whose earlier change is still due (a retry's: it finishes them).
+ * The plan of a change, every added id checked (all or none). A replacement reads only the ids it
+ * names and counts the group's members: when others are in it, they leave by a pending removal
+ * rather than being read here (a group may have 20,000).
  */
 async function membersToChange(
   companyId: string,
   groupId: string,
   change: MemberChange | undefined,
-): Promise<{ add: string[]; remove: string[]; due: string[] }> {
+  creating = false,
+): Promise<Plan> {
   if (!change) return { add: [], remove: [], due: [] };
-  const current =
-    "set" in change ? (await membersOf(companyId, groupId)).map((m) => m.id) : undefined;
   const wanted = "set" in change ? unique(change.set) : unique(change.add);
   const { invalid, members, full, due } = await membershipOf(companyId, groupId, wanted);
   if (invalid.length)
@@ -78,10 +91,12 @@ async function membersToChange(
       `A user may be a member of at most ${MAX_GROUPS_PER_USER} groups: ` +
         `${JSON.stringify(full[0])} is in as many.`,
     );
-  const add = wanted.filter((id) => !members.has(id));
+  // Members leaving by a pending removal are added again, so that it keeps them.
+  const again = !("set" in change) && wanted.length && (await removalPending(companyId, groupId));
+  const add = again ? wanted : wanted.filter((id) => !members.has(id));
   if ("set" in change) {
-    const keep = new Set(wanted);
-    return { add, remove: (current ?? []).filter((id) => !keep.has(id)), due: [...due] };
+    const others = creating ? 0 : (await memberCount(groupId)) - members.size;
+    return { add, remove: [], due: [...due], ...(others > 0 ? { keep: wanted } : {}) };
   }
   const adding = new Set(add);
   const removing = unique(change.remove).filter((id) => !adding.has(id));
@@ -94,20 +109,19 @@ async function membersToChange(
 }
 
 /**
- * The group and its audit entry (the member ids added and removed) commit first, then the
- * members' lists, each marked due; a retry after a failure in between completes the change.
+ * The group, its audit entry (the member ids named) and its pending re-match commit first, then
+ * the members named, each marked due; a retry after a failure in between completes the change.
  */
 async function write(
   companyId: string,
   groupId: string,
   group: GroupFields & { createdAt?: Timestamp },
   action: string,
-  members: { add: string[]; remove: string[] },
+  pending: PendingChange,
   origin: AuditOrigin,
 ): Promise<void> {
   try {
-    const ids = { added: members.add, removed: members.remove };
-    await commitGroup(companyId, groupId, group, action, ids, origin);
+    await commitGroup(companyId, groupId, group, action, pending, origin);
   } catch (err) {
     if (err instanceof GroupNameTaken)
       throw new GroupsError(
@@ -117,7 +131,7 @@ async function write(
       );
     throw err;
   }
-  await changeMembers(groupId, members.add, members.remove);
+  await changeMembers(groupId, pending.added, pending.removed);
 }
 
 export async function createGroup(
@@ -127,12 +141,18 @@ export async function createGroup(
   origin: AuditOrigin,
 ): Promise<StoredGroup> {
   const id = newGroupId();
-  const change = await membersToChange(companyId, id, { set: members });
-  await write(companyId, id, fields, "group.created", change, origin);
-  await applyGroupMap(companyId, [...change.add, ...change.due], origin);
+  const plan = await membersToChange(companyId, id, { set: members }, true);
+  await write(companyId, id, fields, "group.created", { added: plan.add, removed: [] }, origin);
+  await applyGroupMap(companyId, [...plan.add, ...plan.due], origin);
   return (await findGroup(companyId, id)) ?? Promise.reject(notFound());
 }
 
+/**
+ * A change of the group. The members it names get their roles here; a rename (which may change
+ * the entry of the group map that applies) and a replacement of the members reach the others by
+ * the group's pending re-match, of which this request takes one page and the provider's next
+ * request, or else the sweep, the rest.
+ */
 export async function updateGroup(
   companyId: string,
   id: string,
@@ -141,44 +161,37 @@ export async function updateGroup(
 ): Promise<StoredGroup> {
   const current = await findGroup(companyId, id);
   if (!current) throw notFound();
-  const members = await membersToChange(companyId, id, change.members);
+  const plan = await membersToChange(companyId, id, change.members);
   const fields: GroupFields = {
     displayName: change.displayName ?? current.displayName,
     externalId: change.externalId === undefined ? current.externalId : change.externalId,
   };
   const same =
     fields.displayName === current.displayName && fields.externalId === current.externalId;
-  if (same && !members.add.length && !members.remove.length) {
-    await applyGroupMap(companyId, members.due, origin);
-    return current;
-  }
-  await write(
-    companyId,
-    id,
-    { ...fields, createdAt: current.createdAt ?? undefined },
-    "group.updated",
-    members,
-    origin,
-  );
-  // A rename may change which entry of the group map applies: every member is looked at again.
   const renamed = fields.displayName.trim().toLowerCase() !== current.displayNameKey;
-  const affected = renamed
-    ? (await membersOf(companyId, id)).map((m) => m.id).concat(members.remove, members.due)
-    : [...members.add, ...members.remove, ...members.due];
-  await applyGroupMap(companyId, affected, origin);
+  if (!same || plan.add.length || plan.remove.length || plan.keep) {
+    const start: RematchKind | undefined = plan.keep ? "removal" : renamed ? "rematch" : undefined;
+    const pending = { start, keep: plan.keep, added: plan.add, removed: plan.remove };
+    const at = { ...fields, createdAt: current.createdAt ?? undefined };
+    await write(companyId, id, at, "group.updated", pending, origin);
+  }
+  await applyGroupMap(companyId, [...plan.add, ...plan.remove, ...plan.due], origin);
+  await continueRematch(companyId, id);
   return (await findGroup(companyId, id)) ?? Promise.reject(notFound());
 }
 
-/** Deletes the group and takes it off every member's list. */
+/**
+ * Deletes the group; its members leave it by a pending removal, of which this request takes one
+ * page and the sweep the rest (the group is gone at once: no role is given by it meanwhile).
+ */
 export async function deleteGroup(
   companyId: string,
   id: string,
   origin: AuditOrigin,
 ): Promise<void> {
   if (!(await findGroup(companyId, id))) throw notFound();
-  const remove = (await membersOf(companyId, id)).map((m) => m.id);
-  await deleteGroupDocument(companyId, id, remove, origin);
-  await applyGroupMap(companyId, remove, origin);
+  await deleteGroupDocument(companyId, id, origin);
+  await continueRematch(companyId, id);
 }
 
 export {

@@ -2,7 +2,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import { fork, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { firestore } from "../../src/config/firebase";
-import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupMap";
+import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
 import { randomId } from "../support/builders";
 import { randomAddress } from "../support/http";
 import { patchOp, scim, scimCompany } from "../support/scim";
@@ -35,9 +35,8 @@ async function arm(child: ChildProcess, kill: KillPoint): Promise<void> {
   await armed;
 }
 
-/** The PATCH adding every member; its status, or null when the server died before answering. */
-async function addAll(url: string, key: string, group: string, ids: string[]) {
-  const body = patchOp({ op: "add", path: "members", value: ids.map((value) => ({ value })) });
+/** A PATCH of the group; its status, or null when the server died before answering. */
+async function patch(url: string, key: string, group: string, body: unknown) {
   return fetch(`${url}/scim/v2/Groups/${group}`, {
     method: "PATCH",
     headers: {
@@ -51,6 +50,14 @@ async function addAll(url: string, key: string, group: string, ids: string[]) {
     () => null,
   );
 }
+
+const addAll = (url: string, key: string, group: string, ids: string[]) =>
+  patch(
+    url,
+    key,
+    group,
+    patchOp({ op: "add", path: "members", value: ids.map((value) => ({ value })) }),
+  );
 
 async function largeGroup() {
   const { companyId, key } = await scimCompany(
@@ -103,5 +110,40 @@ describe("a server killed in the middle of a large group change", () => {
       second.child.kill();
     } else await sweepGroupRoles(Timestamp.fromMillis(Date.now() + SWEEP_AFTER_MS), 5_000);
     expect(await roles(ids)).toEqual({ "manager/done": MEMBERS });
+  });
+});
+
+describe("a server killed between a rename of a mapped group and its re-match", () => {
+  jest.setTimeout(120_000);
+  const stored = async (id: string) => (await firestore().doc(`users/${id}`).get()).data() ?? {};
+
+  it.each([
+    ["the provider's retry", "retry"],
+    ["the sweep, when no retry comes", "sweep"],
+  ])("%s takes back the role the old name gave", async (_name, recovery) => {
+    const { key } = await scimCompany(
+      { seatCapacity: 10, seatsUsed: 0 },
+      { provisioningGroupMap: { Officers: { role: "manager" } } },
+    );
+    const user = await scim("post", "/Users", key, { userName: `${randomId("m")}@example.com` });
+    const u = user.body.id as string;
+    const officers = { displayName: "Officers", members: [{ value: u }] };
+    const group = (await scim("post", "/Groups", key, officers)).body.id as string;
+    expect(await stored(u)).toMatchObject({ role: "manager", groupRole: "manager" });
+
+    const first = await startServer();
+    await arm(first.child, { fn: "settleUsers", nth: 1, when: "before" });
+    const rename = patchOp({ op: "replace", value: { id: group, displayName: "Former officers" } });
+    expect(await patch(first.url, key, group, rename)).toBeNull();
+    // The rename committed; the member's role not yet taken back.
+    expect(await stored(u)).toMatchObject({ role: "manager", groupRole: "manager" });
+
+    if (recovery === "retry") {
+      const second = await startServer();
+      expect(await patch(second.url, key, group, rename)).toBe(200);
+      second.child.kill();
+    } else await sweepGroupRoles(Timestamp.fromMillis(Date.now() + SWEEP_AFTER_MS), 5_000);
+    const after = await stored(u);
+    expect(after).toMatchObject({ role: "standard", groupRole: null, groupRoleDueAt: null });
   });
 });

@@ -2,6 +2,8 @@ import { Timestamp } from "firebase-admin/firestore";
 import { createCompanyApp } from "../../src/company/app";
 import { firestore } from "../../src/config/firebase";
 import { refreshKpiRollup } from "../../src/index";
+import { aggregate } from "../../src/repos/aggregates";
+import { companyRef } from "../../src/repos/companies";
 import { companiesWithCompanyApi } from "../../src/repos/kpiRollups";
 import { computeRollup } from "../../src/services/kpiRollup";
 import { refreshRollup, refreshRollups } from "../../src/services/rollupJob";
@@ -137,6 +139,22 @@ describe("the KPI rollup service", () => {
     // Only the hidden incidents are read (2 per copy, subtracted in memory); nothing else grows with the data.
     expect(statsLarge.documents - statsSmall.documents).toBe(19 * 2);
     expect(statsSmall.documents).toBeLessThan(30);
+  });
+
+  it("an aggregation is billed a read per 1,000 index entries it matches (the counter's figure)", async () => {
+    const companyId = await seedCompany();
+    const incidents = companyRef(companyId).collection("incidents");
+    for (let start = 0; start < 2500; start += 500) {
+      const batch = firestore().batch();
+      for (let i = start; i < start + 500; i++) batch.set(incidents.doc(`i${i}`), { n: 1 });
+      await batch.commit();
+    }
+    const counted = await countReads(() =>
+      aggregate(companyId, { collection: "incidents", filters: [] }),
+    );
+    expect(counted.result).toBe(2500);
+    expect(counted.reads).toBe(3);
+    expect((await countReads(() => incidents.count().get())).reads).toBe(3);
   });
 });
 

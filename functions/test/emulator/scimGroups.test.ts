@@ -103,6 +103,9 @@ describe("SCIM Groups", () => {
     expect(await groupEntries(companyId, id)).toEqual([
       "group.created",
       "group.deleted",
+      // The PUT that replaced the members and the deletion: those leaving, audited by page.
+      "group.members_removed",
+      "group.members_removed",
       "group.updated",
       "group.updated",
       "group.updated",

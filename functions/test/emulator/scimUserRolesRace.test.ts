@@ -1,6 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
-import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupMap";
+import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
 import { randomId } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 

@@ -34,8 +34,9 @@ export async function countReads<T>(
     if (Array.isArray(value) || value instanceof DocumentSnapshot) return returned(value);
     if (value instanceof QuerySnapshot) return Math.max(1, value.size) + skipped(query);
     // An aggregation's snapshot (the SDK does not export its class).
-    const data = (value as { data?: () => { count?: unknown } }).data?.();
-    return Math.max(1, Math.ceil(Number(data?.count ?? 0) / 1000));
+    // Its count is `count` from `.count()`, `matched` from repos/aggregates' sum-and-count.
+    const data = (value as { data?: () => { count?: unknown; matched?: unknown } }).data?.();
+    return Math.max(1, Math.ceil(Number(data?.count ?? data?.matched ?? 0) / 1000));
   };
   // An offset's skipped documents are billed too; the SDK keeps the offset in its query options.
   const skipped = (query: unknown): number =>

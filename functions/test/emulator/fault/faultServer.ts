@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createCompanyApp } from "../../../src/company/app";
 import * as accountIntents from "../../../src/repos/accountIntents";
 import * as authAccounts from "../../../src/repos/authAccounts";
-import * as scimGroups from "../../../src/repos/scimGroups";
+import * as idempotencyKeys from "../../../src/repos/idempotencyKeys";
+import * as scimGroupWrites from "../../../src/repos/scimGroupWrites";
 import * as userRematch from "../../../src/repos/userRematch";
 import * as userTransaction from "../../../src/repos/userTransaction";
 import { asInFunctionsRuntime } from "../../support/scim";
@@ -24,7 +25,8 @@ export interface KillPoint {
     | "deleteAccount"
     | "runUserTransaction"
     | "changeMembers"
-    | "settleUsers";
+    | "settleUsers"
+    | "storeIdempotentAnswer";
   nth: number;
   when: "before" | "after";
 }
@@ -36,8 +38,9 @@ const MODULES: Record<KillPoint["fn"], Record<string, unknown>> = {
   setSignInAllowed: authAccounts,
   deleteAccount: authAccounts,
   runUserTransaction: userTransaction,
-  changeMembers: scimGroups,
+  changeMembers: scimGroupWrites,
   settleUsers: userRematch,
+  storeIdempotentAnswer: idempotencyKeys,
 };
 
 const die = () => process.kill(process.pid, "SIGKILL");
