@@ -116,8 +116,12 @@ export const ERRORS = {
     todo: "Send the body uncompressed, as UTF-8 JSON with `Content-Type: application/json`.",
     per: {
       scim: {
-        when: "The request body is not JSON, declares a charset other than UTF-8, or is compressed.",
-        todo: "Send the body uncompressed, as UTF-8 JSON with `Content-Type: application/scim+json`.",
+        when:
+          "The request body is not JSON, declares a charset other than UTF-8, or is " +
+          "compressed.",
+        todo:
+          "Send the body uncompressed, as UTF-8 JSON with " +
+          "`Content-Type: application/scim+json`.",
       },
     },
   },
