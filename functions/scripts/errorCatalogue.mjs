@@ -122,7 +122,9 @@ These come from the platform, not from the APIs: no envelope, no \`X-Request-Id\
 - **400, malformed JSON.** ${PLATFORM_BAD_REQUEST.description}
 - **415, a body in another charset than UTF-8** (\`Content-Type: application/json;
   charset=latin1\`): the platform's body parser answers \`415\` with an HTML page before the API
-  runs. Send JSON in UTF-8 (\`charset=utf-8\` or no charset).
+  runs. Send JSON in UTF-8 (\`charset=utf-8\` or no charset). Other charsets the platform
+  reads (\`utf-16\`) and other media types (\`application/scim+json\`) reach the API, which
+  answers its own \`415\`; bytes that are not UTF-8 get its \`400\` (\`invalidSyntax\` in SCIM).
 - **431, request too long.** ${PLATFORM_HEADERS_TOO_LARGE.description}
 - **413, a body over 32 MiB.** The platform's request limit: its own page, not the envelope
   (bodies over 64 KiB and up to that limit get the API's \`413 payload_too_large\`).

@@ -5,11 +5,13 @@ import { contextOf, pathOf, type RequestContext } from "./context";
 import { ApiError, type ErrorBody } from "./errors";
 import type { z } from "./zod";
 
-/** body-parser's failures, by their `type`, as envelope errors. */
+/** body-parser's failures (and readBody's, in its style), by their `type`, as envelope errors. */
 function fromBodyParser(err: { type?: string; status?: number }): ApiError | null {
   switch (err.type) {
     case "entity.parse.failed":
       return new ApiError("invalid_request", "The request body is not valid JSON.");
+    case "entity.encoding.invalid":
+      return new ApiError("invalid_request", "The request body is not valid UTF-8.");
     case "entity.too.large":
       return new ApiError("payload_too_large", "The request body is too large.");
     case "encoding.unsupported":

@@ -110,9 +110,20 @@ export const ERRORS = {
   unsupported_media_type: {
     status: 415,
     when:
-      "The request body is not JSON, or is compressed (`Content-Encoding`). Behind the " +
-      "production load balancer a compressed body gets its 403 instead.",
-    todo: "Send the body uncompressed, as JSON with `Content-Type: application/json`.",
+      "The request body is not JSON, declares a charset other than UTF-8, or is compressed " +
+      "(`Content-Encoding`). Behind the production load balancer a compressed body gets its " +
+      "403 instead.",
+    todo: "Send the body uncompressed, as UTF-8 JSON with `Content-Type: application/json`.",
+    per: {
+      scim: {
+        when:
+          "The request body is not JSON, declares a charset other than UTF-8, or is " +
+          "compressed.",
+        todo:
+          "Send the body uncompressed, as UTF-8 JSON with " +
+          "`Content-Type: application/scim+json`.",
+      },
+    },
   },
   idempotency_key_reused: {
     status: 422,

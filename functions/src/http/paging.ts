@@ -13,15 +13,9 @@ import {
   type DeltaSource,
 } from "../services/delta";
 import { ApiError, invalidRequest } from "./errors";
+import { notOurs, type TokenParam } from "./params";
 import { z } from "./zod";
 
-type TokenParam = "page_token" | "delta_token";
-const COPY_FROM: Record<TokenParam, string> = {
-  page_token: "next_page_token",
-  delta_token: "delta_token",
-};
-const notOurs = (param: TokenParam) =>
-  `not a token this API issued; copy ${COPY_FROM[param]} exactly.`;
 /** Why a token is refused: one message per cause, for page and delta tokens alike. */
 const REFUSALS: Record<TokenRefusal, (param: TokenParam) => string> = {
   malformed: notOurs,

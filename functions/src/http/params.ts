@@ -1,4 +1,5 @@
 import { compareInstants, INSTANT_PATTERN, parseInstant, type Instant } from "../lib/dates";
+import { TOKEN_PATTERN } from "../lib/pageToken";
 import { z } from "./zod";
 
 /** Query parameters shared by the list and delta endpoints of both APIs. */
@@ -31,17 +32,32 @@ export const limitParam = z
  */
 export const MAX_TOKEN_LENGTH = 4096;
 
-export const pageTokenParam = z
-  .string()
-  .min(1)
-  .max(MAX_TOKEN_LENGTH)
-  .optional()
-  .openapi({
-    description:
-      "Opaque cursor copied from the previous response's `next_page_token`; do not parse " +
-      "or build it. One the API did not issue, or issued for " +
-      "other filters, another mode or another key's project or company, is refused (400).",
-  });
+export type TokenParam = "page_token" | "delta_token";
+const COPY_FROM: Record<TokenParam, string> = {
+  page_token: "next_page_token",
+  delta_token: "delta_token",
+};
+export const notOurs = (param: TokenParam) =>
+  `not a token this API issued; copy ${COPY_FROM[param]} exactly.`;
+
+/**
+ * A token's characters (`kid.base64url`, lib/pageToken.ts), in the document too: a client (or a
+ * generated test) never sends a value that percent-encodes to more than the URL can carry.
+ */
+const tokenParam = (param: TokenParam) =>
+  z
+    .string()
+    .min(1)
+    .max(MAX_TOKEN_LENGTH)
+    .regex(TOKEN_PATTERN, notOurs(param).replace(/\.$/, ""))
+    .optional();
+
+export const pageTokenParam = tokenParam("page_token").openapi({
+  description:
+    "Opaque cursor copied from the previous response's `next_page_token`; do not parse " +
+    "or build it. One the API did not issue, or issued for " +
+    "other filters, another mode or another key's project or company, is refused (400).",
+});
 
 /** The rule every `from`/`to` window states on its operation. */
 export const WINDOW_RULE = "`to`, when given with `from`, must be after `from`.";
@@ -108,19 +124,14 @@ export const deltaQuery = z
   .object({
     limit: limitParam,
     page_token: pageTokenParam,
-    delta_token: z
-      .string()
-      .min(1)
-      .max(MAX_TOKEN_LENGTH)
-      .optional()
-      .openapi({
-        description:
-          "Opaque; the `delta_token` of the last page of the previous full copy or " +
-          "delta. Without it: a full copy of every " +
-          "visible row. With it: every row changed since, or removed since (`removed`). " +
-          "Repeat it beside `page_token` on " +
-          "later pages. Reusable; older than 30 days, or signed with a page-token secret " +
-          "since retired: 410 `resync_required`.",
-      }),
+    delta_token: tokenParam("delta_token").openapi({
+      description:
+        "Opaque; the `delta_token` of the last page of the previous full copy or " +
+        "delta. Without it: a full copy of every " +
+        "visible row. With it: every row changed since, or removed since (`removed`). " +
+        "Repeat it beside `page_token` on " +
+        "later pages. Reusable; older than 30 days, or signed with a page-token secret " +
+        "since retired: 410 `resync_required`.",
+    }),
   })
   .strict();

@@ -10,28 +10,50 @@ import { admit, originOf, record, requestEntry } from "./record";
 import { answerOf, parseInput, type Answer, type AnyRoute, type KeyedRoute } from "./route";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
-const jsonParser = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
+const rawParser = express.raw({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The `charset` a Content-Type declares, lower-cased; JSON without one is UTF-8 (RFC 8259). */
+const charsetOf = (req: Request) =>
+  /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.get("content-type") ?? "")?.[1].toLowerCase();
+
+const bodyError = (type: string, message: string) =>
+  Object.assign(new SyntaxError(message), { type, status: 400 });
 
 /**
- * Reads a JSON body. The Functions runtime parses `application/json` itself but hands other JSON
- * media types (`application/scim+json`) over as a raw Buffer, which express.json then leaves
- * alone: those are parsed here, with the same limits and errors.
+ * Reads a JSON body as UTF-8, the only charset JSON has: another declared charset is a 415, bytes
+ * that are not UTF-8 a 400 (never replaced by U+FFFD and stored). The Functions runtime parses
+ * `application/json` itself (its bytes are still checked, in `rawBody`) but hands other JSON
+ * media types (`application/scim+json`) over as a raw Buffer, parsed here.
  */
 async function readBody(req: Request, res: Response): Promise<void> {
+  if (!req.is(JSON_TYPES)) return;
+  const charset = charsetOf(req);
+  if (charset && charset !== "utf-8" && charset !== "utf8")
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the request body in UTF-8 (`charset=utf-8`).",
+    );
   await new Promise<void>((resolve, reject) =>
-    jsonParser(req, res, (err?: Error) => (err ? reject(err) : resolve())),
+    rawParser(req, res, (err?: Error) => (err ? reject(err) : resolve())),
   );
-  if (!Buffer.isBuffer(req.body) || !req.is(JSON_TYPES)) return;
-  const raw = req.body;
+  const body: unknown = req.body;
+  const parsed = !Buffer.isBuffer(body);
+  const raw = parsed ? (req as Request & { rawBody?: unknown }).rawBody : body;
+  if (!Buffer.isBuffer(raw)) return;
   if (raw.length > MAX_BODY_BYTES)
     throw new ApiError("payload_too_large", "The request body is too large.");
+  let text: string;
   try {
-    req.body = raw.length ? (JSON.parse(raw.toString("utf8")) as unknown) : undefined;
+    text = utf8.decode(raw);
   } catch {
-    throw Object.assign(new SyntaxError("malformed JSON body"), {
-      type: "entity.parse.failed",
-      status: 400,
-    });
+    throw bodyError("entity.encoding.invalid", "request body is not UTF-8");
+  }
+  if (parsed) return;
+  try {
+    req.body = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    throw bodyError("entity.parse.failed", "malformed JSON body");
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Request } from "express";
+import { illFormedTextAt } from "../lib/wellFormed";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { declaresBody, type Principal, type ProjectPrincipal } from "./context";
 import { ApiError, invalidRequest, type ErrorCode, type RefusedChangeNote } from "./errors";
@@ -195,6 +196,18 @@ function parsePart<S extends z.ZodType | undefined>(
   location: string,
 ): Out<S> {
   if (!schema) return undefined as Out<S>;
+  const illFormed = illFormedTextAt(value);
+  if (illFormed) {
+    const name =
+      illFormed
+        .map((k) => k ?? "(a field name)")
+        .join(".")
+        .slice(0, 200) || location;
+    throw invalidRequest(
+      `Invalid ${location} parameter "${name}": the text is not well-formed Unicode ` +
+        `(a lone UTF-16 surrogate); send UTF-8 text.`,
+    );
+  }
   // An absent body reads as no fields; a JSON `null` body is no object and is refused.
   const result = schema.safeParse(value === undefined ? {} : value);
   if (!result.success) throw invalidRequest(describeIssues(location, result.error));
@@ -209,9 +222,10 @@ export function parseInput(
   refuseRepeated(req.query);
   // A body in another format (a form, plain text) is refused as such, not read as missing fields.
   if (route.body && declaresBody(req) && !req.is(["application/json", "application/*+json"])) {
+    const type = route.path.startsWith("/scim/") ? "application/scim+json" : "application/json";
     throw new ApiError(
       "unsupported_media_type",
-      "Send the request body as JSON with `Content-Type: application/json`.",
+      `Send the request body as JSON with \`Content-Type: ${type}\`.`,
     );
   }
   return {

@@ -30,6 +30,8 @@ const KID_CHARS = 8;
  */
 const PAD_TO = 32;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** The characters of every token: `kid.base64url`. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
 const b64 = (buf: Buffer | string) => Buffer.from(buf).toString("base64url");
 

@@ -97,7 +97,8 @@ export type ScimErrorBody = z.infer<typeof scimErrorSchema>;
 /** A `scimType` for the kernel's own errors (body parsing, parameters, conflicts). */
 function scimTypeOf(error: ApiError, original: unknown): ScimType | undefined {
   if (error instanceof ScimError) return error.scimType;
-  if ((original as { type?: unknown } | null)?.type === "entity.parse.failed")
+  const bodyFailure = (original as { type?: unknown } | null)?.type;
+  if (bodyFailure === "entity.parse.failed" || bodyFailure === "entity.encoding.invalid")
     return "invalidSyntax";
   if (error.code === "invalid_request") return "invalidValue";
   if (error.code === "conflict") return "uniqueness";

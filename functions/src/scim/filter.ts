@@ -81,7 +81,13 @@ function tokenize(input: string): Token[] {
           `Unterminated or malformed string at position ${at + 1}; values are JSON strings in ` +
             `double quotes.`,
         );
-      tokens.push({ type: "value", value: JSON.parse(text) as string, at });
+      const value = JSON.parse(text) as string;
+      // `"\ud800"` escapes decode to a lone surrogate, which no stored text can equal.
+      if (!value.isWellFormed())
+        throw new FilterSyntaxError(
+          `The string at position ${at + 1} is not well-formed Unicode (a lone UTF-16 surrogate).`,
+        );
+      tokens.push({ type: "value", value, at });
       at += text.length;
     } else if (c === "-" || (c >= "0" && c <= "9")) {
       const text = sticky(NUMBER, input, at);

@@ -202,20 +202,30 @@ export const patchOpInput = z
     description: "RFC 7644 §3.5.2 PatchOp. Operations apply in order, all or none.",
   });
 
-const projectionParams = {
-  attributes: z
+/**
+ * Attribute paths (RFC 7643 ATTRNAME, URNs) joined by commas, in ASCII: at 300 characters even
+ * percent-encoded they stay small beside a `filter` of 1,000 characters (12,000 bytes at worst),
+ * so the URL stays under the runtime's 16 KiB header limit (docs/development.md).
+ */
+const attributeList = (description: string) =>
+  z
     .string()
-    .max(2000)
+    .max(300)
+    .regex(
+      /^[A-Za-z0-9:._$, -]*$/,
+      "must be attribute names (letters, digits, `:._-$`) joined by commas",
+    )
     .optional()
-    .openapi({
-      description:
-        "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are " +
-        "returned, with `id` and `schemas`.",
-    }),
-  excludedAttributes: z.string().max(2000).optional().openapi({
-    description:
-      "Comma-separated attribute names left out of the resources (never `id` or `schemas`).",
-  }),
+    .openapi({ description });
+
+const projectionParams = {
+  attributes: attributeList(
+    "Comma-separated attribute names (e.g. `userName,name.givenName`): only these are " +
+      "returned, with `id` and `schemas`.",
+  ),
+  excludedAttributes: attributeList(
+    "Comma-separated attribute names left out of the resources (never `id` or `schemas`).",
+  ),
 };
 
 /**
