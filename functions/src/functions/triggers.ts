@@ -35,9 +35,9 @@ export const roleRematch = onDocumentWritten(
     const { companyId } = event.params;
     const users = roles ? await rematchRoles(companyId) : 0;
     // After the role map: a role a group gives wins over it.
-    const { rematchGroupMembers } = await import("../services/groupMap");
-    const members = groups ? await rematchGroupMembers(companyId) : 0;
-    jobFinished("role.rematch", { companyId, users, members });
+    const { rematchGroups } = await import("../services/groupSweep");
+    const pages = groups ? await rematchGroups(companyId) : 0;
+    jobFinished("role.rematch", { companyId, users, pages });
   },
 );
 

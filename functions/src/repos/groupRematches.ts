@@ -102,6 +102,22 @@ export function writePending(
     t.update(ref, { keep: keep(record.keep) });
 }
 
+/**
+ * Starts the group's pending re-match again from its first member (a change of the group map):
+ * a pending removal stays a removal, restarted.
+ */
+export async function restartRematch(
+  companyId: string,
+  groupId: string,
+  origin: AuditOrigin,
+): Promise<void> {
+  await firestore().runTransaction(async (t) => {
+    const record = await readPending(t, companyId, groupId);
+    const at = { companyId, groupId, origin, now: Timestamp.now() };
+    writePending(t, at, record, { start: "rematch", added: [], removed: [] });
+  });
+}
+
 /** A page of a pending re-match: the company's users on it, and where the next one starts. */
 export interface RematchPage {
   ids: string[];

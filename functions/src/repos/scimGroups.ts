@@ -51,6 +51,11 @@ export async function findGroup(companyId: string, id: string): Promise<StoredGr
   return snap.exists ? parseGroup(snap) : null;
 }
 
+/** The ids of the company's groups (a read per group, none of their members). */
+export async function groupIdsOf(companyId: string): Promise<string[]> {
+  return (await groupsCollection(companyId).select().get()).docs.map((d) => d.id);
+}
+
 /** The company's groups among these ids (ids of deleted groups find none). */
 export async function groupsByIds(
   companyId: string,

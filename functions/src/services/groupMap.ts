@@ -1,8 +1,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { companyOf, companyRef, findCompany } from "../repos/companies";
-import { groupsCollection, groupsNamedIn, membersOf, type StoredGroup } from "../repos/scimGroups";
-import { settleUsers, systemOrigin, type RematchUpdate } from "../repos/userRematch";
+import { groupsNamedIn, type StoredGroup } from "../repos/scimGroups";
+import { settleUsers, type RematchUpdate } from "../repos/userRematch";
 import type { StoredUser } from "../repos/users";
 import { planUpdate } from "./users/decisions";
 import { chooseDepartment, groupAssignment, mapRole, type DepartmentChoice } from "./users/rules";
@@ -85,22 +85,4 @@ export async function applyGroupMap(
     },
     decide,
   );
-}
-
-/**
- * After a change of the group map (the `roleRematch` trigger): every member of the company's
- * groups is looked at again, audited as `user.updated` by `system`. Answers how many members
- * were looked at (those whose role and department already agree are not written).
- */
-export async function rematchGroupMembers(companyId: string): Promise<number> {
-  const groups = await groupsCollection(companyId).select().get();
-  const members = new Set<string>();
-  for (const group of groups.docs)
-    for (const member of await membersOf(companyId, group.id)) members.add(member.id);
-  await applyGroupMap(
-    companyId,
-    [...members],
-    systemOrigin({ id: "group-rematch", name: "Group re-match" }),
-  );
-  return members.size;
 }

@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { findCompany } from "../repos/companies";
-import { finishPage, pendingRematches, takePage } from "../repos/groupRematches";
-import { clearDueMarks, usersDueBefore } from "../repos/scimGroups";
+import { finishPage, pendingRematches, restartRematch, takePage } from "../repos/groupRematches";
+import { clearDueMarks, groupIdsOf, usersDueBefore } from "../repos/scimGroups";
 import { systemOrigin } from "../repos/userRematch";
 import { applyGroupMap } from "./groupMap";
 
@@ -96,4 +96,32 @@ export async function sweepGroupRoles(
     turn = next;
   }
   return { pages, users };
+}
+
+/** How long the `roleRematch` trigger works on a map change's pages (its timeout is 540 s). */
+export const REMATCH_BUDGET_MS = 6 * 60_000;
+
+/**
+ * After a change of the group map (the `roleRematch` trigger): every group of the company gets a
+ * pending re-match, so no group's member list is read whole; their pages are taken here one after
+ * another for up to `budgetMs` (audited as `user.updated` by `system`), the rest by the sweep.
+ * Answers the pages done.
+ */
+export async function rematchGroups(
+  companyId: string,
+  budgetMs = REMATCH_BUDGET_MS,
+): Promise<number> {
+  const deadline = Date.now() + budgetMs;
+  const origin = systemOrigin({ id: "group-rematch", name: "Group re-match" });
+  const groups = await groupIdsOf(companyId);
+  for (const groupId of groups) await restartRematch(companyId, groupId, origin);
+  let pages = 0;
+  for (const groupId of groups) {
+    let state = "more";
+    while (state === "more" && Date.now() < deadline) {
+      ({ state } = await continueRematch(companyId, groupId, SWEEP_PAGE));
+      pages++;
+    }
+  }
+  return pages;
 }

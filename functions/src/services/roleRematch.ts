@@ -81,5 +81,5 @@ const changed =
 
 /** The role map or who owns roles changed. */
 export const roleSettingsChanged = changed(["provisioningRoleMap", "provisioningRolesSource"]);
-/** The group map changed (services/groupMap.ts `rematchGroupMembers`). */
+/** The group map changed (services/groupSweep.ts `rematchGroups`). */
 export const groupMapChanged = changed(["provisioningGroupMap"]);

@@ -1,6 +1,6 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
-import { rematchGroupMembers } from "../../src/services/groupMap";
+import { rematchGroups } from "../../src/services/groupSweep";
 import { randomId } from "../support/builders";
 import { countReads } from "../support/readCounter";
 import { patchOp, scim, scimCompany } from "../support/scim";
@@ -66,7 +66,7 @@ describe("group roles follow the memberships and the map as they are now", () =>
 
     // The operator empties the map (the roleRematch trigger runs this).
     await setMap(companyId, {});
-    await rematchGroupMembers(companyId);
+    await rematchGroups(companyId);
     expect(await stored(u)).toMatchObject({ role: "inspector", groupRole: null });
     // A later PATCH of roles does not bring the stale group role back.
     await scim(
@@ -79,13 +79,13 @@ describe("group roles follow the memberships and the map as they are now", () =>
 
     // With the map back, then the group deleted while the map is gone: nothing is left behind.
     await setMap(companyId, MAP);
-    await rematchGroupMembers(companyId);
+    await rematchGroups(companyId);
     expect(await stored(v)).toMatchObject({ role: "manager", groupRole: "manager" });
     await firestore().doc(`companies/${companyId}`).update({ provisioningGroupMap: null });
     expect((await scim("delete", `/Groups/${managers}`, key)).status).toBe(204);
     expect(await stored(v)).toMatchObject({ role: "inspector", groupRole: null });
     await setMap(companyId, MAP);
-    await rematchGroupMembers(companyId);
+    await rematchGroups(companyId);
     expect(await stored(v)).toMatchObject({ role: "inspector", groupRole: null });
   });
 
