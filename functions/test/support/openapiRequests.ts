@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { z } from "../../src/http/zod";
 import { INSTANT_PATTERN } from "../../src/lib/dates";
 import { MONTH_PATTERN } from "../../src/lib/months";
+import { TOKEN_PATTERN } from "../../src/lib/pageToken";
 
 /**
  * Requests generated from an OpenAPI document's parameter and body schemas (fast-check), for the
@@ -88,6 +89,9 @@ const PATTERN_VIOLATIONS: Record<string, string[]> = {
   [MONTH_PATTERN]: ["2026-13", "1899-12", "2026-1"],
   "\\S": ["", "   "],
   [z.regexes.email.source]: ["not-an-address", "a!b@example.com", '"quoted"@example.com'],
+  [TOKEN_PATTERN.source]: ["not a token", "t\u00f6ken", "a/b+c="],
+  // SCIM attribute lists (scim/userWire.ts): ASCII attribute paths joined by commas.
+  ["^[A-Za-z0-9:._$, -]*$"]: ["name;givenName", "\u00e9mails", "userName/emails"],
 };
 
 export function createGenerators(
