@@ -10,7 +10,7 @@ import { isObject } from "../lib/isObject";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { groupEntry } from "./scimGroups";
 import { nullableString, parseSnapshot, text } from "./stored";
-import { systemOrigin } from "./userRematch";
+import { CONTENDED, systemOrigin } from "./userRematch";
 import { usersCollection } from "./users";
 
 /**
@@ -115,7 +115,7 @@ export async function restartRematch(
     const record = await readPending(t, companyId, groupId);
     const at = { companyId, groupId, origin, now: Timestamp.now() };
     writePending(t, at, record, { start: "rematch", added: [], removed: [] });
-  });
+  }, CONTENDED);
 }
 
 /** A page of a pending re-match: the company's users on it, and where the next one starts. */
@@ -168,7 +168,7 @@ export function takePage(
     const { version, cursor, origin } = record;
     const next = page.docs.at(-1)?.id ?? cursor;
     return { ids: mine.map((d) => d.id), origin, version, cursor, next, last: page.size < size };
-  });
+  }, CONTENDED);
 }
 
 /** Moves the cursor past `page` (deletes the record after the last), unless it was rewritten. */
@@ -183,7 +183,7 @@ export async function finishPage(
     if (!record || record.version !== page.version || record.cursor !== page.cursor) return;
     if (page.last) t.delete(ref);
     else t.update(ref, { cursor: page.next });
-  });
+  }, CONTENDED);
 }
 
 /** The oldest pending re-matches (the sweep's list). */

@@ -3,6 +3,7 @@ import { firestore } from "../config/firebase";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { readPending, writePending, type PendingChange } from "./groupRematches";
 import { groupEntry, groupsCollection, parseGroup, type GroupFields } from "./scimGroups";
+import { CONTENDED } from "./userRematch";
 import { usersCollection } from "./users";
 
 /**
@@ -74,7 +75,7 @@ export async function commitGroup(
     const start = pending.start ?? (renamed ? "rematch" : undefined);
     writePending(tx, { companyId, groupId, origin, now }, record, { ...pending, start });
     return now;
-  });
+  }, CONTENDED);
 }
 
 /**
@@ -97,7 +98,7 @@ export async function deleteGroupDocument(
     tx.delete(groupsCollection(companyId).doc(groupId));
     const removal = { start: "removal" as const, keep: [], ...none };
     writePending(tx, { companyId, groupId, origin, now }, record, removal);
-  });
+  }, CONTENDED);
 }
 
 /**

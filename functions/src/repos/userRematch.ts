@@ -4,6 +4,9 @@ import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import type { UserUpdate } from "./userTransaction";
 import { liveUsers, parseUser, usersCollection, type StoredUser } from "./users";
 
+/** Group changes, their pages and the roles they give contend on the same users and groups. */
+export const CONTENDED = { maxAttempts: 25 };
+
 /** Users re-matched per transaction (each also writes its audit entry). */
 const CHUNK = 200;
 
@@ -89,7 +92,7 @@ export async function settleUsers<C>(
         } else if (user.groupRoleDueAt) t.update(usersCollection().doc(user.id), due);
       }
       return count;
-    });
+    }, CONTENDED);
   }
   return changed;
 }
