@@ -7,6 +7,25 @@ import { liveUsers, parseUser, usersCollection, type StoredUser } from "./users"
 /** Group changes, their pages and the roles they give contend on the same users and groups. */
 export const CONTENDED = { maxAttempts: 25 };
 
+/**
+ * Runs a contended transaction again when the Firestore emulator closed it: under contention the
+ * emulator answers the next read of a transaction it aborted with INVALID_ARGUMENT ("Transaction
+ * is invalid or closed"), which the SDK does not retry, where production answers ABORTED, which
+ * it does. A few attempts; any other error is thrown at once.
+ */
+export async function retryClosed<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const closed =
+        (err as { code?: unknown }).code === 3 &&
+        /Transaction is invalid or closed/.test(String((err as Error).message));
+      if (!closed || attempt >= 5) throw err;
+    }
+  }
+}
+
 /** Users re-matched per transaction (each also writes its audit entry). */
 const CHUNK = 200;
 
