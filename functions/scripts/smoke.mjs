@@ -524,7 +524,7 @@ async function checks() {
   if (forged.status === 401 && forged.body.error.status === "UNAUTHENTICATED") passed++;
   else
     failures.push(
-      `listApiKeys with a malformed ID token: ${forged.status} ${JSON.stringify(forged.body).slice(0, 200)}`,
+      `listApiKeys, malformed ID token: ${forged.status} ${JSON.stringify(forged.body).slice(0, 200)}`,
     );
   finish("smoke", "SMOKE_REPORT", { passed, failures });
 }

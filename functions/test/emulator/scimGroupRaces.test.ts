@@ -49,7 +49,7 @@ async function officers() {
 const roleOf = async (id: string) =>
   (await firestore().doc(`users/${id}`).get()).get("role") as string;
 
-it("a rename racing an add of a member keeps the new name, and no one keeps the old name's role", async () => {
+it("a rename racing an add keeps the new name; no one keeps the old name's role", async () => {
   const wrong: string[] = [];
   for (let round = 0; round < 20; round++) {
     const { companyId, key, id } = await officers();
@@ -71,7 +71,7 @@ it("a rename racing an add of a member keeps the new name, and no one keeps the 
   expect(wrong).toEqual([]);
 });
 
-it("a deletion racing an add of a member leaves no group behind, and the member no role", async () => {
+it("a deletion racing an add leaves no group behind, and the member no role", async () => {
   const wrong: string[] = [];
   for (let round = 0; round < 20; round++) {
     const { companyId, key, id } = await officers();
@@ -94,7 +94,7 @@ it("a deletion racing an add of a member leaves no group behind, and the member 
   expect(wrong).toEqual([]);
 });
 
-it("a company renaming a large group again and again does not hold the sweep from another company's marks", async () => {
+it("a company renaming a large group in a loop does not hold the sweep from others", async () => {
   const a = await officers();
   await users(a.companyId, 2_000, [a.id]);
   const b = await officers();
