@@ -12,6 +12,7 @@ import {
   scimGroupInput,
   scimGroupSchema,
 } from "./groupWire";
+import { getQuery, listQuery } from "./queryParams";
 import {
   listResponseSchema,
   SCIM_ERRORS,
@@ -20,7 +21,6 @@ import {
   scimSuccess,
   scimUrl,
 } from "./routeKit";
-import { getQuery, listQuery } from "./userWire";
 
 /**
  * The SCIM Groups endpoints (RFC 7644 §3): Okta's Group Push and Entra ID's group provisioning.

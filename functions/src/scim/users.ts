@@ -8,10 +8,11 @@ import { applyPatch, stateFromBody, type State } from "./assign";
 import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
 import { project } from "./projection";
+import { getQuery, listQuery } from "./queryParams";
 import { newUserOf, patchBetween, scimDepartmentOf, stateOf, userResource } from "./resource";
 import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
 import { LIST_SUCCESS, listUsersPage } from "./search";
-import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
+import { patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
 /**
  * The SCIM Users endpoints: a thin adapter over the users service (the same seat rules, role
