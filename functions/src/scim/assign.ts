@@ -1,8 +1,8 @@
 import { isObject } from "../lib/isObject";
-import { invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath } from "./filter";
 import { assertSchemaList, matches, operationsOf, pathOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
+import { invalidValue, ScimError } from "./scimErrors";
 import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
 import {
   coerce,

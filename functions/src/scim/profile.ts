@@ -1,7 +1,7 @@
 import { isObject } from "../lib/isObject";
 import { assign, type State } from "./assign";
-import { invalidValue } from "./errors";
 import type { AttributeDef } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import {
   attributeOf,
   ENTERPRISE_ATTRIBUTES,

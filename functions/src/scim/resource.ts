@@ -8,9 +8,9 @@ import type { NewUser } from "../services/users/invite";
 import type { UserPatch } from "../services/users/lifecycle";
 import { departmentNameOf } from "../services/users/rules";
 import type { State } from "./assign";
-import { invalidValue } from "./errors";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
 import { scimUrl, URN } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import { primaryOf } from "./values";
 
 /**

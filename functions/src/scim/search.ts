@@ -3,7 +3,6 @@ import { defineRoute, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { departmentsOf } from "../repos/companies";
 import { rosterWindow } from "../repos/users";
-import { invalidValue } from "./errors";
 import { SCIM_USER_LIST_EXAMPLE } from "./examples";
 import { MAX_FILTER_LENGTH } from "./filter";
 import { project } from "./projection";
@@ -17,6 +16,7 @@ import {
   SCIM_ROUTE,
   scimSuccess,
 } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import { userTerms } from "./userFilter";
 import { usersMatching } from "./userLookup";
 import { scimUserSchema } from "./userWire";

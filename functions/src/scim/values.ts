@@ -1,8 +1,8 @@
 import { isObject } from "../lib/isObject";
-import { invalidValue } from "./errors";
 import type { Filter } from "./filter";
 import { propertyOf } from "./patchOp";
 import type { AttributeDef } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import { subAttributeOf } from "./userSchema";
 
 /**

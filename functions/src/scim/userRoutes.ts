@@ -5,12 +5,12 @@ import { findOnRoster } from "../repos/users";
 import { inviteUser } from "../services/users/invite";
 import { removeUser, updateProvisionedUser, type UserPatch } from "../services/users/lifecycle";
 import { applyPatch, stateFromBody, type State } from "./assign";
-import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
 import { project } from "./projection";
 import { getQuery, listQuery } from "./queryParams";
 import { newUserOf, patchBetween, scimDepartmentOf, stateOf, userResource } from "./resource";
 import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
+import { asScim, ScimError } from "./scimErrors";
 import { LIST_SUCCESS, listUsersPage } from "./search";
 import { patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
