@@ -13,6 +13,7 @@ import {
   toItem,
   toItems,
   tooMany,
+  type Item,
 } from "./values";
 
 /**
@@ -24,7 +25,6 @@ import {
  * and MAX_VALUES; the values themselves are read by values.ts.
  */
 export type State = Record<string, unknown>;
-type Item = Record<string, unknown>;
 const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
 
 function applyMulti(

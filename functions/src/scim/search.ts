@@ -15,6 +15,7 @@ import {
   SCIM_ERRORS,
   SCIM_ROUTE,
   scimSuccess,
+  userUrl,
 } from "./routeKit";
 import { invalidValue } from "./scimErrors";
 import { userTerms } from "./userFilter";
@@ -46,7 +47,7 @@ export async function listUsersPage(companyId: string, req: Request, q: ListRequ
   ]);
   return listResponse(
     page.users.map((u) =>
-      project(userResource(req, u, departments), q.attributes, q.excludedAttributes),
+      project(userResource(userUrl(req, u.id), u, departments), q.attributes, q.excludedAttributes),
     ),
     page.total,
     startIndex,

@@ -9,7 +9,7 @@ import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "
 import { project } from "./projection";
 import { getQuery, listQuery } from "./queryParams";
 import { newUserOf, patchBetween, scimDepartmentOf, stateOf, userResource } from "./resource";
-import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
+import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, userUrl } from "./routeKit";
 import { asScim, ScimError } from "./scimErrors";
 import { LIST_SUCCESS, listUsersPage } from "./search";
 import { patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
@@ -62,7 +62,11 @@ const getUser = defineRoute({
       departmentsOf(companyId),
     ]);
     if (!user) throw userNotFound(params.id);
-    return project(userResource(req, user, departments), q.attributes, q.excludedAttributes);
+    return project(
+      userResource(userUrl(req, user.id), user, departments),
+      q.attributes,
+      q.excludedAttributes,
+    );
   },
 });
 
@@ -90,10 +94,11 @@ const createUser = defineRoute({
     const user = await asScim(
       inviteUser(companyId, { ...input, provisionedBy: "scim" }, origin, "record"),
     );
-    const resource = userResource(req, user, await departmentsOf(companyId));
+    const location = userUrl(req, user.id);
+    const resource = userResource(location, user, await departmentsOf(companyId));
     return new Reply(resource, {
       status: 201,
-      headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) },
+      headers: { Location: location },
     });
   },
 });
@@ -135,7 +140,7 @@ function changeRoute(
       const { user, refusedAddressOf } = await asScim(
         updateProvisionedUser(companyId, params.id, patch, origin, "record"),
       );
-      const resource = userResource(req, user, departments);
+      const resource = userResource(userUrl(req, user.id), user, departments);
       if (!refusedAddressOf) return resource;
       return new Reply(resource, {
         refusedChange: { action: "user.address_change_refused", uid: refusedAddressOf },
