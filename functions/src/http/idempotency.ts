@@ -80,20 +80,22 @@ const keeps = (err: unknown): err is ApiError =>
   err instanceof ApiError && err.status < 500 && err.status !== 429;
 
 /**
- * Runs the route once per `Idempotency-Key`: the first request runs and stores its answer; the
- * same request again gets that answer; another request under the key 422; while the first runs,
- * 409. When every earlier try stopped before its answer was stored, a change one of them
- * committed answers (its audit entry, committed with it, names it); else the request runs again.
+ * Runs a write that declares `idempotency` once per `Idempotency-Key`: the first request runs and
+ * stores its answer; the same request again gets that answer; another request under the key 422;
+ * while the first runs, 409. When every earlier try stopped before its answer was stored, a change
+ * one of them committed answers (its audit entry, committed with it, names it); else the request
+ * runs again.
  */
 export async function runOnce(
-  route: KeyedRoute,
+  route: AnyRoute,
+  idempotency: NonNullable<KeyedRoute["idempotency"]>,
   req: Request,
   ctx: RequestContext,
   principal: Principal,
   run: () => Promise<Answer>,
 ): Promise<Answer> {
   const sent = req.get(IDEMPOTENCY_HEADER);
-  if (!route.idempotency || sent === undefined) return run();
+  if (sent === undefined) return run();
   const key = KEY.exec(sent)?.[1];
   if (!key)
     throw invalidRequest(
@@ -127,15 +129,12 @@ export async function runOnce(
   let answer: Answer;
   try {
     const committed =
-      claim.kind === "taken_over" && route.idempotency.committed
+      claim.kind === "taken_over" && idempotency.committed
         ? await committedChange(principal.companyId, claim.earlierRequestIds)
         : null;
     answer =
-      committed && route.idempotency.committed
-        ? answerOf(
-            route as AnyRoute,
-            await route.idempotency.committed(committed.target.id, principal, req),
-          )
+      committed && idempotency.committed
+        ? answerOf(route, await idempotency.committed(committed.target.id, principal, req))
         : await run();
   } catch (err) {
     if (!keeps(err)) await releaseIdempotencyKey(id, ctx.requestId);

@@ -78,7 +78,7 @@ type Target = { route: KeyedRoute } | { refuse: (req: Request) => ApiError };
 async function run(target: Target, req: Request, ctx: RequestContext, principal: Principal) {
   if ("refuse" in target) throw target.refuse(req);
   const { route } = target;
-  return runOnce(route, req, ctx, principal, async () => {
+  const execute = async () => {
     const input = parseInput(route as AnyRoute, req);
     const result = await route.handler({
       ...input,
@@ -87,7 +87,12 @@ async function run(target: Target, req: Request, ctx: RequestContext, principal:
       ...tokenScopesOf(route.operationId, principal, input.params, input.query),
     });
     return answerOf(route as AnyRoute, result);
-  });
+  };
+  // Only a write that takes `Idempotency-Key` looks for one; every other request just runs.
+  const { idempotency } = route;
+  return idempotency
+    ? runOnce(route as AnyRoute, idempotency, req, ctx, principal, execute)
+    : execute();
 }
 
 /**
