@@ -114,12 +114,13 @@ export function moduleLoadFigure(name, rounds = ROUNDS, dir = FUNCTIONS_DIR) {
 
 /**
  * One line per function: load, then its first call, and the sum, in CPU time (wall clock in
- * brackets), the modules loaded, and what the first call answered.
+ * brackets), the modules loaded, and what the first call answered. The issue's targets are for
+ * the load; the first call and the sum stand beside it, so that no cost hides in the first call.
  */
 export function moduleLoadFigures(rounds = ROUNDS, dir = FUNCTIONS_DIR) {
   const main = mainOf(dir);
   const lines = [
-    `module load per function (${main}; a fresh process per function with FUNCTION_TARGET, medians of ${rounds}; CPU ms, wall ms in brackets): load + first call = total (target: APIs <= 250, the others <= 150)`,
+    `module load per function (${main}; a fresh process per function with FUNCTION_TARGET, medians of ${rounds}; CPU ms, wall ms in brackets): load + first call = total (target, on the load: APIs <= 250, the others <= 150)`,
   ];
   for (const name of Object.keys(FIRST_CALL)) {
     const runs = Array.from({ length: rounds }, () => measureOnce(dir, main, name));
@@ -128,13 +129,13 @@ export function moduleLoadFigures(rounds = ROUNDS, dir = FUNCTIONS_DIR) {
       continue;
     }
     const figure = (pick) => median(runs.map(pick)).toFixed(0).padStart(4);
-    const total = median(runs.map((r) => r.indexCpu + r.ownCpu));
+    const load = median(runs.map((r) => r.indexCpu));
     const target = name.endsWith("Api") ? 250 : 150;
     const { indexModules, modules, outcome } = runs[0];
     lines.push(
       `  ${name.padEnd(23)} ${figure((r) => r.indexCpu)} + ${figure((r) => r.ownCpu)} = ${figure((r) => r.indexCpu + r.ownCpu)} ms ` +
         `[${figure((r) => r.index)} + ${figure((r) => r.own)} = ${figure((r) => r.index + r.own)}]  ${indexModules} + ${modules - indexModules} modules` +
-        `${outcome === null ? ", first call not timed" : ` (first call: ${outcome})`}: ${total <= target ? "ok" : "MISSED"}`,
+        `${outcome === null ? ", first call not timed" : ` (first call: ${outcome})`}: load ${load <= target ? "ok" : "MISSED"}`,
     );
   }
   return lines;

@@ -1,15 +1,18 @@
 // The deployed code: node scripts/bundle.mjs (the last step of `npm run build`, after tsc).
 //
-// Bundles each file of src/functions/ (the functions of one trigger kind), as tsc compiled it to
-// lib/functions/, with esbuild into lib/bundle/<file>.js: our code and its pure-JavaScript
-// dependencies (firebase-functions, the Admin SDK, express, zod…) in one file each, so an
-// instance reads and compiles one file instead of hundreds of small ones. Kept external, installed by `npm ci` as before: the libraries that
-// read files next to their own code at run time (the Firestore client and google-gax load their
-// .proto and JSON descriptors from disk, grpc its own) and Cloud Storage, which only signing
-// loads. Then writes lib/bundle/index.js, the package's `main`: an instance of a function loads
-// only that function's bundle (FUNCTION_TARGET, set by Cloud Run functions and by the Functions
-// emulator for each worker); without it (the deploy tooling's discovery) it loads them all.
-// Prints each bundle's size (docs/benchmarks.md, "Cold start").
+// Bundles each file of src/functions/ (the functions of one trigger kind) with esbuild into
+// lib/bundle/<file>.mjs: our code and its pure-JavaScript dependencies (firebase-functions, the
+// Admin SDK, express, zod…), split into ES module chunks, so an instance reads and compiles a few
+// files instead of hundreds of small ones, and at start-up only what start-up runs: each
+// function's handler or app, which src/functions/ loads by `await import()`, is in chunks of its
+// own, loaded at its first call. Kept external, installed by `npm ci` as before: the libraries
+// that read files next to their own code at run time (the Firestore client and google-gax load
+// their .proto and JSON descriptors from disk, grpc its own) and Cloud Storage, which only signing
+// loads. Then writes lib/bundle/index.js, the package's `main` (CommonJS, which require()s the ES
+// modules): an instance of a function loads only that function's bundle (FUNCTION_TARGET, set by
+// Cloud Run functions and by the Functions emulator for each worker); without it (the deploy
+// tooling's discovery) it loads them all. Prints each bundle's size (docs/benchmarks.md, "Cold
+// start").
 import * as esbuild from "esbuild";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -18,9 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-// tsc's CommonJS output, so that packages resolve as under Node's require() (their CommonJS
-// builds, the ones the tests and the tsc output run), not their ESM builds.
-const COMPILED = join(FUNCTIONS_DIR, "lib", "functions");
+const SOURCES = join(FUNCTIONS_DIR, "src", "functions");
 // Two levels below the package, like the tsc output: src/http/docsPage.ts finds lib/docs from it.
 const OUT_DIR = join(FUNCTIONS_DIR, "lib", "bundle");
 export const EXTERNAL = [
@@ -31,25 +32,42 @@ export const EXTERNAL = [
   "@grpc/proto-loader",
 ];
 
-// Loaded at their first use rather than with the bundle: firebase-functions' https and identity
-// providers load these at start-up for callable and blocking-function tokens, and our Admin SDK
-// getters import them too, yet an API request authenticated by key, a signed-out call and every
-// trigger never need them (docs/benchmarks.md, "Cold start": 50 ms and more of each start).
-const DEFERRED = ["firebase-admin/auth", "firebase-admin/app-check"];
+// Loaded at their first use rather than at start-up: firebase-functions' https and identity
+// providers load the first two at start-up for callable and blocking-function tokens, its
+// Firestore provider loads the third (and with it the external Firestore client) to decode an
+// event, and our Admin SDK getters import all three, yet an API request authenticated by key, a
+// signed-out call and a trigger before its first event never need them (docs/benchmarks.md,
+// "Cold start": 50 ms and more of each start).
+const DEFERRED = ["firebase-admin/auth", "firebase-admin/app-check", "firebase-admin/firestore"];
 const requireHere = createRequire(import.meta.url);
+/** The file holding a deferred module: an entry of its own, so a start does not even parse it. */
+const deferredFile = (path) => `./deferred-${path.replace(/[^a-z0-9]+/gi, "-")}.mjs`;
 
-/** Each deferred module as a stand-in whose exports are getters that require it once. */
+/**
+ * Each deferred module as a stand-in whose exports are getters that require its file once (Node
+ * loads an ES module without top-level await through require(); the file's imports are the shared
+ * chunks already loaded, so there is one firebase-admin app registry).
+ */
 const deferPlugin = {
   name: "defer",
   setup(build) {
     const filter = new RegExp(`^(${DEFERRED.join("|")})$`);
-    build.onResolve({ filter }, ({ path, namespace }) =>
-      namespace === "deferred" ? undefined : { path, namespace: "deferred" },
-    );
+    build.onResolve({ filter }, ({ path }) => ({ path, namespace: "deferred" }));
+    build.onResolve({ filter: /^deferred:/ }, ({ path }) => ({
+      path: path.slice("deferred:".length),
+      namespace: "deferred-file",
+    }));
+    build.onResolve({ filter: /^\.\/deferred-/ }, ({ path }) => ({ path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: "deferred-file" }, ({ path }) => ({
+      resolveDir: FUNCTIONS_DIR,
+      // Its resolved file, not its name (the stand-in); whole, so that reading none of its exports
+      // here runs none of their getters (the Firestore client's `v1` loads google-gax).
+      contents: `module.exports = require(${JSON.stringify(requireHere.resolve(path))});`,
+    }));
     build.onLoad({ filter: /.*/, namespace: "deferred" }, ({ path }) => ({
       resolveDir: FUNCTIONS_DIR,
       contents: `let mod;
-const load = () => (mod ??= require(${JSON.stringify(path)}));
+const load = () => (mod ??= require(${JSON.stringify(deferredFile(path))}).default);
 for (const name of ${JSON.stringify(Object.keys(requireHere(path)))}) {
   Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
 }
@@ -58,20 +76,54 @@ for (const name of ${JSON.stringify(Object.keys(requireHere(path)))}) {
   },
 };
 
+/**
+ * Packages resolve as under Node's require() (their CommonJS builds, the ones the tests and the
+ * tsc output run), not their ESM builds, though our modules reach them by `import`.
+ */
+const requireResolution = {
+  name: "require-resolution",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path, kind, resolveDir, importer }) =>
+      kind === "import-statement" || kind === "dynamic-import"
+        ? build.resolve(path, { kind: "require-call", resolveDir, importer })
+        : undefined,
+    );
+  },
+};
+
+// ES modules, split: each entry holds only what its functions run at start-up, and each
+// `await import()` target (a function's handler or app) goes into chunks loaded at its first
+// call, so a start does not parse code only a first call runs. Shared chunks hold one copy of each
+// module (firebase-admin's app registry, firebase-functions' globals). The bundled CommonJS
+// dependencies require the external ones, and src/http/docsPage.ts reads __dirname.
+const BANNER = `import { createRequire as __createRequire } from "node:module";
+import { dirname as __pathDirname } from "node:path";
+import { fileURLToPath as __fileURLToPath } from "node:url";
+const require = __createRequire(import.meta.url);
+const __filename = __fileURLToPath(import.meta.url);
+const __dirname = __pathDirname(__filename);`;
+
 rmSync(OUT_DIR, { recursive: true, force: true });
 mkdirSync(OUT_DIR, { recursive: true });
-const entries = readdirSync(COMPILED)
-  .filter((f) => f.endsWith(".js"))
+const entries = readdirSync(SOURCES)
+  .filter((f) => f.endsWith(".ts"))
   .map((f) => f.slice(0, -3));
 const result = await esbuild.build({
-  entryPoints: entries.map((name) => ({ in: join(COMPILED, `${name}.js`), out: name })),
+  entryPoints: [
+    ...entries.map((name) => ({ in: join(SOURCES, `${name}.ts`), out: name })),
+    ...DEFERRED.map((path) => ({ in: `deferred:${path}`, out: deferredFile(path).slice(2, -4) })),
+  ],
   outdir: OUT_DIR,
+  outExtension: { ".js": ".mjs" },
   bundle: true,
+  splitting: true,
   platform: "node",
   target: "node24",
-  format: "cjs",
+  format: "esm",
+  tsconfig: join(FUNCTIONS_DIR, "tsconfig.json"),
   external: EXTERNAL,
-  plugins: [deferPlugin],
+  plugins: [deferPlugin, requireResolution],
+  banner: { js: BANNER },
   // Readable stack traces in the logs: names kept, nothing minified.
   keepNames: true,
   legalComments: "none",
@@ -82,8 +134,9 @@ if (result.errors.length) process.exit(1);
 // Which bundle holds which function: read the way the deploy tooling reads them (a fresh process
 // without FUNCTION_TARGET), which also proves that each bundle loads on its own.
 const list = `const out = {}; for (const name of JSON.parse(process.argv[1])) {
-  const m = require("./" + name + ".js");
-  for (const key of Object.keys(m)) if (m[key] && m[key].__endpoint) out[key] = "./" + name + ".js";
+  const file = "./" + name + ".mjs";
+  const m = require(file);
+  for (const key of Object.keys(m)) if (m[key] && m[key].__endpoint) out[key] = file;
 } console.log(JSON.stringify(out));`;
 const env = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(FUNCTION_TARGET|K_SERVICE)$/.test(k)),
@@ -125,13 +178,22 @@ const BUNDLES = ${JSON.stringify(bundles, null, 2)};
 const target = process.env.FUNCTION_TARGET;
 const own = target && Object.hasOwn(BUNDLES, target) ? BUNDLES[target] : undefined;
 module.exports = own
-  ? require(own)
+  ? { ...require(own) }
   : Object.assign({}, ...[...new Set(Object.values(BUNDLES))].map((file) => require(file)));
 `,
 );
 
+const kib = (file) => (statSync(join(OUT_DIR, file)).size / 1024).toFixed(0);
 for (const name of entries) {
-  const kib = statSync(join(OUT_DIR, `${name}.js`)).size / 1024;
-  const functions = Object.keys(bundles).filter((f) => bundles[f] === `./${name}.js`);
-  console.log(`bundle ${name}.js  ${kib.toFixed(0)} KiB  ${functions.join(", ")}`);
+  const functions = Object.keys(bundles).filter((f) => bundles[f] === `./${name}.mjs`);
+  console.log(`bundle ${name}.mjs  ${kib(`${name}.mjs`)} KiB  ${functions.join(", ")}`);
 }
+const chunks = readdirSync(OUT_DIR).filter((f) => /^chunk-.*\.mjs$/.test(f));
+const total = chunks.reduce((sum, f) => sum + statSync(join(OUT_DIR, f)).size, 0) / 1024;
+console.log(
+  `chunks: ${chunks.length}, ${total.toFixed(0)} KiB, the largest ${chunks
+    .map((f) => `${f} ${kib(f)} KiB`)
+    .sort((a, b) => parseInt(b.split(" ")[1]) - parseInt(a.split(" ")[1]))
+    .slice(0, 4)
+    .join(", ")}`,
+);
