@@ -5,6 +5,7 @@ import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./fi
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { assertSchemaList, propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./routeKit";
+import { checkedText } from "./values";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH
@@ -21,8 +22,7 @@ function text(value: unknown, name: string, max: number, required: boolean): str
   if (typeof value !== "string") throw invalidValue(`"${name}" must be a string.`);
   const trimmed = value.trim();
   if (!trimmed && required) throw invalidValue(`"${name}" must not be empty.`);
-  if (trimmed.length > max) throw invalidValue(`"${name}" is longer than ${max} characters.`);
-  return trimmed || null;
+  return checkedText(trimmed || null, name, max);
 }
 
 /** Over the cap, whether in one value or over all operations: `tooMany`, as the catalogue says. */
