@@ -2,7 +2,8 @@ import type { Request } from "express";
 import { illFormedTextAt } from "../lib/wellFormed";
 import type { AuditOrigin } from "../repos/auditLogs";
 import { declaresBody, type Principal, type ProjectPrincipal } from "./context";
-import { ApiError, invalidRequest, type ErrorCode, type RefusedChangeNote } from "./errors";
+import type { ErrorCode, RefusedChangeNote } from "./errors";
+import { ApiError, invalidPart, invalidRequest } from "./errors";
 import { z } from "./zod";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -210,7 +211,7 @@ function parsePart<S extends z.ZodType | undefined>(
   }
   // An absent body reads as no fields; a JSON `null` body is no object and is refused.
   const result = schema.safeParse(value === undefined ? {} : value);
-  if (!result.success) throw invalidRequest(describeIssues(location, result.error));
+  if (!result.success) throw invalidPart(location, value, describeIssues(location, result.error));
   return result.data as Out<S>;
 }
 

@@ -1,5 +1,5 @@
 import { isObject } from "../lib/isObject";
-import { invalidValue, ScimError } from "./errors";
+import { invalidSyntax, invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath } from "./filter";
 import { assertSchemaList, matches, operationsOf, pathOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
@@ -188,7 +188,7 @@ export function assign(
  * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
  */
 export function stateFromBody(body: unknown, sent?: Set<string>): State {
-  if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
+  if (!isObject(body)) throw invalidSyntax("The body must be a User resource (a JSON object).");
   assertSchemaList(body);
   const state: State = { name: {}, emails: [] };
   assign(state, "replace", body, undefined, sent);

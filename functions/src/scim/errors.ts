@@ -1,5 +1,5 @@
 import type { DialectResponse, ErrorDialect } from "../http/errorHandler";
-import { ApiError, type ErrorCode } from "../http/errors";
+import { ApiError, NotAnObjectError, type ErrorCode } from "../http/errors";
 import { usersAnswer, withRefusedChange } from "../http/usersErrors";
 import { z } from "../http/zod";
 import { UsersError } from "../services/users/errors";
@@ -97,6 +97,8 @@ export type ScimErrorBody = z.infer<typeof scimErrorSchema>;
 /** A `scimType` for the kernel's own errors (body parsing, parameters, conflicts). */
 function scimTypeOf(error: ApiError, original: unknown): ScimType | undefined {
   if (error instanceof ScimError) return error.scimType;
+  // Not the structure the schema gives the message (RFC 7644 §3.12), as a body that does not parse.
+  if (error instanceof NotAnObjectError) return "invalidSyntax";
   const bodyFailure = (original as { type?: unknown } | null)?.type;
   if (bodyFailure === "entity.parse.failed" || bodyFailure === "entity.encoding.invalid")
     return "invalidSyntax";

@@ -1,6 +1,6 @@
 import { isObject } from "../lib/isObject";
 import type { GroupChange, GroupFields } from "../services/groups";
-import { invalidValue, ScimError } from "./errors";
+import { invalidSyntax, invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { assertSchemaList, propertyOf as member, operationsOf } from "./patchOp";
@@ -48,7 +48,7 @@ function memberIds(value: unknown): string[] {
 
 /** A POST or PUT body; `members` undefined when the body leaves them out. */
 export function groupOfBody(body: unknown): { fields: GroupFields; members?: string[] } {
-  if (!isObject(body)) throw invalidValue("The body must be a Group resource (a JSON object).");
+  if (!isObject(body)) throw invalidSyntax("The body must be a Group resource (a JSON object).");
   assertSchemaList(body);
   const members = member(body, "members");
   const ids = members === undefined ? undefined : memberIds(members);
