@@ -1,9 +1,9 @@
 import { isObject } from "../lib/isObject";
 import { CONTROL_REFUSED, hasControlOrFormat } from "../lib/visibleText";
-import { invalidValue } from "./errors";
 import type { Filter } from "./filter";
 import { propertyOf } from "./patchOp";
 import type { AttributeDef } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import { subAttributeOf } from "./userSchema";
 
 /**
@@ -12,7 +12,8 @@ import { subAttributeOf } from "./userSchema";
  * them primary), and the value that counts among them.
  */
 export const MAX_VALUES = 100;
-type Item = Record<string, unknown>;
+/** One value of a multi-valued or complex attribute, as sent. */
+export type Item = Record<string, unknown>;
 
 /**
  * A text value of the request: within its limit, no control or format character (the rule of
