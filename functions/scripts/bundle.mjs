@@ -3,13 +3,14 @@
 // Bundles each file of src/functions/ (the functions of one trigger kind), as tsc compiled it to
 // lib/functions/, with esbuild into lib/bundle/<file>.js: our code and its pure-JavaScript
 // dependencies (firebase-functions, the Admin SDK, express, zod…) in one file each, so an
-// instance reads and compiles one file instead of hundreds of small ones. Kept external, installed by `npm ci` as before: the libraries that
-// read files next to their own code at run time (the Firestore client and google-gax load their
-// .proto and JSON descriptors from disk, grpc its own) and Cloud Storage, which only signing
-// loads. Then writes lib/bundle/index.js, the package's `main`: an instance of a function loads
-// only that function's bundle (FUNCTION_TARGET, set by Cloud Run functions and by the Functions
-// emulator for each worker); without it (the deploy tooling's discovery) it loads them all.
-// Prints each bundle's size (docs/benchmarks.md, "Cold start").
+// instance reads and compiles one file instead of hundreds of small ones. Kept external, installed
+// by `npm ci` as before: the libraries that read files next to their own code at run time (the
+// Firestore client and google-gax load their .proto and JSON descriptors from disk, grpc its own)
+// and Cloud Storage, which only signing loads. Then writes lib/bundle/index.js, the package's
+// `main`: an instance of a function loads only that function's bundle (FUNCTION_TARGET, set by
+// Cloud Run functions and by the Functions emulator for each worker); without it (the deploy
+// tooling's discovery) it loads them all. Prints each bundle's size (docs/benchmarks.md, "Cold
+// start").
 import * as esbuild from "esbuild";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
