@@ -1,9 +1,9 @@
-// npm run bench:counter (bash scripts/bench.sh benchCounter.mjs; also run last by `npm run bench`): the rate-limit
-// counter at an identity provider's speed (issue 26). Run under its own Firestore emulator, the
-// company app served in this process over HTTP (not through the Functions emulator, which starts
-// a worker per concurrent request). One provisioning key whose limits are raised by arrangement
-// (`companies.rateLimits.provisioning`) sends Entra's first-sync lookup, a SCIM `userName eq`
-// filter GET:
+// npm run bench:counter (bash scripts/bench.sh benchCounter.mjs; also run last by `npm run bench`):
+// the rate-limit counter at an identity provider's speed (issue 26). Run under its own Firestore
+// emulator, the company app served in this process over HTTP (not through the Functions emulator,
+// which starts a worker per concurrent request). One provisioning key whose limits are raised by
+// arrangement (`companies.rateLimits.provisioning`) sends Entra's first-sync lookup, a SCIM
+// `userName eq` filter GET:
 //   sustained  25 requests/s, open loop, for 60 s (limit 3,000/min: nothing refused)
 //   burst      400 requests at once inside one clock minute, limit 250/min
 // and prints, per run: sent, admitted, refused, 5xx, p50/p95 latency, the counter's commits per
@@ -91,7 +91,8 @@ async function roomInMinute(needed) {
 }
 
 async function checks(companyId, key, admitted) {
-  // The key's own counter document and its shards (docs/firestore-data.md): the key's usage is their sum.
+  // The key's own counter document and its shards (docs/firestore-data.md): the key's usage is
+  // their sum.
   const own = firestore().doc(`apiKeyUsage/${hashKey(key)}`);
   const docs = [await own.get(), ...(await own.collection("shards").get()).docs];
   const shardsUsed = docs.filter((d) => d.exists).length;
@@ -142,7 +143,8 @@ async function run(name, base, { perMinute, perDay, rate, seconds, burst }) {
   const other = results.length - admittedRes.length - refused - errors;
   const c = await checks(companyId, key, admittedRes.length + 1);
   const oneMinute = Math.floor(Date.now() / 60_000) === startMinute;
-  // With one clock minute and no refusal by the day, the window is the minute: exactly min(sent + 1, limit).
+  // With one clock minute and no refusal by the day, the window is the minute: exactly min(sent +
+  // 1, limit).
   const expected = oneMinute ? Math.min(sent + 1, perMinute) : null;
   const ok =
     errors === 0 &&

@@ -13,7 +13,10 @@ export const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 export const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
-/** The export through HTTP, one page per call: resolves with the page's time and whether more follow. */
+/**
+ * The export through HTTP, one page per call: resolves with the page's time and whether more
+ * follow.
+ */
 function httpPages(base, key) {
   let token = null;
   return async () => {
@@ -29,7 +32,10 @@ function httpPages(base, key) {
   };
 }
 
-/** The same pages read raw with the Admin SDK, one per call, each document materialised as any reader would. */
+/**
+ * The same pages read raw with the Admin SDK, one per call, each document materialised as any
+ * reader would.
+ */
 function rawPages(projectId) {
   const coll = firestore().collection(`projects/${projectId}/findings`);
   let after = null;

@@ -84,7 +84,10 @@ async function child() {
   });
 }
 
-/** The Node options the functions are deployed with (functions/.env), so the server measured is the one deployed. */
+/**
+ * The Node options the functions are deployed with (functions/.env), so the server measured is the
+ * one deployed.
+ */
 export function deployedNodeOptions() {
   const line = readFileSync(new URL("../.env", import.meta.url), "utf8")
     .split("\n")

@@ -1,7 +1,8 @@
-// Builds the reference page each API serves at GET /v1/docs: node scripts/buildDocs.mjs (after tsc).
-// One self-contained HTML file per API in lib/docs/, rendered by Redocly from the served OpenAPI document,
-// and beside it <api>.csp.json: the sha256 hashes of its inline scripts, which src/http/docsPage.ts
-// puts in the page's Content-Security-Policy instead of allowing every inline script.
+// Builds the reference page each API serves at GET /v1/docs: node scripts/buildDocs.mjs (after
+// tsc). One self-contained HTML file per API in lib/docs/, rendered by Redocly from the served
+// OpenAPI document, and beside it <api>.csp.json: the sha256 hashes of its inline scripts, which
+// src/http/docsPage.ts puts in the page's Content-Security-Policy instead of allowing every inline
+// script.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -48,8 +49,9 @@ const EXTERNAL = [
 ];
 
 // The CSP allows scripts by hash only: each must be an inline <script> element, hashed exactly as
-// the browser will (its text between the tags, newlines normalised as the HTML parser does, UTF-8). Inline event handlers (onclick=…) and
-// javascript: URLs could not be allowed that way, so a page with one is refused.
+// the browser will (its text between the tags, newlines normalised as the HTML parser does, UTF-8).
+// Inline event handlers (onclick=…) and javascript: URLs could not be allowed that way, so a page
+// with one is refused.
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 function scriptHashes(html) {
   const scripts = [...html.matchAll(SCRIPT)];
@@ -84,7 +86,8 @@ try {
 
     // --inlineBundle: the Redoc script goes into the page instead of a <script> from Redocly's CDN.
     // REDOCLY_TELEMETRY=off is the only switch that sets the page's disableTelemetry (an --openapi
-    // option is overridden); without it readers' browsers report to Redocly from any non-local host.
+    // option is overridden); without it readers' browsers report to Redocly from any non-local
+    // host.
     const run = spawnSync(
       join(FUNCTIONS_DIR, "node_modules", ".bin", "redocly"),
       ["build-docs", input, "--inlineBundle", "--lint-config=off", "-o", output],

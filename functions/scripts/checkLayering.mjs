@@ -1,7 +1,7 @@
-// The layering rules of eslint.config.mjs (docs/development.md, "Repository layout") fire on an import that
-// points up or across, and stay quiet on one that points down: a rule that silently stopped
-// matching would let the next wrong import through `npm run lint`. Run by test.sh after lint
-// (ESLint's flat config is ESM, which jest cannot load).
+// The layering rules of eslint.config.mjs (docs/development.md, "Repository layout") fire on an
+// import that points up or across, and stay quiet on one that points down: a rule that silently
+// stopped matching would let the next wrong import through `npm run lint`. Run by test.sh after
+// lint (ESLint's flat config is ESM, which jest cannot load).
 import { ESLint } from "eslint";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,8 @@
 // The project's emulator commands (see README):
-//   node scripts/emulators.mjs exec -- CMD…   Firestore for CMD (reused if FIRESTORE_EMULATOR_HOST is set)
-//   node scripts/emulators.mjs seed           regenerate ../emulator-data from the deterministic seed
+//   node scripts/emulators.mjs exec -- CMD…   Firestore for CMD (reused if FIRESTORE_EMULATOR_HOST
+// is set)
+//   node scripts/emulators.mjs seed           regenerate ../emulator-data from the deterministic
+// seed
 //   node scripts/emulators.mjs start          the local stack on the demo data, until Ctrl-C
 //   node scripts/emulators.mjs stack -- CMD…  an empty stack (Firestore with rules and triggers,
 //                                             Functions, Auth, Hosting) for CMD, stopped after it
@@ -220,8 +222,8 @@ ${DEMO_KEYS.map((k) => `   ${k.label.padEnd(36)} ${k.key}`).join("\n")}
 
 /**
  * An empty stack for CMD: Firestore (rules loaded, its trigger events sent to the Functions
- * emulator), the Functions, Auth and Hosting emulators, every Firestore trigger registered; CMD gets
- * FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST, FINDINGS_API_URL and COMPANY_API_URL.
+ * emulator), the Functions, Auth and Hosting emulators, every Firestore trigger registered; CMD
+ * gets FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST, FINDINGS_API_URL and COMPANY_API_URL.
  */
 async function stack(argv) {
   const [cmd, ...args] = argv;

@@ -53,9 +53,9 @@ export async function answers(host) {
 
 /**
  * Starts an emulator and resolves once it answers `Ok`. Options: port, rules (path),
- * seed (path of an `.overall_export_metadata` file), functionsEmulator (`host:port` of the Functions
- * emulator that receives the triggers' events), quiet.
- * Returns { host, stop() }. Rejects with a clear message if the process exits early.
+ * seed (path of an `.overall_export_metadata` file), functionsEmulator (`host:port` of the
+ * Functions emulator that receives the triggers' events), quiet. Returns { host, stop() }. Rejects
+ * with a clear message if the process exits early.
  */
 export async function startFirestore({ port, rules, seed, functionsEmulator, quiet = true } = {}) {
   const launcher = launcherPath();

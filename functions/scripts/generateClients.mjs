@@ -1,7 +1,8 @@
-// The typed clients of both APIs, as an integrator generates them (docs/api-behaviour.md, "Typed clients from the OpenAPI documents"):
-// openapi-typescript over each served document into generated/ (git-ignored, never committed),
-// then tsc over the smoke test's typed calls (scripts/smoke/*.mts), so a document that drifts
-// from the code the smoke test exercises fails the build here, and at run time in the smoke.
+// The typed clients of both APIs, as an integrator generates them (docs/api-behaviour.md, "Typed
+// clients from the OpenAPI documents"): openapi-typescript over each served document into
+// generated/ (git-ignored, never committed), then tsc over the smoke test's typed calls
+// (scripts/smoke/*.mts), so a document that drifts from the code the smoke test exercises fails the
+// build here, and at run time in the smoke.
 //   node scripts/generateClients.mjs        (npm run clients; run by test.sh after the build)
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
-// Run by ensure-deps.sh (start.sh, test.sh): makes the project's own firebase-tools answer `npx firebase …` from the
-// repository root too (npx looks in ./node_modules/.bin only), without a second install.
-// The link lives in the git-ignored root node_modules/.
+// Run by ensure-deps.sh (start.sh, test.sh): makes the project's own firebase-tools answer `npx
+// firebase …` from the repository root too (npx looks in ./node_modules/.bin only), without a
+// second install. The link lives in the git-ignored root node_modules/.
 import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

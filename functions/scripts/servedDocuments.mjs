@@ -4,7 +4,9 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 
-/** [{ name: "findings" | "company", text }]: fetched through each app, byte for byte what it serves. */
+/**
+ * [{ name: "findings" | "company", text }]: fetched through each app, byte for byte what it serves.
+ */
 export async function servedDocuments() {
   const { FINDINGS_API } = require("../lib/findings/app.js");
   const { COMPANY_API } = require("../lib/company/app.js");

@@ -16,7 +16,9 @@ const ROOT = resolve(FUNCTIONS_DIR, "..");
 // FUNCTIONS_EMULATOR_PORT: the port firebase.json gives the Functions emulator (default 5001).
 const BASE = `http://127.0.0.1:${process.env.FUNCTIONS_EMULATOR_PORT ?? 5001}/demo-safety-apis/europe-west1`;
 
-/** An Auth-emulator ID token for an existing demo user (created in the Auth emulator on first use). */
+/**
+ * An Auth-emulator ID token for an existing demo user (created in the Auth emulator on first use).
+ */
 async function idTokenFor(uid) {
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const api = `http://${host}/identitytoolkit.googleapis.com/v1`;
@@ -292,7 +294,8 @@ async function checks() {
     await typed.findingsCalls(FUNCTIONS_DIR, context);
     await typed.companyCalls(FUNCTIONS_DIR, context);
   }
-  // Attachments of a finding with a location image: a real V4 link from the emulator's ephemeral signer.
+  // Attachments of a finding with a location image: a real V4 link from the emulator's ephemeral
+  // signer.
   const withImage = await fetch(`${BASE}/findingsApi/v1/findings?limit=50`, {
     headers: { Authorization: `Bearer ${vesselA.key}` },
   })
@@ -310,7 +313,8 @@ async function checks() {
           row.download_url.includes("X-Goog-Signature="),
       ),
   );
-  // The operator command exactly as docs/operations.md prints it, against this stack (no emulator variables).
+  // The operator command exactly as docs/operations.md prints it, against this stack (no emulator
+  // variables).
   const readmeEnv = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !/^(FIRESTORE_EMULATOR_HOST|GCLOUD_PROJECT|FIREBASE_CONFIG)$/.test(k),
@@ -341,7 +345,8 @@ async function checks() {
       `README keys line printed no clean JSON: ${readmeLine.stdout.slice(0, 200)} ${readmeLine.stderr.slice(0, 300)}`,
     );
   }
-  // Key management: the operator command creates a key that works at once, and fails after revocation.
+  // Key management: the operator command creates a key that works at once, and fails after
+  // revocation.
   const cli = async (...args) => {
     const done = await run(process.execPath, [
       join(FUNCTIONS_DIR, "lib", "tools", "operator.js"),
@@ -445,7 +450,8 @@ async function checks() {
       method: "DELETE",
       headers: { Authorization: `Bearer ${provisioning.key}` },
     });
-  // SCIM through the real Functions runtime, which hands application/scim+json bodies over as a raw Buffer.
+  // SCIM through the real Functions runtime, which hands application/scim+json bodies over as a raw
+  // Buffer.
   const scimPost = (body) =>
     fetch(`${BASE}/companyApi/scim/v2/Users`, {
       method: "POST",

@@ -1,4 +1,5 @@
-// Writes both served OpenAPI documents to DIR (for `redocly lint`): node scripts/writeOpenapi.mjs DIR
+// Writes both served OpenAPI documents to DIR (for `redocly lint`): node scripts/writeOpenapi.mjs
+// DIR
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { servedDocuments } from "./servedDocuments.mjs";

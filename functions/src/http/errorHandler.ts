@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { requestFailed } from "../logs";
 import { StaleCursorError } from "../repos/rangeQuery";
 import { contextOf, pathOf, type RequestContext } from "./context";
-import { ApiError, type ErrorBody } from "./errors";
+import { ApiError, type ErrorBody, type ErrorCode } from "./errors";
 import type { z } from "./zod";
 
 /** body-parser's failures (and readBody's, in its style), by their `type`, as envelope errors. */
@@ -56,6 +56,13 @@ export interface ErrorDialect {
   /** The body's schema, for the OpenAPI document. */
   schema: z.ZodType;
   render(error: ApiError, original: unknown): unknown;
+  /** A code's documented response, where the dialect's body says more than the envelope's text. */
+  document?(code: ErrorCode): DialectResponse | undefined;
+}
+
+export interface DialectResponse {
+  description: string;
+  examples: Record<string, { summary: string; value: unknown }>;
 }
 
 export const dialectOf = (dialects: readonly ErrorDialect[], path: string) =>

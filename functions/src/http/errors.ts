@@ -1,3 +1,4 @@
+import { isObject } from "../lib/isObject";
 const ASK_ADMIN =
   "Ask the company's admin (access, plan) or the service's operator; retrying won't help.";
 
@@ -201,6 +202,19 @@ export class ApiError extends Error {
 }
 
 export const invalidRequest = (message: string) => new ApiError("invalid_request", message);
+
+/** A body that is JSON but not the object the operation takes (`[]`, `"x"`, `1`, `null`). */
+export class NotAnObjectError extends ApiError {
+  constructor(message: string) {
+    super("invalid_request", message);
+  }
+}
+
+/** A part of the request its schema refuses (a body that is no object, of its own kind). */
+export const invalidPart = (location: string, value: unknown, message: string) =>
+  location === "body" && value !== undefined && !isObject(value)
+    ? new NotAnObjectError(message)
+    : invalidRequest(message);
 export const notFound = (message = "Not found.") => new ApiError("not_found", message);
 
 export function unauthorized(message: string): ApiError {

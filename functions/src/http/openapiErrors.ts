@@ -129,12 +129,18 @@ export function errorResponse(
       description: "`Bearer` challenge.",
       schema: { type: "string" },
     };
+  const own = (code: ErrorCode) => dialect?.document?.(code);
+  const describe = (code: ErrorCode) => own(code)?.description ?? describeCode(code);
   const description =
     codes.length === 1
-      ? describeCode(codes[0])
-      : codes.map((code) => `\`${code}\`: ${describeCode(code)}`).join(" ");
+      ? describe(codes[0])
+      : codes.map((code) => `\`${code}\`: ${describe(code)}`).join(" ");
   const examples = Object.fromEntries(
-    codes.map((code) => [code, { summary: code, value: exampleBody(code, dialect) }]),
+    codes.flatMap((code) =>
+      Object.entries(
+        own(code)?.examples ?? { [code]: { summary: code, value: exampleBody(code, dialect) } },
+      ),
+    ),
   );
   const schema = dialect ? dialect.schema : errorSchema;
   return {

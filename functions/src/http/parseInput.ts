@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import { illFormedTextAt } from "../lib/wellFormed";
 import { declaresBody } from "./context";
-import { ApiError, invalidRequest } from "./errors";
+import { ApiError, invalidPart, invalidRequest } from "./errors";
 import type { AnyRoute, Out } from "./route";
 import type { z } from "./zod";
 
@@ -54,7 +54,7 @@ function parsePart<S extends z.ZodType | undefined>(
   }
   // An absent body reads as no fields; a JSON `null` body is no object and is refused.
   const result = schema.safeParse(value === undefined ? {} : value);
-  if (!result.success) throw invalidRequest(describeIssues(location, result.error));
+  if (!result.success) throw invalidPart(location, value, describeIssues(location, result.error));
   return result.data as Out<S>;
 }
 

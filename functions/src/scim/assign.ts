@@ -2,7 +2,7 @@ import { isObject } from "../lib/isObject";
 import { parsePath, type AttrPath } from "./filter";
 import { assertSchemaList, matches, operationsOf, pathOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
-import { invalidValue, ScimError } from "./scimErrors";
+import { invalidSyntax, invalidValue, ScimError } from "./scimErrors";
 import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
 import {
   coerce,
@@ -188,7 +188,7 @@ export function assign(
  * `department` left out stay undefined, so a replace can tell "not sent" from "sent empty".
  */
 export function stateFromBody(body: unknown, sent?: Set<string>): State {
-  if (!isObject(body)) throw invalidValue("The body must be a User resource (a JSON object).");
+  if (!isObject(body)) throw invalidSyntax("The body must be a User resource (a JSON object).");
   assertSchemaList(body);
   const state: State = { name: {}, emails: [] };
   assign(state, "replace", body, undefined, sent);

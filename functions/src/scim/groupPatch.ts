@@ -4,7 +4,8 @@ import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./fi
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { assertSchemaList, propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./routeKit";
-import { invalidValue, ScimError } from "./scimErrors";
+import { invalidSyntax, invalidValue, ScimError } from "./scimErrors";
+import { checkedText } from "./values";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH
@@ -21,8 +22,7 @@ function text(value: unknown, name: string, max: number, required: boolean): str
   if (typeof value !== "string") throw invalidValue(`"${name}" must be a string.`);
   const trimmed = value.trim();
   if (!trimmed && required) throw invalidValue(`"${name}" must not be empty.`);
-  if (trimmed.length > max) throw invalidValue(`"${name}" is longer than ${max} characters.`);
-  return trimmed || null;
+  return checkedText(trimmed || null, name, max);
 }
 
 /** Over the cap, whether in one value or over all operations: `tooMany`, as the catalogue says. */
@@ -48,7 +48,7 @@ function memberIds(value: unknown): string[] {
 
 /** A POST or PUT body; `members` undefined when the body leaves them out. */
 export function groupOfBody(body: unknown): { fields: GroupFields; members?: string[] } {
-  if (!isObject(body)) throw invalidValue("The body must be a Group resource (a JSON object).");
+  if (!isObject(body)) throw invalidSyntax("The body must be a Group resource (a JSON object).");
   assertSchemaList(body);
   const members = member(body, "members");
   const ids = members === undefined ? undefined : memberIds(members);

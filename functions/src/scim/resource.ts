@@ -10,7 +10,7 @@ import type { State } from "./assign";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
 import { URN } from "./routeKit";
 import { invalidValue } from "./scimErrors";
-import { primaryOf, type Item } from "./values";
+import { checkedText, primaryOf, type Item } from "./values";
 
 /**
  * The SCIM User resource and the roster user, both ways: a stored user as a resource and as a
@@ -110,37 +110,31 @@ function userNameAddress(state: State): string | null {
   return userName !== null && isEmail(userName) ? userName.toLowerCase() : null;
 }
 
-/** A value of the request, within its limit (stored values are compared as they are). */
-function checkedText(value: string | null, attribute: string, max: number, check = true) {
-  if (check && value !== null && value.length > max)
-    throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
-  return value;
-}
-
-function nameOf(state: State, check = true): PersonName {
-  const name = (state.name as Item | null) ?? {};
+function nameOf(state: State): PersonName {
+  const { givenName, familyName, formatted } = (state.name as Item | null) ?? {};
   return {
-    givenName: checkedText(text(name.givenName), "name.givenName", 200, check),
-    familyName: checkedText(text(name.familyName), "name.familyName", 200, check),
-    formattedName: checkedText(text(name.formatted), "name.formatted", 200, check),
+    givenName: text(givenName),
+    familyName: text(familyName),
+    formattedName: text(formatted),
   };
 }
 
-/**
- * displayName, else the formatted name, else given and family name, else the e-mail address (else
- * the userName).
- */
-function displayNameOf(state: State, name: PersonName, fallback: string): string {
-  const own = checkedText(text(state.displayName), "displayName", 200);
+const checkedName = (name: PersonName, kept?: PersonName): PersonName => ({
+  givenName: checkedText(name.givenName, "name.givenName", 200, kept?.givenName),
+  familyName: checkedText(name.familyName, "name.familyName", 200, kept?.familyName),
+  formattedName: checkedText(name.formattedName, "name.formatted", 200, kept?.formattedName),
+});
+
+/** displayName, else the formatted name, else given and family name, else `fallback`. */
+function displayNameOf(state: State, name: PersonName, fallback: string, kept?: string | null) {
+  const own = checkedText(text(state.displayName), "displayName", 200, kept);
   const joined = [name.givenName, name.familyName].filter(Boolean).join(" ");
   return own ?? name.formattedName ?? (joined || fallback.slice(0, 200));
 }
 
 const roleOf = (state: State) => primaryValue(state.roles);
-const departmentOf = (state: State, check = true) =>
-  checkedText(text(state.department), "department", 200, check);
-const externalIdOf = (state: State, check = true) =>
-  checkedText(text(state.externalId), "externalId", 256, check);
+const departmentOf = (state: State) => text(state.department);
+const externalIdOf = (state: State) => text(state.externalId);
 
 /**
  * The role value a change of roles asks for: the primary of the values it added, else the primary
@@ -167,14 +161,14 @@ export function newUserOf(state: State): Omit<NewUser, "provisionedBy"> {
     throw invalidValue(
       '"userName" is required (RFC 7643 §4.1.1), or an e-mail address in "emails".',
     );
-  const name = nameOf(state);
+  const name = checkedName(nameOf(state));
   return {
     email,
     userName,
     ...(fromEmails === null ? { addressFromUserName: true } : {}),
     displayName: displayNameOf(state, name, email ?? userName),
-    department: departmentOf(state),
-    externalId: externalIdOf(state),
+    department: checkedText(departmentOf(state), "department", 200),
+    externalId: checkedText(externalIdOf(state), "externalId", 256),
     name,
     idpRole: roleOf(state),
     active: state.active !== false,
@@ -206,8 +200,8 @@ export interface ChangeContext {
  */
 export function patchBetween(before: State, after: State, context: ChangeContext = {}): UserPatch {
   const patch: UserPatch = {};
-  const userName = checkedText(text(after.userName), "userName", 320);
   const [previousName, currentEmail] = [text(before.userName), lower(primaryValue(before.emails))];
+  const userName = checkedText(text(after.userName), "userName", 320, previousName);
   if (userName === null && previousName !== null)
     throw invalidValue('"userName" cannot be removed.');
   if (userName !== null && userName !== previousName) patch.userName = userName;
@@ -221,14 +215,16 @@ export function patchBetween(before: State, after: State, context: ChangeContext
     patch.addressFromUserName = followsUserName;
   if (typeof after.active === "boolean" && after.active !== before.active)
     patch.active = after.active;
-  const name = nameOf(after);
-  if (JSON.stringify(name) !== JSON.stringify(nameOf(before, false))) patch.name = name;
-  const displayName = displayNameOf(after, name, email ?? currentEmail ?? userName ?? "");
+  const name = checkedName(nameOf(after), nameOf(before));
+  if (JSON.stringify(name) !== JSON.stringify(nameOf(before))) patch.name = name;
+  const fallback = email ?? currentEmail ?? userName ?? "";
+  const displayName = displayNameOf(after, name, fallback, text(before.displayName));
   if (displayName !== before.displayName) patch.displayName = displayName;
   if (after.department === undefined) patch.omitted = { department: true };
-  else if (departmentOf(after) !== departmentOf(before, false))
-    patch.department = departmentOf(after);
-  if (externalIdOf(after) !== externalIdOf(before, false)) patch.externalId = externalIdOf(after);
+  else if (departmentOf(after) !== departmentOf(before))
+    patch.department = checkedText(departmentOf(after), "department", 200);
+  const externalId = checkedText(externalIdOf(after), "externalId", 256, externalIdOf(before));
+  if (externalId !== externalIdOf(before)) patch.externalId = externalId;
   const profile = checkedProfileOf(after);
   if (!sameProfile(profile, profileOf(before))) patch.profile = profile;
   if (after.roles === undefined) patch.omitted = { ...patch.omitted, roles: true };

@@ -1,5 +1,5 @@
-import type { ErrorDialect } from "../http/errorHandler";
-import { ApiError, type ErrorCode } from "../http/errors";
+import type { DialectResponse, ErrorDialect } from "../http/errorHandler";
+import { ApiError, NotAnObjectError, type ErrorCode } from "../http/errors";
 import { usersAnswer, withRefusedChange } from "../http/usersErrors";
 import { z } from "../http/zod";
 import { UsersError } from "../services/users/userRefusals";
@@ -97,6 +97,8 @@ export type ScimErrorBody = z.infer<typeof scimErrorSchema>;
 /** A `scimType` for the kernel's own errors (body parsing, parameters, conflicts). */
 function scimTypeOf(error: ApiError, original: unknown): ScimType | undefined {
   if (error instanceof ScimError) return error.scimType;
+  // Not the structure the schema gives the message (RFC 7644 §3.12), as a body that does not parse.
+  if (error instanceof NotAnObjectError) return "invalidSyntax";
   const bodyFailure = (original as { type?: unknown } | null)?.type;
   if (bodyFailure === "entity.parse.failed" || bodyFailure === "entity.encoding.invalid")
     return "invalidSyntax";
@@ -115,12 +117,44 @@ export function scimErrorBody(error: ApiError, original?: unknown): ScimErrorBod
   };
 }
 
+/** A `detail` of each kind of 400 the examples show, as the service words it. */
+const EXAMPLE_400: Partial<Record<ScimType, string>> = {
+  invalidValue:
+    '"name.givenName" must not contain control or format characters (NUL, bidi overrides, ' +
+    "zero-width).",
+  invalidSyntax: "The request body must be a JSON object.",
+  invalidPath: '"displayName" has no sub-attributes.',
+};
+
+/**
+ * A SCIM operation's 400 as the document describes it: the SCIM error body, its `scimType` by
+ * kind (the /v1 text would describe an envelope these operations never answer).
+ */
+function documentScim(code: ErrorCode): DialectResponse | undefined {
+  if (code !== "invalid_request") return undefined;
+  const kinds = Object.entries(SCIM_TYPES)
+    .filter(([, kind]) => kind.status === 400)
+    .map(([type, kind]) => `\`${type}\`: ${kind.when}`);
+  const examples = Object.entries(EXAMPLE_400).map(([type, detail]) => {
+    const value = scimErrorBody(new ScimError(code, detail, type as ScimType));
+    return [type, { summary: type, value }];
+  });
+  return {
+    description:
+      'A SCIM error (RFC 7644 §3.12): `schemas` (the error URN), `status` (`"400"`), ' +
+      "`scimType` (the kind of error) and `detail` (what to fix, naming the attribute). " +
+      `${kinds.join(" ")} Fix the request; do not retry it unchanged.`,
+    examples: Object.fromEntries(examples) as DialectResponse["examples"],
+  };
+}
+
 /** Every error under `/scim/v2`, the kernel's included (401, 429, 404, …), as a SCIM error body. */
 export const scimErrors: ErrorDialect = {
   prefix: "/scim/v2",
   contentType: SCIM_CONTENT_TYPE,
   schema: scimErrorSchema,
   render: scimErrorBody,
+  document: documentScim,
 };
 
 /** How long an identity provider should wait before retrying a user refused for want of a seat. */

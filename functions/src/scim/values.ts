@@ -1,4 +1,5 @@
 import { isObject } from "../lib/isObject";
+import { CONTROL_REFUSED, hasControlOrFormat } from "../lib/visibleText";
 import type { Filter } from "./filter";
 import { propertyOf } from "./patchOp";
 import type { AttributeDef } from "./routeKit";
@@ -13,6 +14,23 @@ import { subAttributeOf } from "./userSchema";
 export const MAX_VALUES = 100;
 /** One value of a multi-valued or complex attribute, as sent. */
 export type Item = Record<string, unknown>;
+
+/**
+ * A text value of the request: within its limit, no control or format character (the rule of
+ * /v1). A value equal to `kept`, the stored one, is taken as it is: a resource stored before a
+ * rule still takes every other change (a deactivation above all).
+ */
+export function checkedText(
+  value: string | null,
+  attribute: string,
+  max: number,
+  kept?: string | null,
+) {
+  if (value === null || value === kept) return value;
+  if (value.length > max) throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
+  if (hasControlOrFormat(value)) throw invalidValue(`"${attribute}" ${CONTROL_REFUSED}.`);
+  return value;
+}
 
 /** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
 export function coerce(def: AttributeDef, value: unknown, name: string): unknown {

@@ -48,7 +48,10 @@ const EXPECTED_VALUES = {
 const period = reportingPeriod(YEAR, BERLIN);
 const AFTER = new Date("2026-06-15T00:00:00Z");
 
-/** A Berlin company with the fixture's incidents (`copies` times), its worked-hours documents and coverage. */
+/**
+ * A Berlin company with the fixture's incidents (`copies` times), its worked-hours documents and
+ * coverage.
+ */
 async function seedFixture(copies = 1): Promise<string> {
   const companyId = await seedCompany({
     reportingTimeZone: BERLIN.timeZone,
@@ -194,7 +197,8 @@ describe("one set of numbers", () => {
 
   it("ESRS incident counts = the incidents export filtered the same way; the rollup counts the same incidents", async () => {
     const rows = await exportedIncidents(key);
-    expect(rows).toHaveLength(FIXTURE.length - 2); // #7 (hidden: true) and #23 (hidden: "true") are left out; #24 (null) is in
+    // #7 (hidden: true) and #23 (hidden: "true") are left out; #24 (null) is in
+    expect(rows).toHaveLength(FIXTURE.length - 2);
     const inPeriod = (iso: string | null) =>
       iso !== null && new Date(iso) >= period.start && new Date(iso) < period.end;
     const cases = rows.flatMap((r) => {
@@ -445,7 +449,8 @@ describe("freezing a year (freezeEsrsS1Report) and restating it", () => {
     const v1 = (
       await firestore().doc(`companies/${frozenCompany}/esrsReports/${YEAR}`).get()
     ).data();
-    // What S1-14_07 (63 days) was made of: #1 (inc0001, 5 days) among others, with the facts as read.
+    // What S1-14_07 (63 days) was made of: #1 (inc0001, 5 days) among others, with the facts as
+    // read.
     expect(v1?.content.basis["S1-14_07"].incidents).toContain("inc0001");
     expect(v1?.content.incidents).toContainEqual(
       expect.objectContaining({

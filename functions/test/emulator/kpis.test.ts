@@ -136,7 +136,8 @@ describe("the KPI rollup service", () => {
     const { result: rollup, ...statsLarge } = await countReads(() => computeRollup(large, NOW));
     expect(rollup.areas.incidents.total).toBe(100);
     expect(statsLarge.requests).toBe(statsSmall.requests);
-    // Only the hidden incidents are read (2 per copy, subtracted in memory); nothing else grows with the data.
+    // Only the hidden incidents are read (2 per copy, subtracted in memory); nothing else grows
+    // with the data.
     expect(statsLarge.documents - statsSmall.documents).toBe(19 * 2);
     expect(statsSmall.documents).toBeLessThan(30);
   });

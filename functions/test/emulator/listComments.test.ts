@@ -206,14 +206,19 @@ describe("GET /v1/findings/{id}/comments", () => {
   });
 });
 
-/** Documents returned by every query while `run` runs (the billed reads, besides single-document gets). */
+/**
+ * Documents returned by every query while `run` runs (the billed reads, besides single-document
+ * gets).
+ */
 async function documentsReadBy<T>(
   run: () => Promise<T>,
 ): Promise<{ result: T; documents: number }> {
   let documents = 0;
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below, called with its own query
+  // restored below, called with its own query
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const originalGet = Query.prototype.get;
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below, called with its own query
+  // restored below, called with its own query
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const originalStream = Query.prototype.stream;
   Query.prototype.get = async function (this: Query) {
     const snap = await originalGet.call(this);

@@ -33,7 +33,8 @@ describe("log lines", () => {
     const projectId = await seedProject(companyId);
     const key = await seedKey({ api: "findings", companyId, projectId });
     const keyPath = `projects/demo/databases/(default)/documents/apiKeys/${hashKey(key.key)}`;
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
+    // called below with its own `this`
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const original = Firestore.prototype.getAll;
     const read = jest.spyOn(Firestore.prototype, "getAll").mockImplementation(function (
       this: Firestore,

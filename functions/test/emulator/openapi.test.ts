@@ -116,3 +116,28 @@ describe.each([
     }
   });
 });
+
+describe("the SCIM operations' 400 in the company API's document", () => {
+  it("describes the SCIM error body they answer, its examples by scimType, not the envelope", async () => {
+    const doc = (await client(createCompanyApp()).get("/v1/openapi.json")).body;
+    const ops = Object.entries<Record<string, { responses: Record<string, unknown> }>>(doc.paths)
+      .filter(([path]) => path.startsWith("/scim/"))
+      .flatMap(([, byMethod]) => Object.values(byMethod));
+    const badRequests = ops.map((op) => op.responses["400"]).filter(Boolean);
+    expect(badRequests.length).toBeGreaterThanOrEqual(8);
+    for (const res of badRequests as {
+      description: string;
+      content: Record<string, { examples: Record<string, { value: unknown }> }>;
+    }[]) {
+      expect(res.description).toMatch(/^A SCIM error \(RFC 7644 §3\.12\): `schemas`/);
+      expect(res.description).toContain("`invalidSyntax`: The body is not valid JSON");
+      expect(res.description).not.toContain("page or delta token");
+      const examples = res.content["application/scim+json"].examples;
+      expect(examples.invalidValue.value).toMatchObject({
+        status: "400",
+        scimType: "invalidValue",
+      });
+      expect(examples.invalidSyntax.value).toMatchObject({ scimType: "invalidSyntax" });
+    }
+  });
+});

@@ -26,7 +26,10 @@ type Doc = Parameters<typeof createResponseValidator>[0] & {
   paths: Record<string, Record<string, Operation>>;
 };
 
-/** The rules the descriptions state, kept by valid requests (repair) and broken one at a time (breakers). */
+/**
+ * The rules the descriptions state, kept by valid requests (repair) and broken one at a time
+ * (breakers).
+ */
 const has = (r: GeneratedRequest, name: string) => r.query.some(([k]) => k === name);
 const without = (r: GeneratedRequest, ...names: string[]) =>
   r.query.filter(([k]) => !names.includes(k));
@@ -83,7 +86,10 @@ const breakers = (template: string): RuleBreaker[] => {
     : [];
 };
 
-/** Values whose validity depends on stored data, and the SCIM attributes the core interprets (kept from the example). */
+/**
+ * Values whose validity depends on stored data, and the SCIM attributes the core interprets (kept
+ * from the example).
+ */
 function fixtures(ids: { finding?: string; user?: string }): Fixtures {
   const id = (known: string | undefined) =>
     fc.oneof(fc.constant(known ?? "none"), fc.string({ minLength: 1, maxLength: 40 }));
@@ -103,7 +109,8 @@ function fixtures(ids: { finding?: string; user?: string }): Fixtures {
               'externalId eq "x-1"',
               'emails[type eq "work"].value eq "a@b.example"',
             );
-      // A group's name: unique per company and never blank (a blank one is a refusal, not a valid request).
+      // A group's name: unique per company and never blank (a blank one is a refusal, not a valid
+      // request).
       if (name === "displayName" && operationId.includes("Group"))
         return fc.constantFrom("Deck crew", "Engine room");
       if (name === "attributes" || name === "excludedAttributes")

@@ -186,7 +186,8 @@ describe("npm run keys -- repair-removed", () => {
     await firestore()
       .doc(`users/${keyed}`)
       .update({ createdAt: FieldValue.delete(), removedCreatedAt: createdAt });
-    // A read leaves the legacy user as it is: it still sits in the ordered roster (counted, never returned).
+    // A read leaves the legacy user as it is: it still sits in the ordered roster (counted, never
+    // returned).
     expect(await rosterWindow(companyId, 0, 10)).toMatchObject({
       total: 2,
       users: [{ status: "active" }],

@@ -38,7 +38,8 @@ describe("page tokens", () => {
     expect(await pages(`/v1/findings/${encodeURIComponent(longIds[0])}/comments?limit=1`)).toEqual(
       longIds,
     );
-    // Resuming after a 1,500-byte id: far below the documented 4,096 characters and the runtime's 16 KiB.
+    // Resuming after a 1,500-byte id: far below the documented 4,096 characters and the runtime's
+    // 16 KiB.
     const token = (await findings.get("/v1/findings?limit=1&from=2026-03-01", vessel.key)).body
       .next_page_token as string;
     expect(token.length).toBeGreaterThan(2_000);

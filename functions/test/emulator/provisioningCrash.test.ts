@@ -290,7 +290,10 @@ async function crash(scenario: Scenario): Promise<string> {
 const tally = (statuses: number[]) =>
   statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
 
-/** An invitation: 201 on a first try; a retry also 409, exactly when the crashed try had committed the user. */
+/**
+ * An invitation: 201 on a first try; a retry also 409, exactly when the crashed try had committed
+ * the user.
+ */
 const invited =
   (c: Company): Expect =>
   async (call, answer, retry) => {
@@ -314,7 +317,8 @@ const answered =
   (): Expect =>
   async (call, answer, retry) => {
     if (answer.status === status) return null;
-    // SCIM answers a DELETE of a removed user 404, as it would have on a first try after the removal.
+    // SCIM answers a DELETE of a removed user 404, as it would have on a first try after the
+    // removal.
     if (retry && removedIs404 && answer.status === 404) return null;
     return `${call.method} ${call.path}: ${answer.status} ${JSON.stringify(answer.body)}`;
   };

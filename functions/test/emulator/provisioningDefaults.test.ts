@@ -4,7 +4,10 @@ import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed, seedUser } from "../support/builders";
 import { patchOp, scim, scimApi, scimCompany } from "../support/scim";
 
-/** Issue 24: provisioning is safe without the operator remembering a setting. Each test is the attack. */
+/**
+ * Issue 24: provisioning is safe without the operator remembering a setting. Each test is the
+ * attack.
+ */
 const COMMAND = "npm run keys -- provisioning --company <companyId> --domains";
 const v1 = (key: string, body: unknown, method: "post" | "patch" = "post", path = "/v1/users") =>
   scimApi.send(method, path, key, body);
@@ -169,7 +172,8 @@ describe("refused changes of the last owner are privileged audit entries", () =>
         patchOp({ op: "replace", path: "emails", value: [{ value: `ceo@${domain}` }] }),
       ),
     ];
-    // The SCIM address change: only that part is refused (nothing else asked), answered 200 with the address kept.
+    // The SCIM address change: only that part is refused (nothing else asked), answered 200 with
+    // the address kept.
     expect(attempts.map((r) => r.status)).toEqual([403, 403, 403, 200]);
     expect(attempts[3].body.emails).toEqual([
       { value: `boss@${domain}`, type: "work", primary: true },
@@ -215,7 +219,8 @@ describe("refused changes of the last owner are privileged audit entries", () =>
       Math.floor((e.at as Timestamp).toMillis() / 60_000);
     const counters = entries.filter((e) => e.action === "user.changes_refused");
     expect(counters.reduce((n, e) => n + Number(e.count), 0)).toBe(14);
-    // Exactly the first 10 of each key's minute have entries of their own (14 requests span one or two minutes).
+    // Exactly the first 10 of each key's minute have entries of their own (14 requests span one or
+    // two minutes).
     for (const counter of counters) {
       const own = entries.filter(
         (e) => e.action === "user.removal_refused" && minuteOf(e) === minuteOf(counter),

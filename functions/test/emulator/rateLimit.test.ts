@@ -16,7 +16,10 @@ async function setup(
   return { companyId, key };
 }
 
-/** Seconds until the current UTC minute ends; tests that count a whole minute avoid its last seconds. */
+/**
+ * Seconds until the current UTC minute ends; tests that count a whole minute avoid its last
+ * seconds.
+ */
 async function awayFromMinuteEdge(margin = 12) {
   const left = 60 - ((Date.now() / 1000) % 60);
   if (left < margin) await new Promise((r) => setTimeout(r, left * 1000 + 200));
@@ -89,7 +92,8 @@ describe("rate limit and daily quota", () => {
   it("another instance fills the window between this request's counter read and its count → 429, no handler runs, nothing counted", async () => {
     const { companyId, key } = await setup({ key: { perMinute: 5 } });
     await awayFromMinuteEdge();
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
+    // called below with its own `this`
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const original = Firestore.prototype.getAll;
     const reads = jest.spyOn(Firestore.prototype, "getAll").mockImplementationOnce(async function (
       this: Firestore,

@@ -111,7 +111,8 @@ describe("sharded rate-limit counter (limits above 60/min)", () => {
   it("a shard that stays contended is passed over: the other shard admits; with it full, a 429 'retry after 1 s' counts nothing", async () => {
     const { companyId, key } = await setup(120);
     await awayFromMinuteEdge(30);
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
+    // called below with its own `this`
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const commit = WriteBatch.prototype.commit;
     const spy = jest.spyOn(WriteBatch.prototype, "commit").mockImplementation(function (
       this: WriteBatch,

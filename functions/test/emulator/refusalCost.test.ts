@@ -16,7 +16,10 @@ const send = (key: string, forwarded = randomAddress()) =>
     .set("Authorization", `Bearer ${key}`)
     .set("X-Forwarded-For", forwarded);
 
-/** Counts the reads of one key's documents (authentication reads the key with every request it decides). */
+/**
+ * Counts the reads of one key's documents (authentication reads the key with every request it
+ * decides).
+ */
 function countKeyReads(keyHash: string) {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with its own `this`
   const original = Firestore.prototype.getAll;

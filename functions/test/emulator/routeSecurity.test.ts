@@ -33,7 +33,9 @@ beforeAll(async () => {
   };
 });
 
-/** The route's request with path parameters filled and, for a write, an empty JSON object as body. */
+/**
+ * The route's request with path parameters filled and, for a write, an empty JSON object as body.
+ */
 function send(api: "findings" | "company", route: AnyRoute, key?: string) {
   const path = route.path.replace(/\{[^}]+\}/g, "x");
   const req = request(apps[api])[route.method](path).set("X-Forwarded-For", randomAddress());

@@ -255,17 +255,21 @@ describe("firestore.rules", () => {
       // A linked address follows a userName change: a client must not link it to a name it picks.
       ["addressFromUserName", true, true],
       ["unmatchedDepartment", "Board", "Board"],
-      // The provider's role value: a client writing it would get a role it maps to at the next map change.
+      // The provider's role value: a client writing it would get a role it maps to at the next map
+      // change.
       ["idpRole", "Fleet Manager", "Fleet Manager"],
       ["idpRoleMappedTo", "manager", "manager"],
-      // The provider's profile reads back as the provider sent it: a client must not make it say otherwise.
+      // The provider's profile reads back as the provider sent it: a client must not make it say
+      // otherwise.
       ["scimProfile", { title: "CEO" }, { title: "CEO" }],
-      // A group the group map gives a role: a client joining it would get that role at its next change.
+      // A group the group map gives a role: a client joining it would get that role at its next
+      // change.
       ["scimGroups", ["g-owners"], ["g-owners"]],
       ["groupRole", "manager", "manager"],
       // A pending re-match a client cleared would leave a role its groups no longer give.
       ["groupRoleDueAt", Timestamp.now(), Timestamp.now()],
-      // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver sweep).
+      // Without createdAt an active user drops out of GET /v1/users and SCIM lists (a leaver
+      // sweep).
       ["createdAt", deleteField(), deleteField()],
       ["createdAt", Timestamp.now(), Timestamp.now()],
       ["deactivatedAt", Timestamp.now(), Timestamp.now()],

@@ -5,7 +5,10 @@ import { randomId, seatsUsed } from "../support/builders";
 import { countReads } from "../support/readCounter";
 import { patchOp, scim, scimApi, scimCompany } from "../support/scim";
 
-/** Issue 15, abuse and cost: company domains, no cross-tenant oracle, sessions ending with access, page cost, and a concurrent mix. */
+/**
+ * Issue 15, abuse and cost: company domains, no cross-tenant oracle, sessions ending with access,
+ * page cost, and a concurrent mix.
+ */
 const tokensValidAfter = async (uid: string) =>
   Date.parse((await auth().getUser(uid)).tokensValidAfterTime ?? "0");
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,10 @@ import { URN } from "../../src/scim/routeKit";
 import { randomId } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
-/** Issue 15, breaks 5 and 7 and the PATCH caps: what Okta orgs and an RFC 7643/7644 compliance checker send. */
+/**
+ * Issue 15, breaks 5 and 7 and the PATCH caps: what Okta orgs and an RFC 7643/7644 compliance
+ * checker send.
+ */
 const ENTERPRISE = URN.enterprise;
 const domain = () => `${randomId("d")}.example`;
 
@@ -58,7 +61,8 @@ describe("5. userNames that are not e-mail addresses", () => {
         })
       ).status,
     ).toBe(201);
-    // No address at all is a user without a sign-in account (scimNoAddress.test.ts); no userName either is 400.
+    // No address at all is a user without a sign-in account (scimNoAddress.test.ts); no userName
+    // either is 400.
     const none = await scim("post", "/Users", key, { displayName: "Nobody" });
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({
@@ -196,7 +200,8 @@ describe("7. RFC details", () => {
       scimType: "invalidValue",
       detail: expect.stringContaining("at most 100 values"),
     });
-    // 40,000 values: refused at once (by the value cap, or by the kernel's body limit where it applies first).
+    // 40,000 values: refused at once (by the value cap, or by the kernel's body limit where it
+    // applies first).
     const started = Date.now();
     const huge = await scim(
       "patch",

@@ -4,7 +4,10 @@ import { randomId, seatsUsed, seedKey } from "../support/builders";
 import { auditEntriesFor } from "../support/http";
 import { scim, scimApi, scimCompany } from "../support/scim";
 
-/** Microsoft Entra ID's request sequence, replayed through HTTP against the Firestore and Auth emulators. */
+/**
+ * Microsoft Entra ID's request sequence, replayed through HTTP against the Firestore and Auth
+ * emulators.
+ */
 const ENTERPRISE = URN.enterprise;
 const address = () => `${randomId("e")}@contoso.example`;
 
@@ -27,7 +30,8 @@ describe("SCIM with Microsoft Entra ID", () => {
     const email = address();
     const externalId = randomId("aad");
 
-    // 1. Entra looks the user up first: nothing found is an empty ListResponse, by any of its filters.
+    // 1. Entra looks the user up first: nothing found is an empty ListResponse, by any of its
+    // filters.
     for (const filter of [
       `userName eq "${email}"`,
       `externalId eq "${externalId}"`,
@@ -151,7 +155,8 @@ describe("SCIM with Microsoft Entra ID", () => {
       ]),
     );
 
-    // 6. DELETE → 204, then GET → 404 as a SCIM error; the user document (the person's records) stays.
+    // 6. DELETE → 204, then GET → 404 as a SCIM error; the user document (the person's records)
+    // stays.
     expect((await scim("delete", `/Users/${id}`, key)).status).toBe(204);
     const gone = await scim("get", `/Users/${id}`, key);
     expect(gone.status).toBe(404);
@@ -170,7 +175,8 @@ describe("SCIM with Microsoft Entra ID", () => {
 
   it("Test connection and lookups of names that are no e-mail address: an empty list, never a 500", async () => {
     const { key } = await scimCompany();
-    // Entra's Test connection looks up a random non-existent user; scim2-tester's userNames are UUIDs; Okta's are `jdoe`.
+    // Entra's Test connection looks up a random non-existent user; scim2-tester's userNames are
+    // UUIDs; Okta's are `jdoe`.
     for (const filter of [
       `userName eq "${randomId("not-an-address")}"`,
       'userName eq "jdoe"',

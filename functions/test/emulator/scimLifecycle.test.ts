@@ -3,7 +3,10 @@ import { URN } from "../../src/scim/routeKit";
 import { randomId, seatsUsed, seedUser } from "../support/builders";
 import { scimApi as company, patchOp, scim, scimCompany } from "../support/scim";
 
-/** Issue 15, life-cycle breaks 1–4, replayed in Entra ID's and Okta's forms through HTTP on the emulators. */
+/**
+ * Issue 15, life-cycle breaks 1–4, replayed in Entra ID's and Okta's forms through HTTP on the
+ * emulators.
+ */
 const ENTERPRISE = URN.enterprise;
 const address = () => `${randomId("l")}@tenant.example`;
 const filter = (f: string) => `/Users?filter=${encodeURIComponent(f)}`;
@@ -52,7 +55,8 @@ describe("1. rehire after DELETE", () => {
       // The address moved aside with the removal: no lookup of it reads the removed user again.
       expect(await user(companyId, first.body.id)).not.toHaveProperty("email");
       expect(await seatsUsed(companyId)).toBe(1);
-      // A removed user answers 404 to everything, a repeated DELETE included (RFC 7644 §3.6), as does an unknown id.
+      // A removed user answers 404 to everything, a repeated DELETE included (RFC 7644 §3.6), as
+      // does an unknown id.
       expect((await scim("delete", `/Users/${first.body.id}`, key)).status).toBe(404);
       expect((await scim("delete", "/Users/no-such-user", key)).body).toMatchObject({
         schemas: [URN.error],
@@ -90,7 +94,8 @@ describe("1. rehire after DELETE", () => {
     const res = await scim("post", "/Users", key, { userName: email });
     expect(res.status).toBe(201);
     expect((await auth().getUserByEmail(email)).uid).toBe(res.body.id);
-    // The POST that released the address moved the old removed user out of the ordered roster (listings only read).
+    // The POST that released the address moved the old removed user out of the ordered roster
+    // (listings only read).
     expect((await scim("get", "/Users", key)).body).toMatchObject({
       totalResults: 1,
       Resources: [{ id: res.body.id }],
@@ -107,7 +112,8 @@ describe("2. an enterprise department the company does not have", () => {
       [ENTERPRISE]: { department: "Galley" },
     });
     expect(created.status).toBe(201);
-    // Read back as sent (Entra compares it at every cycle), while the user has no department in the app.
+    // Read back as sent (Entra compares it at every cycle), while the user has no department in the
+    // app.
     expect(created.body[ENTERPRISE]).toEqual({ department: "Galley" });
     expect(await user(companyId, created.body.id)).toMatchObject({
       departmentId: null,

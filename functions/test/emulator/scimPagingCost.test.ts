@@ -33,7 +33,8 @@ describe("SCIM roster paging cost", () => {
       costs.push(reads);
     }
     expect(seen).toEqual(uids);
-    // A count (1) and the page's 10 users, whatever its startIndex; an offset would bill 60 for the last.
+    // A count (1) and the page's 10 users, whatever its startIndex; an offset would bill 60 for the
+    // last.
     expect(costs).toEqual([11, 11, 11, 11, 11, 11]);
   });
 

@@ -10,7 +10,10 @@ import { patchOp, scim, scimCompany } from "../support/scim";
 const ENTERPRISE = URN.enterprise;
 type Resource = Record<string, unknown>;
 
-/** A value at a mapping's target path as Entra ID reads it: `attr`, `attr.sub`, `attr[type eq "x"].sub`, `urn:…:attr`. */
+/**
+ * A value at a mapping's target path as Entra ID reads it: `attr`, `attr.sub`, `attr[type eq
+ * "x"].sub`, `urn:…:attr`.
+ */
 function readPath(resource: Resource, path: string): unknown {
   const inExtension = path.startsWith(`${ENTERPRISE}:`);
   const from = inExtension ? ((resource[ENTERPRISE] as Resource | undefined) ?? {}) : resource;
@@ -24,7 +27,10 @@ function readPath(resource: Resource, path: string): unknown {
   return sub === undefined ? value : (value as Resource | undefined)?.[sub];
 }
 
-/** Entra ID's default attribute mappings of a custom (non-gallery) app: target path → the value its source holds. */
+/**
+ * Entra ID's default attribute mappings of a custom (non-gallery) app: target path → the value its
+ * source holds.
+ */
 const entraSource = (upn: string, mail: string) => ({
   userName: upn,
   active: true,
@@ -111,7 +117,8 @@ describe("SCIM values read back as sent", () => {
     );
     expect(found.body.Resources.map((r: Resource) => r.id)).toEqual([id]);
 
-    // The next cycle sends what it compares equal to nothing; a provider that PATCHes anyway changes nothing.
+    // The next cycle sends what it compares equal to nothing; a provider that PATCHes anyway
+    // changes nothing.
     const before = await stored(id);
     const again = await scim(
       "patch",
@@ -226,7 +233,8 @@ describe("SCIM values read back as sent", () => {
     expect((await stored(id)).updatedAt).toEqual(before.updatedAt);
     expect(await updatesOf(companyId, id)).toHaveLength(0);
 
-    // Okta's mapping of title removed: its next PUT leaves it out, and the title is gone (RFC 7644 §3.5.1).
+    // Okta's mapping of title removed: its next PUT leaves it out, and the title is gone (RFC 7644
+    // §3.5.1).
     const withoutTitle: Resource = { ...profile, id };
     delete withoutTitle.title;
     const put = await scim("put", `/Users/${id}`, key, withoutTitle);

@@ -4,7 +4,10 @@ import { URN } from "../../src/scim/routeKit";
 import { randomId, seedUser } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
-/** Issue 26 (removed users crowd the lookups, reused addresses) and issue 24 (lookups across companies), replayed through HTTP. */
+/**
+ * Issue 26 (removed users crowd the lookups, reused addresses) and issue 24 (lookups across
+ * companies), replayed through HTTP.
+ */
 const address = () => `${randomId("r")}@tenant.example`;
 const filter = (f: string) => `/Users?filter=${encodeURIComponent(f)}`;
 const stored = async (id: string) => (await firestore().doc(`users/${id}`).get()).data();
@@ -165,7 +168,8 @@ describe("existing app users are found case-insensitively (issue 26)", () => {
     expect(
       (await scim("get", filter(`userName eq "${lowered}"`), other.key)).body.totalResults,
     ).toBe(0);
-    // A POST anyway (a provider that skipped the lookup) is 409 uniqueness; the filter finds the user to PATCH.
+    // A POST anyway (a provider that skipped the lookup) is 409 uniqueness; the filter finds the
+    // user to PATCH.
     const post = await scim("post", "/Users", key, { schemas: [URN.user], userName: lowered });
     expect(post.status).toBe(409);
     expect(post.body.scimType).toBe("uniqueness");

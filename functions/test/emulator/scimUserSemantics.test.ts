@@ -29,7 +29,8 @@ describe("a UPN rename (Entra ID: UPN → userName, mail → emails, only what c
     const sessions = await tokensValidAfter(id);
     await pause(1100); // tokensValidAfterTime has a resolution of one second
 
-    // The tenant moves to a new UPN suffix (not one of the company's domains): Entra sends userName only.
+    // The tenant moves to a new UPN suffix (not one of the company's domains): Entra sends userName
+    // only.
     const renamed = `${randomId("upn")}@${randomId("tenant")}.onmicrosoft.example`;
     const res = await scim(
       "patch",
@@ -74,7 +75,8 @@ describe("a UPN rename (Entra ID: UPN → userName, mail → emails, only what c
     expect(moved.body.emails).toEqual([{ value: second, type: "work", primary: true }]);
     expect((await auth().getUser(id)).email).toBe(second);
 
-    // The provider starts sending mail (here the same address): the address follows emails from now on.
+    // The provider starts sending mail (here the same address): the address follows emails from now
+    // on.
     const mailed = await scim(
       "patch",
       `/Users/${id}`,

@@ -27,7 +27,10 @@ const media = (projectId: string, name: string) => ({
   uploadedAt: at("2026-01-05T00:00:00Z"),
 });
 
-/** A finding with a location image, two live files, a deleted one and three comments (two with files). */
+/**
+ * A finding with a location image, two live files, a deleted one and three comments (two with
+ * files).
+ */
 async function seedRich(v: Vessel, id: string, overrides = {}): Promise<string> {
   const { projectId, companyId } = v;
   await seedFinding(
@@ -216,7 +219,8 @@ describe("content_url", () => {
       const check = verifyV4Url(res.headers.location, account.publicKey);
       expect(check.valid).toBe(true);
       expect(check.pathname).toBe(new URL(row.download_url!).pathname);
-      // The closer window: the day once a minute boundary passed during the file (the key allows 10,000 a minute).
+      // The closer window: the day once a minute boundary passed during the file (the key allows
+      // 10,000 a minute).
       expect(res.headers.ratelimit).toMatch(/^"(minute|day)";r=\d+;t=\d+$/);
       expect(await auditEntriesFor(vessel.companyId, rid)).toEqual([
         expect.objectContaining({ action: "api.request", status: 302 }),

@@ -68,7 +68,8 @@ describe("role re-match through the Functions runtime", () => {
   });
 
   it("a group-map entry added later reaches the members of that group, and the role wins over the role map", async () => {
-    // Seeded without maps, so the company's creation re-matches nobody (the trigger sees no map change).
+    // Seeded without maps, so the company's creation re-matches nobody (the trigger sees no map
+    // change).
     const companyId = await seedCompany();
     const group = firestore().collection(`companies/${companyId}/scimGroups`).doc(randomId("g"));
     await group.set({ displayName: "Officers", displayNameKey: "officers", externalId: null });

@@ -20,7 +20,9 @@ export function callables() {
   return { callable, cleanup: () => fft.cleanup() };
 }
 
-/** Resolves when `p` rejects with this callable error code; rejects (failing the test) otherwise. */
+/**
+ * Resolves when `p` rejects with this callable error code; rejects (failing the test) otherwise.
+ */
 export async function rejectsWith(p: Promise<unknown>, code: string): Promise<void> {
   const outcome = await p.then(
     (value) => ({ rejected: false as const, value }),

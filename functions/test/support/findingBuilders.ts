@@ -2,7 +2,9 @@ import { Timestamp, type DocumentData } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
 import { randomId } from "./builders";
 
-/** Test builders for `projects/{p}/findings/{f}` and its subcollections, with canary private fields. */
+/**
+ * Test builders for `projects/{p}/findings/{f}` and its subcollections, with canary private fields.
+ */
 export const CANARY = "private-canary";
 export const at = (iso: string) => Timestamp.fromDate(new Date(iso));
 

@@ -76,7 +76,9 @@ export function client(app: Express) {
   };
 }
 
-/** The audit entries of the requests sent with this `X-Request-Id` (stored as `clientRequestId`). */
+/**
+ * The audit entries of the requests sent with this `X-Request-Id` (stored as `clientRequestId`).
+ */
 export async function auditEntriesFor(companyId: string, clientRequestId: string) {
   const snap = await firestore()
     .collection(`companies/${companyId}/auditLogs`)

@@ -42,7 +42,8 @@ export function operationCases(
   const validPath = fc.record(
     Object.fromEntries(pathParams.map((p) => [p.name, valueOf(p.name, p.schema)])),
   );
-  // SCIM attributes the core interprets (addresses, roles, departments) come from the example; the rest is generated.
+  // SCIM attributes the core interprets (addresses, roles, departments) come from the example; the
+  // rest is generated.
   const validBody: fc.Arbitrary<unknown> = !bodySchema
     ? fc.constant(undefined)
     : valid(bodySchema, operation.operationId).map((generated) => {
@@ -100,7 +101,8 @@ export function operationCases(
       );
   }
   for (const p of pathParams) {
-    // An empty segment addresses another resource (`/v1/users/` is the list), so minLength is not broken here.
+    // An empty segment addresses another resource (`/v1/users/` is the list), so minLength is not
+    // broken here.
     const bad = invalid({ ...p.schema, minLength: undefined });
     if (bad)
       mutations.push(
@@ -157,7 +159,8 @@ export function operationCases(
             violation: `body ${name}: ${why}`,
           })),
         );
-      // SCIM reads attributes leniently (RFC 7643): a value of another type is ignored, not refused.
+      // SCIM reads attributes leniently (RFC 7643): a value of another type is ignored, not
+      // refused.
       const type = [resolve(schema).type].flat()[0];
       if (!scim && type && type !== "null")
         mutations.push(

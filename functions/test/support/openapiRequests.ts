@@ -50,18 +50,27 @@ export interface GeneratedRequest {
 }
 
 export interface Fixtures {
-  /** Values for parameters and body properties whose validity depends on data (by operation and name), else undefined. */
+  /**
+   * Values for parameters and body properties whose validity depends on data (by operation and
+   * name), else undefined.
+   */
   value: (operationId: string, name: string) => fc.Arbitrary<unknown> | undefined;
   /** Body properties kept from the document's example (SCIM attributes the core interprets). */
   keepFromExample: (operationId: string, property: string) => boolean;
-  /** Repairs a valid request so that it keeps the rules the description states (`to` after `from`, …). */
+  /**
+   * Repairs a valid request so that it keeps the rules the description states (`to` after `from`,
+   * …).
+   */
   repair: (request: GeneratedRequest) => GeneratedRequest;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 const NON_BLANK = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0);
 
-/** Values of the patterns the documents use, generated as the description reads them (real dates, past months). */
+/**
+ * Values of the patterns the documents use, generated as the description reads them (real dates,
+ * past months).
+ */
 const PATTERNS: Record<string, () => fc.Arbitrary<string>> = {
   [INSTANT_PATTERN]: () =>
     fc

@@ -15,7 +15,9 @@ type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; 
 
 const DOC_ID = "openapi.json";
 
-/** OpenAPI 3.0 → JSON Schema: `nullable` becomes a `null` type; local refs point into the document. */
+/**
+ * OpenAPI 3.0 → JSON Schema: `nullable` becomes a `null` type; local refs point into the document.
+ */
 function toJsonSchema(node: unknown, v30: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => toJsonSchema(n, v30));
   if (!node || typeof node !== "object") return node;
@@ -30,7 +32,9 @@ function toJsonSchema(node: unknown, v30: boolean): unknown {
   return out;
 }
 
-/** An ajv that knows the document's components, and a compiler of its schemas (each compiled once). */
+/**
+ * An ajv that knows the document's components, and a compiler of its schemas (each compiled once).
+ */
 function compilerFor(document: Doc) {
   const v30 = document.openapi.startsWith("3.0");
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -112,7 +116,10 @@ type MediaType = {
   examples?: Record<string, { value: unknown }>;
 };
 
-/** Every example of the document's request and response bodies that does not match its schema, and every body without one. */
+/**
+ * Every example of the document's request and response bodies that does not match its schema, and
+ * every body without one.
+ */
 export function exampleProblems(document: Doc): string[] {
   const { ajv, compile } = compilerFor(document);
   const problems: string[] = [];

@@ -26,7 +26,10 @@ export function asInFunctionsRuntime(app: Express): Express {
 
 export const scimApi = client(asInFunctionsRuntime(createCompanyApp()));
 
-/** A SCIM request as identity providers send it: `application/scim+json`, validated against the served OpenAPI document. */
+/**
+ * A SCIM request as identity providers send it: `application/scim+json`, validated against the
+ * served OpenAPI document.
+ */
 export const scim = (
   method: "get" | "post" | "put" | "patch" | "delete",
   path: string,
@@ -34,7 +37,10 @@ export const scim = (
   body?: unknown,
 ) => scimApi.send(method, `/scim/v2${path}`, key, body, "application/scim+json");
 
-/** A company with the company API on, departments Deck and Engine, a role map, and a provisioning key; `extra`: more company fields. */
+/**
+ * A company with the company API on, departments Deck and Engine, a role map, and a provisioning
+ * key; `extra`: more company fields.
+ */
 export async function scimCompany(
   seats: { seatCapacity: number; seatsUsed: number } = { seatCapacity: 10, seatsUsed: 0 },
   extra: Record<string, unknown> = {},
@@ -67,7 +73,10 @@ export const patchOp = (...Operations: unknown[]) => ({
   Operations,
 });
 
-/** No free seat, as the providers need it: a 429 to retry after 600 s, a SCIM error without `scimType` naming the capacity. */
+/**
+ * No free seat, as the providers need it: a 429 to retry after 600 s, a SCIM error without
+ * `scimType` naming the capacity.
+ */
 export function expectSeatRetry(
   res: { status: number; headers: Record<string, string>; body: unknown },
   capacity: number,

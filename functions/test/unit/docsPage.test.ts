@@ -12,7 +12,10 @@ import {
   serveDocsPage,
 } from "../../src/http/docsPage";
 
-/** The page's serving rules, on a small page of its own (the real one needs a build: docsBrowserTest.mjs). */
+/**
+ * The page's serving rules, on a small page of its own (the real one needs a build:
+ * docsBrowserTest.mjs).
+ */
 const HASHES = [`sha256-${"a".repeat(43)}=`, `sha256-${"B".repeat(43)}=`];
 const HTML = `<!DOCTYPE html><title>t</title>${"<p>reference</p>".repeat(5000)}`;
 let dir: string;

@@ -12,7 +12,8 @@ import { esrsQueryShapes, indexNeedsOf } from "../support/indexNeeds";
 /**
  * The S1-14 incident datapoints of the fixture (test/support/esrsFixture.ts), worked out by hand
  * below incident by incident (#n), under three reporting periods; what the reading queries return
- * must give exactly the evaluator's numbers over all incidents. Rows, notes and CSV: esrsRows.test.ts.
+ * must give exactly the evaluator's numbers over all incidents. Rows, notes and CSV:
+ * esrsRows.test.ts.
  */
 
 /** Calendar 2025 in Berlin: [2024-12-31T23:00Z, 2025-12-31T23:00Z). */
@@ -21,8 +22,8 @@ const BERLIN_2025 = {
   "S1-14_03": 1, // #15
   "S1-14_04": 14, // the two below
   "S1-14_06": 3, // #3, #21 (onset 2023, reported 2025), #25 — not #22 (reported 2026), #28 (reported 2023, though it died in 2025)
-  // injuries #1 5 + #2 2 + #4 7 + #6 4 + #8 1 + #11 11 + #19 0 + #24 2 + #26 6 + #27 1 + #29 (−3: none) 0 + #30 (2.5: none) 0 = 39;
-  // ill health #3 10 + #21 14 + #25 0 = 24 (#28 is a 2023 case)
+  // injuries #1 5 + #2 2 + #4 7 + #6 4 + #8 1 + #11 11 + #19 0 + #24 2 + #26 6 + #27 1 + #29 (−3:
+  // none) 0 + #30 (2.5: none) 0 = 39; ill health #3 10 + #21 14 + #25 0 = 24 (#28 is a 2023 case)
   "S1-14_07": 63,
   "S1-14_08": 2, // #13, #14
   "S1-14_09": 17, // #12 8 + #20 0 + #13 9 + #14 0
@@ -30,7 +31,8 @@ const BERLIN_2025 = {
   "S1-14_02.non_employee": 2, // #14, #20
   "S1-14_02.injury": 3, // #2, #19, #20
   "S1-14_02.ill_health": 3, // #14, #25, #28
-  // #1, #2, #4 (00:30 local on 1 Jan), #6, #8, #11 (recordable dangerous occurrence), #19, #24 (hidden: null), #26, #27, #29, #30 — not #10, #23 ("true")
+  // #1, #2, #4 (00:30 local on 1 Jan), #6, #8, #11 (recordable dangerous occurrence), #19, #24
+  // (hidden: null), #26, #27, #29, #30 — not #10, #23 ("true")
   "S1-14_04.employee": 12,
   "S1-14_04.non_employee": 2, // #12, #20 — not #5 (00:30 local on 1 Jan 2026)
 };

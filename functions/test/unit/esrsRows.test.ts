@@ -27,7 +27,10 @@ const COVERAGE: CoverageDoc = {
   certificationStandards: ["ISO 45001", "SCC"],
 };
 const warn = jest.spyOn(logger, "warn").mockImplementation(() => undefined);
-/** The worked-hours documents as the repo reads them (a malformed month or non-numeric hours is no record). */
+/**
+ * The worked-hours documents as the repo reads them (a malformed month or non-numeric hours is no
+ * record).
+ */
 const RECORDS = HOURS_DOCS.flatMap(
   ([id, month, hours, source]) =>
     readHoursRecord(`companies/c/workedHours/${id}`, {
@@ -127,7 +130,8 @@ describe("the rows", () => {
 
   it("Berlin 2025: every total row, then the breakdowns, with hand-computed values", () => {
     const { rows, hours } = report();
-    expect(hours.reduce((s, m) => s + m.total, 0)).toBe(HOURS_2025.total); // 12 × 100,000 + 1,500,000 + 20,000; not 2025-05-15, not "lots"
+    // 12 × 100,000 + 1,500,000 + 20,000; not 2025-05-15, not "lots"
+    expect(hours.reduce((s, m) => s + m.total, 0)).toBe(HOURS_2025.total);
     expect(hours.reduce((s, m) => s + m.app, 0)).toBe(HOURS_2025.app);
     expect(rows.map((r) => [r.datapoint_id, r.value, r.unit])).toEqual([
       ["S1-14_01", 83.33, "percent"], // 250 / 300
@@ -181,7 +185,8 @@ describe("the rows", () => {
       inProgress: true,
       monthsWithoutHours: ["2026-02", "2026-03"],
     });
-    // Hours 2025-04 … 2026-03: 9 × 100,000 + 1,500,000 + 20,000 + 40,000 (2026-01) = 2,460,000; 12 accidents.
+    // Hours 2025-04 … 2026-03: 9 × 100,000 + 1,500,000 + 20,000 + 40,000 (2026-01) = 2,460,000; 12
+    // accidents.
     expect(byId["S1-14_05"].value).toBe(4.88); // 12 / 2,460,000 × 1,000,000 = 4.8780…
     expect(byId["S1-14_04"].value).toBe(12);
     expect(byId["S1-14_05"].note).toMatch(
@@ -253,7 +258,8 @@ describe("the CSV", () => {
     expect(lines[0]).toBe(
       "datapoint_id,esrs_paragraph,name,value,unit,decimals,concept,xbrl_value,xbrl_unit,period_type,breakdown_of,axis,member,xbrl_member,voluntary,omission,period_start,period_end,time_zone,complete,generated_at,basis,frozen_version,frozen_at,note",
     );
-    expect(lines).toHaveLength(22); // header, 12 totals, 8 breakdowns, and the empty string after the last CRLF
+    // header, 12 totals, 8 breakdowns, and the empty string after the last CRLF
+    expect(lines).toHaveLength(22);
     const tail =
       ",2024-12-31T23:00:00.000Z,2025-12-31T23:00:00.000Z,Europe/Berlin,true,2026-06-01T00:00:00.000Z,live,,,";
     expect(lines[1]).toMatch(

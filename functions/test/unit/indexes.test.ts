@@ -40,7 +40,8 @@ const listQueries: Array<IndexNeed | null> = [
   indexNeed("users", "createdAt", "companyId"),
   indexNeed("users", "createdAt", ["companyId", "email"]),
   indexNeed("users", "createdAt", ["companyId", "status"]),
-  // SCIM paging: removed users that still have a `createdAt` (removed before it was moved aside), moved out of the ordered roster.
+  // SCIM paging: removed users that still have a `createdAt` (removed before it was moved aside),
+  // moved out of the ordered roster.
   {
     collectionGroup: "users",
     fields: [
@@ -49,7 +50,8 @@ const listQueries: Array<IndexNeed | null> = [
       { fieldPath: "createdAt", order: "ASCENDING" },
     ],
   },
-  // The re-match triggers: the company's users holding a department name, or a role value (`!= null`).
+  // The re-match triggers: the company's users holding a department name, or a role value (`!=
+  // null`).
   ...["unmatchedDepartment", "idpRole"].map((field) => ({
     collectionGroup: "users",
     fields: [

@@ -130,7 +130,8 @@ describe("the User resource", () => {
       displayName: "Nina",
       externalId: null,
       omitted: { department: true, roles: true },
-      profile: {}, // the emails it read are not sent again: cleared from the profile (the address stays)
+      // the emails it read are not sent again: cleared from the profile (the address stays)
+      profile: {},
     });
     const sent = stateFromBody({
       userName: "nina.holm@example.com",
@@ -344,7 +345,8 @@ describe("applyPatch", () => {
       { value: "nina.holm@example.com", type: "work", primary: true },
       { value: "babs@jensen.org", type: "home" },
     ]);
-    // The primary address is unchanged: only the list as sent is kept (`nickname` names `nickName`).
+    // The primary address is unchanged: only the list as sent is kept (`nickname` names
+    // `nickName`).
     expect(patchBetween(before(), added)).toEqual({
       profile: {
         emails: [

@@ -56,7 +56,8 @@ describe("one reader per field kind: fits, absent, wrong type (logged), fallback
   const cases: Array<
     [string, Reader<unknown>, Array<[unknown, unknown]>, Array<[unknown, unknown]>]
   > = [
-    // name, reader, [value that fits or is absent, read as] (not logged), [misfit, read as] (logged)
+    // name, reader, [value that fits or is absent, read as] (not logged), [misfit, read as]
+    // (logged)
     [
       "timestamp",
       timestamp,

@@ -14,7 +14,10 @@ import {
 } from "../../src/services/users/decisions";
 import { UsersError } from "../../src/services/users/userRefusals";
 
-/** The users service's decisions (seats, uniqueness, last owner, what a change writes), without Firestore. */
+/**
+ * The users service's decisions (seats, uniqueness, last owner, what a change writes), without
+ * Firestore.
+ */
 const now = Timestamp.fromMillis(Date.UTC(2026, 10, 23, 12));
 
 const user = (fields: Partial<StoredUser> = {}): StoredUser => ({

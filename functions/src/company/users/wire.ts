@@ -1,6 +1,7 @@
 import { isoTimestamp, z } from "../../http/zod";
 import { oneOf } from "../../lib/oneOf";
 import { servedName } from "../../lib/personName";
+import { CONTROL_REFUSED, hasControlOrFormat } from "../../lib/visibleText";
 import type { Department } from "../../repos/companies";
 import { toIso } from "../../repos/stored";
 import type { StoredUser } from "../../repos/users";
@@ -13,9 +14,6 @@ import { departmentNameOf } from "../../services/users/rules";
 const NAME_PART =
   "As set by `POST`/`PATCH /v1/users` or as the identity provider sent it (SCIM `name`); null " +
   "when neither set it: the parts are never guessed from the display name.";
-
-/** Control (Cc) and format (Cf) characters, but the joiners some scripts' names need. */
-const CONTROL = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;
 
 /**
  * A person's name or part of one: 1 to 200 characters after trimming, without control or format
@@ -35,14 +33,12 @@ export const nameText = () =>
     .trim()
     .min(1, "must be 1 to 200 characters")
     .max(200, "must be 1 to 200 characters")
-    .refine((s) => !CONTROL.test(s), {
-      message: "must not contain control or format characters (NUL, bidi overrides, zero-width)",
-    })
+    .refine((s) => !hasControlOrFormat(s), { message: CONTROL_REFUSED })
     .openapi({
       pattern: "\\S",
       description:
         "1 to 200 characters after trimming; no control or format characters (U+200C and " +
-        "U+200D, the joiners, allowed).",
+        "U+200D, the joiners, and an emoji's tag sequence allowed).",
     });
 
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;

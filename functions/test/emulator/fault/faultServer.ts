@@ -49,7 +49,8 @@ function arm({ fn, nth, when }: KillPoint): void {
   const module = MODULES[fn];
   const original = module[fn] as (...args: unknown[]) => Promise<unknown>;
   let calls = 0;
-  // The compiled services call repos through the module object, so replacing the export reaches them.
+  // The compiled services call repos through the module object, so replacing the export reaches
+  // them.
   module[fn] = async (...args: unknown[]) => {
     const mine = ++calls === nth;
     if (mine && when === "before") die();
