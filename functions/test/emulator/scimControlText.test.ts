@@ -81,6 +81,13 @@ describe("what identity providers send for real people", () => {
     ["emoji, a ZWJ family and a skin tone", "Ana 😀", "Ana 👩‍👩‍👧 👋🏽"],
     ["a Persian ZWNJ and a flag with tags", "می‌خواهم", "Ana 🏴󠁧󠁢󠁳󠁣󠁴󠁿"],
     ["a no-break space", "Ana\u00a0Lima", "Lima"],
+    ["Hebrew with a right-to-left mark", "\u05e9\u05e8\u05d4 \u200f(QA)", "\u05dc\u05d5\u05d9"],
+    [
+      "Arabic with a letter mark, a soft hyphen",
+      "\u0633\u0627\u0631\u0629\u061c 2",
+      "Lima\u00adSilva",
+    ],
+    ["a left-to-right mark", "Ana\u200e Lima", "Lima"],
   ];
 
   it.each(names)("%s are kept as sent", async (_, displayName, familyName) => {

@@ -37,8 +37,9 @@ export const nameText = () =>
     .openapi({
       pattern: "\\S",
       description:
-        "1 to 200 characters after trimming; no control or format characters (U+200C and " +
-        "U+200D, the joiners, and an emoji's tag sequence allowed).",
+        "1 to 200 characters after trimming; no control or format characters (allowed: the " +
+        "joiners U+200C and U+200D, the marks U+200E, U+200F and U+061C, the soft hyphen " +
+        "U+00AD and an emoji's tag sequence).",
     });
 
 export const USER_STATUSES = ["invited", "active", "deactivated"] as const;
