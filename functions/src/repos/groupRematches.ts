@@ -10,7 +10,8 @@ import { isObject } from "../lib/isObject";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { groupEntry } from "./scimGroups";
 import { nullableString, parseSnapshot, text } from "./stored";
-import { CONTENDED, systemOrigin } from "./userRematch";
+import { runContended } from "./transactions";
+import { systemOrigin } from "./userRematch";
 import { usersCollection } from "./users";
 
 /**
@@ -111,11 +112,11 @@ export async function restartRematch(
   groupId: string,
   origin: AuditOrigin,
 ): Promise<void> {
-  await firestore().runTransaction(async (t) => {
+  await runContended(async (t) => {
     const record = await readPending(t, companyId, groupId);
     const at = { companyId, groupId, origin, now: Timestamp.now() };
     writePending(t, at, record, { start: "rematch", added: [], removed: [] });
-  }, CONTENDED);
+  });
 }
 
 /** A page of a pending re-match: the company's users on it, and where the next one starts. */
@@ -140,7 +141,7 @@ export function takePage(
   groupId: string,
   size: number,
 ): Promise<RematchPage | null> {
-  return firestore().runTransaction(async (t) => {
+  return runContended(async (t) => {
     const record = parseRecord(await t.get(recordRef(companyId, groupId)));
     if (!record) return null;
     const members = usersCollection()
@@ -168,7 +169,7 @@ export function takePage(
     const { version, cursor, origin } = record;
     const next = page.docs.at(-1)?.id ?? cursor;
     return { ids: mine.map((d) => d.id), origin, version, cursor, next, last: page.size < size };
-  }, CONTENDED);
+  });
 }
 
 /** Moves the cursor past `page` (deletes the record after the last), unless it was rewritten. */
@@ -178,12 +179,12 @@ export async function finishPage(
   page: RematchPage,
 ): Promise<void> {
   const ref = recordRef(companyId, groupId);
-  await firestore().runTransaction(async (t) => {
+  await runContended(async (t) => {
     const record = parseRecord(await t.get(ref));
     if (!record || record.version !== page.version || record.cursor !== page.cursor) return;
     if (page.last) t.delete(ref);
     else t.update(ref, { cursor: page.next });
-  }, CONTENDED);
+  });
 }
 
 /** The oldest pending re-matches (the sweep's list). */
