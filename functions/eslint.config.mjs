@@ -50,6 +50,8 @@ const WHY = {
   console:
     "adapters are independent of each other: move what two of them share into services/ or http/.",
 };
+// The only files of src/ over 250 lines: a grammar and a data table that read best whole.
+const LONG_FILES = ["src/scim/filter.ts", "src/services/esrs/datapoints.ts"];
 // Nothing under src/ is test-only: test helpers live in test/support/ and use these packages.
 const TEST_ONLY = ["supertest", "fast-check", "ajv", "ajv-formats", "firebase-functions-test"];
 const testOnly = {
@@ -137,6 +139,13 @@ export default tseslint.config(
     // Prettier keeps code within 100 columns but neither rewraps comments nor splits strings.
     files: ["src/**/*.ts"],
     rules: { "max-len": ["error", { code: 100, ignoreUrls: false }] },
+  },
+  {
+    // Files stay small (docs/development.md, "npm run lint also keeps the structure"); the files
+    // named in LONG_FILES are longer on purpose, each for the reason given there.
+    files: ["src/**/*.ts"],
+    ignores: LONG_FILES,
+    rules: { "max-lines": ["error", { max: 250 }] },
   },
   {
     files: ["src/company/app.ts"],

@@ -18,7 +18,7 @@ const refused = [
   ["src/services/esrs/example.ts", "../../company/schemas"],
   ["src/http/example.ts", "../findings/schemas"],
   ["src/scim/example.ts", "../company/users/wire"],
-  ["src/company/users/example.ts", "../../scim/errors"],
+  ["src/company/users/example.ts", "../../scim/scimErrors"],
   ["src/console/example.ts", "../company/schemas"],
   ["src/lib/example.ts", "../repos/stored"],
   ["src/config/example.ts", "../repos/stored"],
@@ -32,10 +32,10 @@ const allowed = [
   ["src/repos/example.ts", "../lib/dates"],
   ["src/repos/example.ts", "./findings"],
   ["src/services/example.ts", "../repos/users"],
-  ["src/http/example.ts", "../services/access"],
+  ["src/http/example.ts", "../services/keyAccess"],
   ["src/scim/example.ts", "../http/errors"],
   ["src/company/users/example.ts", "../../services/users"],
-  ["src/company/app.ts", "../scim/users"],
+  ["src/company/app.ts", "../scim/userRoutes"],
   ["src/tools/demo/example.ts", "../../repos/apiKeys"],
 ];
 

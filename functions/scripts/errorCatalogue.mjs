@@ -2,7 +2,7 @@
 // node scripts/errorCatalogue.mjs (npm run docs:errors); with --check it only fails when the
 // committed file differs, which the test command runs. One table per API: the codes its served
 // OpenAPI document lists, with the status, "when" and "what to do" of src/http/errors.ts's ERRORS
-// (SCIM: src/scim/errors.ts's SCIM_TYPES).
+// (SCIM: src/scim/scimErrors.ts's SCIM_TYPES).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
@@ -11,7 +11,7 @@ import { servedDocuments } from "./servedDocuments.mjs";
 
 const require = createRequire(import.meta.url);
 const { ERRORS } = require("../lib/http/errors.js");
-const { SCIM_TYPES } = require("../lib/scim/errors.js");
+const { SCIM_TYPES } = require("../lib/scim/scimErrors.js");
 const {
   PLATFORM_BAD_REQUEST,
   PLATFORM_HEADERS_TOO_LARGE,
@@ -27,7 +27,7 @@ const EVERY_PATH = [
   "payload_too_large",
   "unsupported_media_type",
 ];
-// The SCIM error body carries these envelope codes as a scimType (scim/errors.ts, scimTypeOf).
+// The SCIM error body carries these envelope codes as a scimType (scim/scimErrors.ts, scimTypeOf).
 const AS_SCIM_TYPE = ["invalid_request", "conflict"];
 
 /** The error codes of a document's operations whose path does (or does not) start with SCIM's. */

@@ -1,10 +1,10 @@
 import { createApp } from "../http/createApp";
 import { DISCOVERY_ROUTES } from "../scim/discovery";
-import { scimErrors } from "../scim/errors";
-import { GROUP_ROUTES } from "../scim/groups";
+import { GROUP_ROUTES } from "../scim/groupRoutes";
 import { ROOT_SEARCH_ROUTE } from "../scim/rootSearch";
+import { scimErrors } from "../scim/scimErrors";
 import { SEARCH_ROUTES } from "../scim/search";
-import { USER_ROUTES } from "../scim/users";
+import { USER_ROUTES } from "../scim/userRoutes";
 import { getEsrsS1 } from "./getEsrsS1";
 import { getKpis } from "./getKpis";
 import { incidentsDelta } from "./incidentsDelta";
@@ -15,7 +15,7 @@ import { deleteUser } from "./users/deleteUser";
 import { getUser } from "./users/getUser";
 import { listUsers } from "./users/listUsers";
 import { updateUser } from "./users/updateUser";
-import { getWorkedHours, postWorkedHours } from "./workedHours";
+import { getWorkedHours, postWorkedHours } from "./workedHoursRoutes";
 
 export const COMPANY_API = {
   api: "company" as const,

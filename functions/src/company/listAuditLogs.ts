@@ -1,5 +1,5 @@
+import { WINDOW_RULE, windowedListQuery } from "../http/listParams";
 import { paged, pageOf } from "../http/paging";
-import { WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";

@@ -1,5 +1,5 @@
+import { deltaQuery } from "../http/listParams";
 import { deltaPage, deltaPageOf, unlessHidden } from "../http/paging";
-import { deltaQuery } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findingsByIds, queryFindings } from "../repos/findings";

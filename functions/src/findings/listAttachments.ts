@@ -1,7 +1,7 @@
 import { storageBuckets } from "../config/params";
 import { publicBaseUrl } from "../http/context";
 import { notFound } from "../http/errors";
-import { limitParam } from "../http/params";
+import { limitParam } from "../http/listParams";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { boundedThread, findVisibleFinding, liveFiles } from "../repos/findings";

@@ -1,6 +1,6 @@
 import { notFound } from "../http/errors";
+import { WINDOW_RULE, windowedListQuery } from "../http/listParams";
 import { paged, pageOf } from "../http/paging";
-import { WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findVisibleFinding, queryComments } from "../repos/findings";

@@ -1,5 +1,5 @@
+import { instantParam, WINDOW_RULE, windowedListQuery } from "../http/listParams";
 import { paged, pageOf, unlessHidden } from "../http/paging";
-import { instantParam, WINDOW_RULE, windowedListQuery } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";

@@ -1,7 +1,7 @@
 import { storageBuckets } from "../config/params";
 import { publicBaseUrl } from "../http/context";
+import { limitParam, pageTokenParam } from "../http/listParams";
 import { pagedScan, pageOf } from "../http/paging";
-import { limitParam, pageTokenParam } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { vesselAttachmentPage } from "../services/vesselAttachments";

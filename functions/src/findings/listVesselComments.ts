@@ -1,5 +1,5 @@
+import { limitParam, pageTokenParam } from "../http/listParams";
 import { pagedScan, pageOf } from "../http/paging";
-import { limitParam, pageTokenParam } from "../http/params";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { vesselCommentPage } from "../services/vesselComments";

@@ -19,7 +19,7 @@ export const rollApiKey = onCall(callableOptions, async (request) =>
   (await import("../console/rollApiKey")).rollApiKeyHandler(request),
 );
 export const apiKeyUsage = onCall(callableOptions, async (request) =>
-  (await import("../console/apiKeyUsage")).apiKeyUsageHandler(request),
+  (await import("../console/apiKeyUsageChart")).apiKeyUsageHandler(request),
 );
 export const listAuditTrail = onCall(callableOptions, async (request) =>
   (await import("../console/listAuditTrail")).listAuditTrailHandler(request),

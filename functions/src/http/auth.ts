@@ -15,7 +15,7 @@ import {
   assertCompanyAccess,
   assertFindingsAccess,
   assertKeyUsable,
-} from "../services/access";
+} from "../services/keyAccess";
 import { effectiveLimits, limitScopeOf, shardCount } from "../services/rateLimit";
 import type { AuditSubject, Principal } from "./context";
 import { ApiError, forbidden, unauthorized } from "./errors";

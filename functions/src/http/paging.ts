@@ -13,7 +13,7 @@ import {
   type DeltaSource,
 } from "../services/delta";
 import { ApiError, invalidRequest } from "./errors";
-import { notOurs, type TokenParam } from "./params";
+import { notOurs, type TokenParam } from "./listParams";
 import { z } from "./zod";
 
 /** Why a token is refused: one message per cause, for page and delta tokens alike. */

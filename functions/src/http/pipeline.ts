@@ -6,8 +6,9 @@ import { contextOf, type AuditSubject, type Principal, type RequestContext } fro
 import { answerableError, renderError, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
 import { runOnce } from "./idempotency";
+import { parseInput } from "./parseInput";
 import { admit, originOf, record, requestEntry } from "./record";
-import { answerOf, parseInput, type Answer, type AnyRoute, type KeyedRoute } from "./route";
+import { answerOf, type Answer, type AnyRoute, type KeyedRoute } from "./route";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const rawParser = express.raw({ limit: MAX_BODY_BYTES, type: JSON_TYPES });

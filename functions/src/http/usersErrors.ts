@@ -1,4 +1,4 @@
-import { UsersError, type UsersErrorCode } from "../services/users/errors";
+import { UsersError, type UsersErrorCode } from "../services/users/userRefusals";
 import { ApiError, type ErrorCode } from "./errors";
 
 /**

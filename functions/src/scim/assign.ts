@@ -1,8 +1,8 @@
 import { isObject } from "../lib/isObject";
-import { invalidValue, ScimError } from "./errors";
 import { parsePath, type AttrPath } from "./filter";
 import { assertSchemaList, matches, operationsOf, pathOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
+import { invalidValue, ScimError } from "./scimErrors";
 import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
 import {
   coerce,
@@ -13,6 +13,7 @@ import {
   toItem,
   toItems,
   tooMany,
+  type Item,
 } from "./values";
 
 /**
@@ -24,7 +25,6 @@ import {
  * and MAX_VALUES; the values themselves are read by values.ts.
  */
 export type State = Record<string, unknown>;
-type Item = Record<string, unknown>;
 const label = (path: AttrPath) => `${path.attr}${path.sub ? `.${path.sub}` : ""}`;
 
 function applyMulti(

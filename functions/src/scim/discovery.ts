@@ -1,7 +1,6 @@
 import { publicBaseUrl } from "../http/context";
 import { defineRoute, type AnyRoute } from "../http/route";
 import { jsonObject, z } from "../http/zod";
-import { ScimError } from "./errors";
 import { GROUP_ATTRIBUTES } from "./groupWire";
 import {
   listResponse,
@@ -14,6 +13,7 @@ import {
   servedAttribute,
   URN,
 } from "./routeKit";
+import { ScimError } from "./scimErrors";
 import { ENTERPRISE_ATTRIBUTES, USER_ATTRIBUTES } from "./userSchema";
 
 /** The discovery endpoints of RFC 7644 §4. */

@@ -10,11 +10,11 @@ import {
   type Member,
   type StoredGroup,
 } from "../services/groups";
-import { ScimError } from "./errors";
 import { groupTerms, type GroupTerms } from "./groupPatch";
 import { MEMBERS_PER_ANSWER, MEMBERS_PER_WRITE_ANSWER, toScimGroup } from "./groupWire";
 import { project } from "./projection";
 import { listResponse, pageWindow, scimUrl } from "./routeKit";
+import { ScimError } from "./scimErrors";
 import type { ListRequest } from "./search";
 
 // Groups as SCIM answers them: one as a resource (members read only when asked for), a page, and a

@@ -1,10 +1,10 @@
 import { isObject } from "../lib/isObject";
 import type { GroupChange, GroupFields } from "../services/groups";
-import { invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { assertSchemaList, propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./routeKit";
+import { invalidValue, ScimError } from "./scimErrors";
 
 /**
  * A Group request body as the groups service's input: POST and PUT bodies, and RFC 7644 PATCH

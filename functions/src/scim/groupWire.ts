@@ -2,7 +2,7 @@ import { z } from "../http/zod";
 import { toIso } from "../repos/stored";
 import type { Member, StoredGroup } from "../services/groups";
 import { MAX_OPERATIONS } from "./patchOp";
-import { attr, documented, URN, type AttributeDef } from "./routeKit";
+import { attr, documented, URN, userPath, type AttributeDef } from "./routeKit";
 
 /**
  * The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as
@@ -155,7 +155,7 @@ export function toScimGroup(
           members: members.map((m) => ({
             value: m.id,
             ...(m.displayName ? { display: m.displayName } : {}),
-            $ref: url(`/Users/${encodeURIComponent(m.id)}`),
+            $ref: url(userPath(m.id)),
             type: "User" as const,
           })),
         }

@@ -1,7 +1,7 @@
 import { isObject } from "../lib/isObject";
-import { invalidSyntax, invalidValue, ScimError } from "./errors";
 import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
 import { URN } from "./routeKit";
+import { invalidSyntax, invalidValue, ScimError } from "./scimErrors";
 
 /**
  * The PatchOp envelope of RFC 7644 §3.5.2, read the same way for Users and Groups: its

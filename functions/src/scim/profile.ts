@@ -1,7 +1,7 @@
 import { isObject } from "../lib/isObject";
 import { assign, type State } from "./assign";
-import { invalidValue } from "./errors";
 import type { AttributeDef } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import {
   attributeOf,
   ENTERPRISE_ATTRIBUTES,
@@ -9,7 +9,7 @@ import {
   MAX_PROFILE_BYTES,
   NAME_PARTS_KEPT_AS_SENT,
 } from "./userSchema";
-import { primaryOf } from "./values";
+import { primaryOf, type Item } from "./values";
 
 /**
  * The attributes a provider sends that the app has no field for (the user's `scimProfile`,
@@ -17,7 +17,6 @@ import { primaryOf } from "./values";
  * what it reads with what it maps and PATCHes every difference again at each evaluation.
  */
 export type Profile = Record<string, unknown>;
-type Item = Record<string, unknown>;
 
 const ENTERPRISE = new Set(ENTERPRISE_ATTRIBUTES.map((d) => d.name));
 

@@ -1,6 +1,6 @@
 import { isObject } from "../lib/isObject";
-import { invalidValue } from "./errors";
 import { URN } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 
 /**
  * `attributes` and `excludedAttributes` (RFC 7644 §3.4.2.5, §3.9): which attributes of a

@@ -1,4 +1,3 @@
-import type { Request } from "express";
 import { z } from "../http/zod";
 import { servedName } from "../lib/personName";
 import { toIso } from "../repos/stored";
@@ -8,16 +7,15 @@ import type { NewUser } from "../services/users/invite";
 import type { UserPatch } from "../services/users/lifecycle";
 import { departmentNameOf } from "../services/users/rules";
 import type { State } from "./assign";
-import { invalidValue } from "./errors";
 import { checkedProfileOf, profileOf, restoreProfile, sameProfile, servedProfile } from "./profile";
-import { scimUrl, URN } from "./routeKit";
-import { primaryOf } from "./values";
+import { URN } from "./routeKit";
+import { invalidValue } from "./scimErrors";
+import { primaryOf, type Item } from "./values";
 
 /**
  * The SCIM User resource and the roster user, both ways: a stored user as a resource and as a
  * patchable state, and a state (from a body or a PATCH) as the users service's input.
  */
-type Item = Record<string, unknown>;
 
 export function stateOf(user: StoredUser, department: string | null): State {
   const state: State = {
@@ -82,13 +80,9 @@ type Departments = Parameters<typeof departmentNameOf>[1];
 export const scimDepartmentOf = (user: StoredUser, departments: Departments) =>
   user.unmatchedDepartment ?? departmentNameOf(user, departments);
 
-/** A stored user as the resource served at its address. */
-export const userResource = (req: Request, user: StoredUser, departments: Departments) =>
-  toScimUser(
-    user,
-    scimDepartmentOf(user, departments),
-    scimUrl(req, `/Users/${encodeURIComponent(user.id)}`),
-  );
+/** A stored user as the resource served at its address, `location` (routeKit.ts, userUrl). */
+export const userResource = (location: string, user: StoredUser, departments: Departments) =>
+  toScimUser(user, scimDepartmentOf(user, departments), location);
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
 const primaryValue = (items: unknown) =>

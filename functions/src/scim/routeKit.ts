@@ -110,6 +110,10 @@ export const scimSuccess = (
 
 export const scimUrl = (req: Request, path: string) => `${publicBaseUrl(req)}${SCIM_BASE}${path}`;
 
+/** A user's path below the SCIM base: its resource's location, a group member's `$ref`. */
+export const userPath = (id: string) => `/Users/${encodeURIComponent(id)}`;
+export const userUrl = (req: Request, id: string) => scimUrl(req, userPath(id));
+
 /** The most resources one page holds (ServiceProviderConfig `filter.maxResults`). */
 export const MAX_RESULTS = 200;
 

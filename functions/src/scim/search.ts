@@ -3,7 +3,6 @@ import { defineRoute, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { departmentsOf } from "../repos/companies";
 import { rosterWindow } from "../repos/users";
-import { invalidValue } from "./errors";
 import { SCIM_USER_LIST_EXAMPLE } from "./examples";
 import { MAX_FILTER_LENGTH } from "./filter";
 import { project } from "./projection";
@@ -16,7 +15,9 @@ import {
   SCIM_ERRORS,
   SCIM_ROUTE,
   scimSuccess,
+  userUrl,
 } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import { userTerms } from "./userFilter";
 import { usersMatching } from "./userLookup";
 import { scimUserSchema } from "./userWire";
@@ -46,7 +47,7 @@ export async function listUsersPage(companyId: string, req: Request, q: ListRequ
   ]);
   return listResponse(
     page.users.map((u) =>
-      project(userResource(req, u, departments), q.attributes, q.excludedAttributes),
+      project(userResource(userUrl(req, u.id), u, departments), q.attributes, q.excludedAttributes),
     ),
     page.total,
     startIndex,

@@ -1,6 +1,6 @@
-import { ScimError } from "./errors";
 import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
 import { URN } from "./routeKit";
+import { ScimError } from "./scimErrors";
 
 /**
  * What the Users endpoint can search: `eq` on userName, externalId, id, emails.value and

@@ -1,8 +1,8 @@
 import { isObject } from "../lib/isObject";
-import { invalidValue } from "./errors";
 import type { Filter } from "./filter";
 import { propertyOf } from "./patchOp";
 import type { AttributeDef } from "./routeKit";
+import { invalidValue } from "./scimErrors";
 import { subAttributeOf } from "./userSchema";
 
 /**
@@ -11,7 +11,8 @@ import { subAttributeOf } from "./userSchema";
  * them primary), and the value that counts among them.
  */
 export const MAX_VALUES = 100;
-type Item = Record<string, unknown>;
+/** One value of a multi-valued or complex attribute, as sent. */
+export type Item = Record<string, unknown>;
 
 /** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */
 export function coerce(def: AttributeDef, value: unknown, name: string): unknown {

@@ -1,4 +1,4 @@
-import { writeDemoData } from "./demo";
+import { writeDemoData } from "./demo/writeDemoData";
 
 /** Writes the demo dataset into the Firestore emulator named by FIRESTORE_EMULATOR_HOST. */
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
-import { ScimError } from "../../src/scim/errors";
 import { FilterSyntaxError, parseFilter, parsePath } from "../../src/scim/filter";
+import { ScimError } from "../../src/scim/scimErrors";
 import { userTerms } from "../../src/scim/userFilter";
 
 /** The filter grammar of RFC 7644 §3.4.2.2, and what the Users endpoint makes of it. */

@@ -1,5 +1,5 @@
-import { ScimError } from "../../src/scim/errors";
 import { groupChangeOf } from "../../src/scim/groupPatch";
+import { ScimError } from "../../src/scim/scimErrors";
 
 const body = (...Operations: unknown[]) => ({
   schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],

@@ -12,7 +12,7 @@ import {
   seatsFrom,
   type ResolvedPatch,
 } from "../../src/services/users/decisions";
-import { UsersError } from "../../src/services/users/errors";
+import { UsersError } from "../../src/services/users/userRefusals";
 
 /** The users service's decisions (seats, uniqueness, last owner, what a change writes), without Firestore. */
 const now = Timestamp.fromMillis(Date.UTC(2026, 10, 23, 12));

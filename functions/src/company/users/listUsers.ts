@@ -1,5 +1,5 @@
+import { limitParam, pageTokenParam } from "../../http/listParams";
 import { paged, pageOf } from "../../http/paging";
-import { limitParam, pageTokenParam } from "../../http/params";
 import { defineRoute } from "../../http/route";
 import { z } from "../../http/zod";
 import { departmentsOf } from "../../repos/companies";

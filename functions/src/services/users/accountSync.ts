@@ -19,8 +19,8 @@ import {
   setAccountProfile,
 } from "../../repos/authAccounts";
 import { findUser } from "../../repos/users";
-import { addressTaken } from "./errors";
 import { matchAccount, releaseRemovedAddress } from "./signInAccounts";
+import { addressTaken } from "./userRefusals";
 
 /**
  * Crash safety of the sign-in accounts (docs/provisioning-crash-safety.md): an intent is recorded

@@ -17,7 +17,7 @@ import {
   seatsFrom,
   type PlannedChange,
 } from "./decisions";
-import { notFound, type Seats } from "./errors";
+import { notFound, type Seats } from "./userRefusals";
 
 /**
  * The lifecycle's transactions: each reads what its decisions need (decisions.ts), then

@@ -1,6 +1,7 @@
 import type { Timestamp } from "firebase-admin/firestore";
 import type { StoredSeats, UserStatus, UserUpdate } from "../../repos/userTransaction";
 import type { StoredUser } from "../../repos/users";
+import type { DepartmentChoice, RoleChoice } from "./rules";
 import {
   addressTaken,
   lastOwner,
@@ -8,8 +9,7 @@ import {
   seatsExhausted,
   userNameTaken,
   type Seats,
-} from "./errors";
-import type { DepartmentChoice, RoleChoice } from "./rules";
+} from "./userRefusals";
 
 /**
  * The decisions of the user lifecycle, as pure functions of what the transaction read: seats,

@@ -6,7 +6,6 @@ import { usersWithEmail, type StoredUser } from "../../repos/users";
 import { abandonInvite, accountForInvite, settleAccount, uidWithoutAccount } from "./accountSync";
 import { seatsLookFull } from "./commit";
 import { assertAddressFree, type PersonName } from "./decisions";
-import { asUsersError, seatsExhausted } from "./errors";
 import { commitInvite, InviteIntentLost } from "./inviteCommit";
 import {
   assertInDomains,
@@ -15,11 +14,9 @@ import {
   roleOfNewUser,
   type UnmatchedDepartment,
 } from "./rules";
+import { asUsersError, seatsExhausted } from "./userRefusals";
 
-/**
- * The invitation of the users service (users.ts): a new user on the roster, with their sign-in
- * account.
- */
+/** An invitation: a new user on the roster, with their sign-in account. */
 export interface NewUser {
   /**
    * Null: a SCIM user without an address, stored with no sign-in account until one comes

@@ -8,7 +8,7 @@ import {
 import type { StoredUser } from "../../repos/users";
 import { seatsIn } from "./commit";
 import { assertAddressFree, assertSeatFree, assertUserNameFree, isSeated } from "./decisions";
-import { addressTaken, deactivatedLimit, UsersError } from "./errors";
+import { addressTaken, deactivatedLimit, UsersError } from "./userRefusals";
 
 /**
  * The invitation's account intent was abandoned (or is gone): its account is not this request's to

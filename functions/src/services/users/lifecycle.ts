@@ -10,7 +10,6 @@ import {
   planUpdate,
   type PersonName,
 } from "./decisions";
-import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./errors";
 import {
   assertInDomains,
   chooseDepartment,
@@ -19,6 +18,7 @@ import {
   type UnmatchedDepartment,
 } from "./rules";
 import { createFirstAccount, moveAccountEmail } from "./signInAccounts";
+import { asUsersError, notFound, protectedAddress, refusalOf, UsersError } from "./userRefusals";
 
 /**
  * The user lifecycle of provisioning, for every adapter (/v1/users, SCIM): invite, update,

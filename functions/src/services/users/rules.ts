@@ -5,7 +5,7 @@ import {
   type Department,
 } from "../../repos/companies";
 import type { StoredUser } from "../../repos/users";
-import { outsideDomains, provisioningOff, unknownDepartment } from "./errors";
+import { outsideDomains, provisioningOff, unknownDepartment } from "./userRefusals";
 
 /**
  * The rules the user lifecycle applies to one request: the company's provisioning settings

@@ -36,7 +36,7 @@ export function writeCompanies(writer: BulkWriter): void {
   const db = firestore();
   const rng = new Rng(7);
   const seatsUsed = PEOPLE.filter(([, , , status]) => status !== "deactivated").length;
-  // BulkWriter: close() awaits every write (demo/index.ts).
+  // BulkWriter: close() awaits every write (demo/writeDemoData.ts).
   void writer.set(db.doc(`companies/${DEMO_COMPANY}`), {
     name: "Nordic Shipping AS",
     plan: "enterprise",

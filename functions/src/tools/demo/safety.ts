@@ -39,7 +39,7 @@ function writeIncidents(
       const fatality = injury && seq % 97 === 0;
       const reporter = rng.pick(DEMO_PEOPLE);
       const eventDate = daysAgo(days, rng.int(0, 1439));
-      // BulkWriter: close() awaits every write (demo/index.ts).
+      // BulkWriter: close() awaits every write (demo/writeDemoData.ts).
       void writer.set(firestore().doc(`companies/${companyId}/incidents/inc${pad(seq)}`), {
         reference: `INC-${eventDate.toDate().getUTCFullYear()}-${pad(seq)}`,
         title: `${type.replace("_", " ")} incident ${seq}`,

@@ -3,14 +3,14 @@ import { firestore } from "../../config/firebase";
 import { DEMO_COMPANY, OTHER_COMPANY } from "./people";
 import { daysAgo, Rng } from "./random";
 
-import { writeFinding, type VesselPlan } from "./findings";
+import { writeFinding, type VesselPlan } from "./demoFindings";
 
 export const VESSEL_A = "demo-vessel-a";
 export const VESSEL_B = "demo-vessel-b";
 export const OTHER_VESSEL = "demo-other-vessel";
 
 function writeProject(writer: BulkWriter, plan: VesselPlan, imo: string): void {
-  // BulkWriter: close() awaits every write (demo/index.ts).
+  // BulkWriter: close() awaits every write (demo/writeDemoData.ts).
   void writer.set(firestore().doc(`projects/${plan.projectId}`), {
     companyId: plan.companyId,
     name: plan.name,

@@ -2,7 +2,7 @@ import type { ErrorDialect } from "../http/errorHandler";
 import { ApiError, type ErrorCode } from "../http/errors";
 import { usersAnswer, withRefusedChange } from "../http/usersErrors";
 import { z } from "../http/zod";
-import { UsersError } from "../services/users/errors";
+import { UsersError } from "../services/users/userRefusals";
 import { SCIM_CONTENT_TYPE, URN } from "./routeKit";
 
 /**

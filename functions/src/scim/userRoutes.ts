@@ -5,13 +5,14 @@ import { findOnRoster } from "../repos/users";
 import { inviteUser } from "../services/users/invite";
 import { removeUser, updateProvisionedUser, type UserPatch } from "../services/users/lifecycle";
 import { applyPatch, stateFromBody, type State } from "./assign";
-import { asScim, ScimError } from "./errors";
 import { SCIM_PATCH_EXAMPLE, SCIM_USER_EXAMPLE, SCIM_USER_INPUT_EXAMPLE } from "./examples";
 import { project } from "./projection";
+import { getQuery, listQuery } from "./queryParams";
 import { newUserOf, patchBetween, scimDepartmentOf, stateOf, userResource } from "./resource";
-import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, scimUrl } from "./routeKit";
+import { SCIM_ERRORS, SCIM_ROUTE, SCIM_WRITE_ERRORS, scimSuccess, userUrl } from "./routeKit";
+import { asScim, ScimError } from "./scimErrors";
 import { LIST_SUCCESS, listUsersPage } from "./search";
-import { getQuery, listQuery, patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
+import { patchOpInput, scimUserInput, scimUserSchema } from "./userWire";
 
 /**
  * The SCIM Users endpoints: a thin adapter over the users service (the same seat rules, role
@@ -61,7 +62,11 @@ const getUser = defineRoute({
       departmentsOf(companyId),
     ]);
     if (!user) throw userNotFound(params.id);
-    return project(userResource(req, user, departments), q.attributes, q.excludedAttributes);
+    return project(
+      userResource(userUrl(req, user.id), user, departments),
+      q.attributes,
+      q.excludedAttributes,
+    );
   },
 });
 
@@ -89,10 +94,11 @@ const createUser = defineRoute({
     const user = await asScim(
       inviteUser(companyId, { ...input, provisionedBy: "scim" }, origin, "record"),
     );
-    const resource = userResource(req, user, await departmentsOf(companyId));
+    const location = userUrl(req, user.id);
+    const resource = userResource(location, user, await departmentsOf(companyId));
     return new Reply(resource, {
       status: 201,
-      headers: { Location: scimUrl(req, `/Users/${encodeURIComponent(user.id)}`) },
+      headers: { Location: location },
     });
   },
 });
@@ -134,7 +140,7 @@ function changeRoute(
       const { user, refusedAddressOf } = await asScim(
         updateProvisionedUser(companyId, params.id, patch, origin, "record"),
       );
-      const resource = userResource(req, user, departments);
+      const resource = userResource(userUrl(req, user.id), user, departments);
       if (!refusedAddressOf) return resource;
       return new Reply(resource, {
         refusedChange: { action: "user.address_change_refused", uid: refusedAddressOf },

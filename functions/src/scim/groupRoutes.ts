@@ -1,7 +1,6 @@
 import { defineRoute, Reply, type AnyRoute } from "../http/route";
 import { z } from "../http/zod";
 import { createGroup, deleteGroup, findGroup, GroupsError, updateGroup } from "../services/groups";
-import { invalidValue, ScimError } from "./errors";
 import { SCIM_GROUP_EXAMPLE, SCIM_GROUP_LIST_EXAMPLE } from "./examples";
 import { groupsPage, groupResource as resourceOf } from "./groupLookup";
 import { groupChangeOf, groupOfBody } from "./groupPatch";
@@ -12,6 +11,7 @@ import {
   scimGroupInput,
   scimGroupSchema,
 } from "./groupWire";
+import { getQuery, listQuery } from "./queryParams";
 import {
   listResponseSchema,
   SCIM_ERRORS,
@@ -20,7 +20,7 @@ import {
   scimSuccess,
   scimUrl,
 } from "./routeKit";
-import { getQuery, listQuery } from "./userWire";
+import { invalidValue, ScimError } from "./scimErrors";
 
 /**
  * The SCIM Groups endpoints (RFC 7644 §3): Okta's Group Push and Entra ID's group provisioning.

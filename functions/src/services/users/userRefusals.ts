@@ -24,7 +24,7 @@ export type RefusedChange = "deactivation" | "removal" | "address_change";
 
 export class UsersError extends Error {
   /**
-   * Set for the refusals that protect the owner and Key Users; `uid`: whose (filled by users.ts).
+   * Set for the refusals that protect the owner and Key Users; `uid`: whose (filled by refusalOf).
    */
   refused?: { kind: RefusedChange; uid?: string };
 
