@@ -25,6 +25,17 @@ const recordRef = (companyId: string, groupId: string) =>
 
 export type RematchKind = "rematch" | "removal";
 
+/** Ids a pending removal keeps at most: 5,000 ids of 128 characters stay far below 1 MiB. */
+export const MAX_KEPT = 5_000;
+
+/** A change would make a pending removal keep more than `MAX_KEPT` members (nothing written). */
+export class TooManyKept extends Error {
+  constructor() {
+    super(`a pending removal keeps at most ${MAX_KEPT} members`);
+    this.name = "TooManyKept";
+  }
+}
+
 const shape = { kind: text, cursor: nullableString, version: text };
 
 interface PendingRecord {
@@ -75,7 +86,8 @@ export const readPending = async (t: Transaction, companyId: string, groupId: st
 /**
  * Writes what `change` does to the pending re-match `record` (read by `readPending` in `t`). A
  * new start rewrites it from the first member with a new version; a rename while a removal is
- * pending restarts the removal (whose pages look at every member again).
+ * pending restarts the removal (whose pages look at every member again). Throws `TooManyKept`
+ * before writing when the removal would keep more than `MAX_KEPT` members.
  */
 export function writePending(
   t: Transaction,
@@ -85,8 +97,11 @@ export function writePending(
 ): void {
   const ref = recordRef(at.companyId, at.groupId);
   const removed = new Set(change.removed);
-  const keep = (ids: string[]) =>
-    [...new Set([...ids, ...change.added])].filter((id) => !removed.has(id));
+  const keep = (ids: string[]) => {
+    const kept = [...new Set([...ids, ...change.added])].filter((id) => !removed.has(id));
+    if (kept.length > MAX_KEPT) throw new TooManyKept();
+    return kept;
+  };
   const kind = change.start === "removal" || record?.kind === "removal" ? "removal" : "rematch";
   if (change.start)
     t.set(ref, {
