@@ -1,6 +1,7 @@
 import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { flag, nullableString, parseSnapshot, timestamp } from "./stored";
+import { runContended } from "./transactions";
 import { isUserId, usersCollection } from "./users";
 
 /**
@@ -60,12 +61,6 @@ export async function intentIn(tx: Transaction, uid: string): Promise<AccountInt
   return parseIntent(await tx.get(accountIntentsCollection().doc(uid)));
 }
 
-/**
- * As the users' transactions: an instance stopped mid-transaction holds its locks until Firestore
- * expires it.
- */
-const TX_OPTIONS = { maxAttempts: 30 };
-
 const FAILED_PRECONDITION = 9;
 const NOT_FOUND = 5;
 
@@ -91,14 +86,14 @@ export async function deleteIntent(uid: string): Promise<void> {
  * invitation's commit (which refuses an abandoned intent), so the two never both succeed.
  */
 export async function abandonIntent(uid: string): Promise<"committed" | "gone" | "abandoned"> {
-  return firestore().runTransaction(async (tx) => {
+  return runContended(async (tx) => {
     const ref = accountIntentsCollection().doc(uid);
     const [intent, user] = await Promise.all([tx.get(ref), tx.get(usersCollection().doc(uid))]);
     if (user.exists) return "committed";
     if (!intent.exists) return "gone";
     tx.update(ref, { abandoned: true });
     return "abandoned";
-  }, TX_OPTIONS);
+  });
 }
 
 /**
@@ -108,7 +103,7 @@ export async function abandonIntent(uid: string): Promise<"committed" | "gone" |
  */
 export async function claimIntent(uid: string, companyId: string): Promise<boolean> {
   if (!isUserId(uid)) return false;
-  return firestore().runTransaction(async (tx) => {
+  return runContended(async (tx) => {
     const ref = accountIntentsCollection().doc(uid);
     const [snap, user] = await Promise.all([tx.get(ref), tx.get(usersCollection().doc(uid))]);
     const intent = parseIntent(snap);
@@ -116,7 +111,7 @@ export async function claimIntent(uid: string, companyId: string): Promise<boole
     if (intent.companyId !== companyId) return false;
     tx.update(ref, { at: Timestamp.now() });
     return true;
-  }, TX_OPTIONS);
+  });
 }
 
 /** The uids of the oldest intents written before `before` (at most `limit`). */

@@ -10,7 +10,8 @@ import { isObject } from "../lib/isObject";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { groupEntry } from "./scimGroups";
 import { nullableString, parseSnapshot, text } from "./stored";
-import { CONTENDED, systemOrigin } from "./userRematch";
+import { runContended } from "./transactions";
+import { systemOrigin } from "./userRematch";
 import { usersCollection } from "./users";
 
 /**
@@ -23,6 +24,17 @@ const recordRef = (companyId: string, groupId: string) =>
   collection().doc(`${companyId}_${groupId}`);
 
 export type RematchKind = "rematch" | "removal";
+
+/** Ids a pending removal keeps at most: 5,000 ids of 128 characters stay far below 1 MiB. */
+export const MAX_KEPT = 5_000;
+
+/** A change would make a pending removal keep more than `MAX_KEPT` members (nothing written). */
+export class TooManyKept extends Error {
+  constructor() {
+    super(`a pending removal keeps at most ${MAX_KEPT} members`);
+    this.name = "TooManyKept";
+  }
+}
 
 const shape = { kind: text, cursor: nullableString, version: text };
 
@@ -74,7 +86,8 @@ export const readPending = async (t: Transaction, companyId: string, groupId: st
 /**
  * Writes what `change` does to the pending re-match `record` (read by `readPending` in `t`). A
  * new start rewrites it from the first member with a new version; a rename while a removal is
- * pending restarts the removal (whose pages look at every member again).
+ * pending restarts the removal (whose pages look at every member again). Throws `TooManyKept`
+ * before writing when the removal would keep more than `MAX_KEPT` members.
  */
 export function writePending(
   t: Transaction,
@@ -84,8 +97,11 @@ export function writePending(
 ): void {
   const ref = recordRef(at.companyId, at.groupId);
   const removed = new Set(change.removed);
-  const keep = (ids: string[]) =>
-    [...new Set([...ids, ...change.added])].filter((id) => !removed.has(id));
+  const keep = (ids: string[]) => {
+    const kept = [...new Set([...ids, ...change.added])].filter((id) => !removed.has(id));
+    if (kept.length > MAX_KEPT) throw new TooManyKept();
+    return kept;
+  };
   const kind = change.start === "removal" || record?.kind === "removal" ? "removal" : "rematch";
   if (change.start)
     t.set(ref, {
@@ -111,11 +127,11 @@ export async function restartRematch(
   groupId: string,
   origin: AuditOrigin,
 ): Promise<void> {
-  await firestore().runTransaction(async (t) => {
+  await runContended(async (t) => {
     const record = await readPending(t, companyId, groupId);
     const at = { companyId, groupId, origin, now: Timestamp.now() };
     writePending(t, at, record, { start: "rematch", added: [], removed: [] });
-  }, CONTENDED);
+  });
 }
 
 /** A page of a pending re-match: the company's users on it, and where the next one starts. */
@@ -140,7 +156,7 @@ export function takePage(
   groupId: string,
   size: number,
 ): Promise<RematchPage | null> {
-  return firestore().runTransaction(async (t) => {
+  return runContended(async (t) => {
     const record = parseRecord(await t.get(recordRef(companyId, groupId)));
     if (!record) return null;
     const members = usersCollection()
@@ -168,7 +184,7 @@ export function takePage(
     const { version, cursor, origin } = record;
     const next = page.docs.at(-1)?.id ?? cursor;
     return { ids: mine.map((d) => d.id), origin, version, cursor, next, last: page.size < size };
-  }, CONTENDED);
+  });
 }
 
 /** Moves the cursor past `page` (deletes the record after the last), unless it was rewritten. */
@@ -178,12 +194,12 @@ export async function finishPage(
   page: RematchPage,
 ): Promise<void> {
   const ref = recordRef(companyId, groupId);
-  await firestore().runTransaction(async (t) => {
+  await runContended(async (t) => {
     const record = parseRecord(await t.get(ref));
     if (!record || record.version !== page.version || record.cursor !== page.cursor) return;
     if (page.last) t.delete(ref);
     else t.update(ref, { cursor: page.next });
-  }, CONTENDED);
+  });
 }
 
 /** The oldest pending re-matches (the sweep's list). */

@@ -12,6 +12,7 @@ import {
 import { stageChangeEntry, type AuditActor } from "./auditLogs";
 import { companyRef, isLiveProjectOf, projectRef, projectShape } from "./companies";
 import { parseStored, parseStoredOrNull } from "./stored";
+import { runContended } from "./transactions";
 
 /**
  * The writes of key management (company settings: settingsWrites.ts). Each one and its privileged
@@ -61,49 +62,43 @@ export async function insertKey(
 ): Promise<{ key: string; doc: ApiKeyDoc }> {
   const key = generateKey(input.api);
   const hash = hashKey(key);
-  return firestore().runTransaction(
-    async (tx) => {
-      const lock = lockRef(input.companyId, input.api);
-      const [, working, project] = await Promise.all([
-        tx.get(lock),
-        workingKeys(tx, input.companyId, input.api),
-        input.projectId ? tx.get(projectRef(input.projectId)) : Promise.resolve(null),
-        assertCompany(tx, input.companyId),
-      ]);
-      if (project) {
-        const parsed = project.exists
-          ? parseStored(projectShape, project.ref.path, project.data())
-          : null;
-        if (!isLiveProjectOf(parsed, input.companyId)) {
-          throw new KeyStoreError(
-            "not_company_project",
-            "projectId is not a project of this company.",
-          );
-        }
-      }
-      if (working >= MAX_ACTIVE_KEYS) {
+  return runContended(async (tx) => {
+    const lock = lockRef(input.companyId, input.api);
+    const [, working, project] = await Promise.all([
+      tx.get(lock),
+      workingKeys(tx, input.companyId, input.api),
+      input.projectId ? tx.get(projectRef(input.projectId)) : Promise.resolve(null),
+      assertCompany(tx, input.companyId),
+    ]);
+    if (project) {
+      const parsed = project.exists
+        ? parseStored(projectShape, project.ref.path, project.data())
+        : null;
+      if (!isLiveProjectOf(parsed, input.companyId)) {
         throw new KeyStoreError(
-          "active_key_limit",
-          `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`,
+          "not_company_project",
+          "projectId is not a project of this company.",
         );
       }
-      const now = Timestamp.now();
-      const data = newApiKeyData(
-        { ...input, prefix: displayPrefix(key), createdBy: actor.id },
-        now,
+    }
+    if (working >= MAX_ACTIVE_KEYS) {
+      throw new KeyStoreError(
+        "active_key_limit",
+        `This company already has ${MAX_ACTIVE_KEYS} active ${input.api} keys; revoke one first.`,
       );
-      tx.create(apiKeysCollection().doc(hash), data);
-      tx.set(lock, { updatedAt: now });
-      stageChangeEntry(tx, input.companyId, actor, {
-        action: "api_key.created",
-        api: input.api,
-        projectId: input.projectId,
-        target: { type: "api_key", id: data.prefix },
-      });
-      return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
-    },
-    { maxAttempts: 25 },
-  );
+    }
+    const now = Timestamp.now();
+    const data = newApiKeyData({ ...input, prefix: displayPrefix(key), createdBy: actor.id }, now);
+    tx.create(apiKeysCollection().doc(hash), data);
+    tx.set(lock, { updatedAt: now });
+    stageChangeEntry(tx, input.companyId, actor, {
+      action: "api_key.created",
+      api: input.api,
+      projectId: input.projectId,
+      target: { type: "api_key", id: data.prefix },
+    });
+    return { key, doc: parseStored(apiKeyShape, `apiKeys/${hash}`, data) };
+  });
 }
 
 /** A key as listed, with its document id: the hash that names its usage counter. */

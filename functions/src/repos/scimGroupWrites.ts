@@ -3,7 +3,7 @@ import { firestore } from "../config/firebase";
 import { auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { readPending, writePending, type PendingChange } from "./groupRematches";
 import { groupEntry, groupsCollection, parseGroup, type GroupFields } from "./scimGroups";
-import { CONTENDED, retryClosed } from "./userRematch";
+import { runContended } from "./transactions";
 import { usersCollection } from "./users";
 
 /**
@@ -47,37 +47,35 @@ export async function commitGroup(
   origin: AuditOrigin,
 ): Promise<Timestamp> {
   const ref = groupsCollection(companyId).doc(groupId);
-  return retryClosed(() =>
-    firestore().runTransaction(async (tx) => {
-      const now = Timestamp.now();
-      const snap = await tx.get(ref);
-      const stored = snap.exists ? parseGroup(snap) : null;
-      if (!stored && action === "group.updated") throw new GroupGone();
-      const displayName = change.displayName ?? stored?.displayName ?? "";
-      const externalId =
-        change.externalId === undefined ? (stored?.externalId ?? null) : change.externalId;
-      const key = displayName.trim().toLowerCase();
-      const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
-      if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
-      const record = await readPending(tx, companyId, groupId);
-      const renamed = stored !== null && key !== stored.displayNameKey;
-      tx.set(ref, {
-        displayName,
-        displayNameKey: key,
-        externalId,
-        createdAt: stored?.createdAt ?? now,
-        updatedAt: now,
-      });
-      const members = { added: pending.added, removed: pending.removed };
-      tx.create(
-        auditLogsCollection(companyId).doc(),
-        groupEntry(groupId, action, members, origin, now),
-      );
-      const start = pending.start ?? (renamed ? "rematch" : undefined);
-      writePending(tx, { companyId, groupId, origin, now }, record, { ...pending, start });
-      return now;
-    }, CONTENDED),
-  );
+  return runContended(async (tx) => {
+    const now = Timestamp.now();
+    const snap = await tx.get(ref);
+    const stored = snap.exists ? parseGroup(snap) : null;
+    if (!stored && action === "group.updated") throw new GroupGone();
+    const displayName = change.displayName ?? stored?.displayName ?? "";
+    const externalId =
+      change.externalId === undefined ? (stored?.externalId ?? null) : change.externalId;
+    const key = displayName.trim().toLowerCase();
+    const named = await tx.get(groupsCollection(companyId).where("displayNameKey", "==", key));
+    if (named.docs.some((d) => d.id !== groupId)) throw new GroupNameTaken();
+    const record = await readPending(tx, companyId, groupId);
+    const renamed = stored !== null && key !== stored.displayNameKey;
+    tx.set(ref, {
+      displayName,
+      displayNameKey: key,
+      externalId,
+      createdAt: stored?.createdAt ?? now,
+      updatedAt: now,
+    });
+    const members = { added: pending.added, removed: pending.removed };
+    tx.create(
+      auditLogsCollection(companyId).doc(),
+      groupEntry(groupId, action, members, origin, now),
+    );
+    const start = pending.start ?? (renamed ? "rematch" : undefined);
+    writePending(tx, { companyId, groupId, origin, now }, record, { ...pending, start });
+    return now;
+  });
 }
 
 /**
@@ -89,20 +87,18 @@ export async function deleteGroupDocument(
   groupId: string,
   origin: AuditOrigin,
 ): Promise<void> {
-  await retryClosed(() =>
-    firestore().runTransaction(async (tx) => {
-      const record = await readPending(tx, companyId, groupId);
-      const now = Timestamp.now();
-      const none = { added: [], removed: [] };
-      tx.create(
-        auditLogsCollection(companyId).doc(),
-        groupEntry(groupId, "group.deleted", none, origin, now),
-      );
-      tx.delete(groupsCollection(companyId).doc(groupId));
-      const removal = { start: "removal" as const, keep: [], ...none };
-      writePending(tx, { companyId, groupId, origin, now }, record, removal);
-    }, CONTENDED),
-  );
+  await runContended(async (tx) => {
+    const record = await readPending(tx, companyId, groupId);
+    const now = Timestamp.now();
+    const none = { added: [], removed: [] };
+    tx.create(
+      auditLogsCollection(companyId).doc(),
+      groupEntry(groupId, "group.deleted", none, origin, now),
+    );
+    tx.delete(groupsCollection(companyId).doc(groupId));
+    const removal = { start: "removal" as const, keep: [], ...none };
+    writePending(tx, { companyId, groupId, origin, now }, record, removal);
+  });
 }
 
 /**

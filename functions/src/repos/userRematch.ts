@@ -1,30 +1,8 @@
 import { Timestamp, type Transaction } from "firebase-admin/firestore";
-import { firestore } from "../config/firebase";
 import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
+import { runContended } from "./transactions";
 import type { UserUpdate } from "./userTransaction";
 import { liveUsers, parseUser, usersCollection, type StoredUser } from "./users";
-
-/** Group changes, their pages and the roles they give contend on the same users and groups. */
-export const CONTENDED = { maxAttempts: 25 };
-
-/**
- * Runs a contended transaction again when the Firestore emulator closed it: under contention the
- * emulator answers the next read of a transaction it aborted with INVALID_ARGUMENT ("Transaction
- * is invalid or closed"), which the SDK does not retry, where production answers ABORTED, which
- * it does. A few attempts; any other error is thrown at once.
- */
-export async function retryClosed<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (err) {
-      const closed =
-        (err as { code?: unknown }).code === 3 &&
-        /Transaction is invalid or closed/.test(String((err as Error).message));
-      if (!closed || attempt >= 5) throw err;
-    }
-  }
-}
 
 /** Users re-matched per transaction (each also writes its audit entry). */
 const CHUNK = 200;
@@ -84,7 +62,7 @@ export async function settleUsers<C>(
   let changed = 0;
   for (let i = 0; i < ids.length; i += CHUNK) {
     const refs = ids.slice(i, i + CHUNK).map((id) => usersCollection().doc(id));
-    changed += await firestore().runTransaction(async (t) => {
+    changed += await runContended(async (t) => {
       const [context, snaps] = await Promise.all([readContext(t), t.getAll(...refs)]);
       if (context === null) return 0;
       const now = Timestamp.now();
@@ -111,7 +89,7 @@ export async function settleUsers<C>(
         } else if (user.groupRoleDueAt) t.update(usersCollection().doc(user.id), due);
       }
       return count;
-    }, CONTENDED);
+    });
   }
   return changed;
 }

@@ -11,6 +11,7 @@ import { auditEntry, auditLogsCollection, type AuditOrigin } from "./auditLogs";
 import { companyRef, companyShape } from "./companies";
 import { movedAside } from "./movedAside";
 import { parseStored } from "./stored";
+import { runContended } from "./transactions";
 import {
   isUserId,
   parseUser,
@@ -113,9 +114,6 @@ export interface UserTransaction {
   setSeatsUsed(companyId: string, used: number): void;
   audit(companyId: string, uid: string, action: string, origin: AuditOrigin): void;
 }
-
-/** Every invitation of a company contends on its seat counter: room for bursts before giving up. */
-const TX_OPTIONS = { maxAttempts: 30 };
 
 const SIMPLE_FIELDS = Object.keys(userShape).filter(
   (f) => !["companyId", "createdAt", "updatedAt", "removedAt"].includes(f),
@@ -231,7 +229,7 @@ function userTransaction(tx: Transaction): UserTransaction {
  * Runs `work` in a read-write transaction (retried on contention, so `work` must be repeatable).
  */
 export function runUserTransaction<T>(work: (tx: UserTransaction) => Promise<T>): Promise<T> {
-  return firestore().runTransaction((tx) => work(userTransaction(tx)), TX_OPTIONS);
+  return runContended((tx) => work(userTransaction(tx)));
 }
 
 /** Runs `work` in a read-only transaction (its writes would fail). */

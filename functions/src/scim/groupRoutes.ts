@@ -39,6 +39,8 @@ const asScimGroups = <T>(call: Promise<T>): Promise<T> =>
     if (!(err instanceof GroupsError)) throw err;
     if (err.code === "name_taken") throw new ScimError("conflict", err.message, "uniqueness");
     if (err.code === "invalid_members") throw invalidValue(err.message);
+    if (err.code === "too_many_kept")
+      throw new ScimError("invalid_request", err.message, "tooMany");
     throw new ScimError("not_found", err.message);
   });
 

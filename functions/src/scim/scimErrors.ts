@@ -53,10 +53,12 @@ export const SCIM_TYPES = {
     status: 400,
     when:
       "The answer would list more than 2,000 group members (a group, or a page of groups), " +
-      "or a request names more than 1,000 members.",
+      "or a request names more than 1,000 members, or while an earlier change is still " +
+      "removing a group's members a change would keep more than 5,000 of them.",
     todo:
       "Ask with `excludedAttributes=members` or a smaller `count`; check one member with " +
-      '`members[value eq "<id>"]`; send members in smaller changes.',
+      '`members[value eq "<id>"]`; send members in smaller changes; send members kept ' +
+      "again once the earlier change has finished (minutes).",
   },
 } as const satisfies Record<string, { status: number; when: string; todo: string }>;
 export type ScimType = keyof typeof SCIM_TYPES;

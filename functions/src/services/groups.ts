@@ -1,5 +1,11 @@
 import type { AuditOrigin } from "../repos/auditLogs";
-import { removalPending, type PendingChange, type RematchKind } from "../repos/groupRematches";
+import {
+  MAX_KEPT,
+  removalPending,
+  TooManyKept,
+  type PendingChange,
+  type RematchKind,
+} from "../repos/groupRematches";
 import {
   changeMembers,
   commitGroup,
@@ -26,7 +32,7 @@ export type { GroupFields, Member, StoredGroup } from "../repos/scimGroups";
  * company, and its members, who are users on the company's roster. A write changes nothing
  * when it asks for what is there already. Knows nothing of HTTP.
  */
-export type GroupsErrorCode = "not_found" | "name_taken" | "invalid_members";
+export type GroupsErrorCode = "not_found" | "name_taken" | "invalid_members" | "too_many_kept";
 
 export class GroupsError extends Error {
   constructor(
@@ -124,6 +130,13 @@ async function write(
     await commitGroup(companyId, groupId, group, action, pending, origin);
   } catch (err) {
     if (err instanceof GroupGone) throw notFound();
+    if (err instanceof TooManyKept)
+      throw new GroupsError(
+        "too_many_kept",
+        `An earlier change is still removing this group's members, and a change made meanwhile ` +
+          `may keep at most ${MAX_KEPT} of them; send the members again once it has finished ` +
+          `(each request on the group moves it on by a page, a sweep every 10 minutes the rest).`,
+      );
     if (err instanceof GroupNameTaken)
       throw new GroupsError(
         "name_taken",

@@ -1,39 +1,17 @@
 import { Timestamp } from "firebase-admin/firestore";
-import { fork, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { firestore } from "../../src/config/firebase";
 import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
-import { randomId } from "../support/builders";
+import { randomId, seedRoster } from "../support/builders";
 import { randomAddress } from "../support/http";
 import { patchOp, scim, scimCompany } from "../support/scim";
-import type { KillPoint } from "./fault/faultServer";
+import { arm, startServer } from "./fault/faultProcess";
 
 /**
  * Issue 38, item 2: the company API in a forked process is SIGKILLed in the middle of a large
  * group change (the members' lists committed, their roles not yet applied). The provider's retry
  * on a fresh process, or else the sweep, gives every member the role the group map gives.
  */
-const RUNNER = join(__dirname, "fault", "runTs.mjs");
-const SERVER = join(__dirname, "fault", "faultServer.ts");
 const MEMBERS = 900;
-
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(RUNNER, [SERVER], {
-    env: process.env,
-    stdio: ["ignore", "ignore", "ignore", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m: { port: number }) => resolve(m.port));
-    child.once("exit", () => reject(new Error("the server exited before listening")));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
-async function arm(child: ChildProcess, kill: KillPoint): Promise<void> {
-  const armed = new Promise((resolve) => child.once("message", resolve));
-  child.send({ arm: kill });
-  await armed;
-}
 
 /** A PATCH of the group; its status, or null when the server died before answering. */
 async function patch(url: string, key: string, group: string, body: unknown) {
@@ -65,18 +43,7 @@ async function largeGroup() {
     { provisioningGroupMap: { Officers: { role: "manager" } } },
   );
   const group = (await scim("post", "/Groups", key, { displayName: "Officers" })).body.id as string;
-  const ids = Array.from({ length: MEMBERS }, () => randomId("crew"));
-  for (let i = 0; i < ids.length; i += 400) {
-    const batch = firestore().batch();
-    for (const id of ids.slice(i, i + 400))
-      batch.set(firestore().doc(`users/${id}`), {
-        companyId,
-        role: "standard",
-        status: "active",
-        createdAt: Timestamp.now(),
-      });
-    await batch.commit();
-  }
+  const ids = await seedRoster(companyId, MEMBERS);
   return { key, group, ids };
 }
 
@@ -99,7 +66,7 @@ describe("a server killed in the middle of a large group change", () => {
   ])("%s gives every member the mapped role", async (_name, recovery) => {
     const { key, group, ids } = await largeGroup();
     const first = await startServer();
-    await arm(first.child, { fn: "settleUsers", nth: 1, when: "before" });
+    await arm(first, { fn: "settleUsers", nth: 1, when: "before" });
     expect(await addAll(first.url, key, group, ids)).toBeNull();
     // The members' lists committed, each marked due; no role applied.
     expect(await roles(ids)).toEqual({ "standard/due": MEMBERS });
@@ -132,7 +99,7 @@ describe("a server killed between a rename of a mapped group and its re-match", 
     expect(await stored(u)).toMatchObject({ role: "manager", groupRole: "manager" });
 
     const first = await startServer();
-    await arm(first.child, { fn: "settleUsers", nth: 1, when: "before" });
+    await arm(first, { fn: "settleUsers", nth: 1, when: "before" });
     const rename = patchOp({ op: "replace", value: { id: group, displayName: "Former officers" } });
     expect(await patch(first.url, key, group, rename)).toBeNull();
     // The rename committed; the member's role not yet taken back.

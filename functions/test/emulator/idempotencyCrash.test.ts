@@ -1,9 +1,7 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { firestore } from "../../src/config/firebase";
 import { randomId, seedCompany, seedProvisioningKey } from "../support/builders";
 import { randomAddress } from "../support/http";
-import type { KillPoint } from "./fault/faultServer";
+import { arm, startServer } from "./fault/faultProcess";
 
 /**
  * Issue 38: an HR script's `POST /v1/users` with an `Idempotency-Key` whose first try stops after
@@ -11,28 +9,8 @@ import type { KillPoint } from "./fault/faultServer";
  * the user the first created (201), never 409 for it. Each retry waits for the stopped try's lock
  * to lapse (70 s, the production value: no setting shortens it), so this test takes 2.5 minutes.
  */
-const RUNNER = join(__dirname, "fault", "runTs.mjs");
-const SERVER = join(__dirname, "fault", "faultServer.ts");
 const LAPSE_MS = 72_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(RUNNER, [SERVER], {
-    env: process.env,
-    stdio: ["ignore", "ignore", "ignore", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m: { port: number }) => resolve(m.port));
-    child.once("exit", () => reject(new Error("the server exited before listening")));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
-async function arm(child: ChildProcess, kill: KillPoint): Promise<void> {
-  const armed = new Promise((resolve) => child.once("message", resolve));
-  child.send({ arm: kill });
-  await armed;
-}
 
 describe("Idempotency-Key after two stopped tries", () => {
   jest.setTimeout(300_000);
@@ -63,14 +41,14 @@ describe("Idempotency-Key after two stopped tries", () => {
       (await firestore().collection("users").where("companyId", "==", companyId).get()).docs;
 
     const first = await startServer();
-    await arm(first.child, { fn: "runUserTransaction", nth: 1, when: "after" });
+    await arm(first, { fn: "runUserTransaction", nth: 1, when: "after" });
     expect(await post(first.url)).toBeNull();
     const [created] = await users();
     expect(created).toBeDefined();
 
     await sleep(LAPSE_MS);
     const second = await startServer();
-    await arm(second.child, { fn: "storeIdempotentAnswer", nth: 1, when: "before" });
+    await arm(second, { fn: "storeIdempotentAnswer", nth: 1, when: "before" });
     expect(await post(second.url)).toBeNull();
 
     await sleep(LAPSE_MS);

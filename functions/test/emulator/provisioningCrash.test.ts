@@ -1,10 +1,9 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { auth, firestore } from "../../src/config/firebase";
 import { settleAccount } from "../../src/services/users/accountSync";
 import { randomId, seedCompany, seedKey } from "../support/builders";
 import { randomAddress } from "../support/http";
 import { patchOp } from "../support/scim";
+import { arm, startServer, type FaultServer as Server } from "./fault/faultProcess";
 import type { KillPoint } from "./fault/faultServer";
 
 /**
@@ -29,34 +28,6 @@ interface Call {
   /** Sent as `Idempotency-Key`, with the first try and every retry. */
   idempotencyKey?: string;
 }
-interface Server {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-const RUNNER = join(__dirname, "fault", "runTs.mjs");
-const SERVER = join(__dirname, "fault", "faultServer.ts");
-
-async function startServer(): Promise<Server> {
-  const child = fork(RUNNER, [SERVER], {
-    env: process.env,
-    stdio: ["ignore", "ignore", "ignore", "ipc"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m: { port: number }) => resolve(m.port));
-    void exited.then(() => reject(new Error("the server exited before listening")));
-  });
-  return { url: `http://127.0.0.1:${port}`, child, exited };
-}
-
-async function arm(server: Server, kill: KillPoint): Promise<void> {
-  const armed = new Promise((resolve) => server.child.once("message", resolve));
-  server.child.send({ arm: kill });
-  await armed;
-}
-
 /** One request; null when the server died before answering. */
 async function send(server: Server, key: string, call: Call): Promise<Answer | null> {
   const scim = call.path.startsWith("/scim/");

@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
 import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
-import { randomId } from "../support/builders";
+import { seedRoster } from "../support/builders";
 import { countReads } from "../support/readCounter";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
@@ -16,25 +16,9 @@ const BUDGET = 2_500;
 const NAMES = ["Officers", "Deck", "Engine", "Bridge"];
 const MAP = Object.fromEntries(NAMES.map((name) => [name, { role: "manager" }]));
 
-/** `n` users of the company in the group, each a manager by it, written straight to Firestore. */
-async function roster(companyId: string, n: number, group: string): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => randomId("crew"));
-  for (let i = 0; i < n; i += 400) {
-    const batch = firestore().batch();
-    for (const id of ids.slice(i, i + 400))
-      batch.set(firestore().doc(`users/${id}`), {
-        companyId,
-        displayName: `Crew ${id}`,
-        role: "manager",
-        groupRole: "manager",
-        status: "active",
-        createdAt: Timestamp.now(),
-        scimGroups: [group],
-      });
-    await batch.commit();
-  }
-  return ids;
-}
+/** `n` users of the company in the group, each a manager by it. */
+const roster = (companyId: string, n: number, group: string) =>
+  seedRoster(companyId, n, { role: "manager", groupRole: "manager", scimGroups: [group] });
 
 /** How many of `ids` are in each state: role, groupRole, still in the group, marked due. */
 async function states(ids: string[], group: string) {

@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
 import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
-import { randomId } from "../support/builders";
+import { seedRoster } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
 /**
@@ -12,30 +12,18 @@ import { patchOp, scim, scimCompany } from "../support/scim";
 jest.setTimeout(600_000);
 
 /** Users of the company, members of `groups` (managers by the map when they are in one). */
-async function users(
+const users = (
   companyId: string,
   n: number,
   groups: string[],
   extra: Record<string, unknown> = {},
-): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => randomId("crew"));
-  for (let i = 0; i < n; i += 400) {
-    const batch = firestore().batch();
-    for (const id of ids.slice(i, i + 400))
-      batch.set(firestore().doc(`users/${id}`), {
-        companyId,
-        displayName: `Crew ${id}`,
-        role: groups.length ? "manager" : "standard",
-        groupRole: groups.length ? "manager" : null,
-        status: "active",
-        createdAt: Timestamp.now(),
-        scimGroups: groups,
-        ...extra,
-      });
-    await batch.commit();
-  }
-  return ids;
-}
+) =>
+  seedRoster(companyId, n, {
+    role: groups.length ? "manager" : "standard",
+    groupRole: groups.length ? "manager" : null,
+    scimGroups: groups,
+    ...extra,
+  });
 
 async function officers() {
   const { companyId, key } = await scimCompany(

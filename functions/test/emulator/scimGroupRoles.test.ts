@@ -1,7 +1,6 @@
-import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
 import { rematchGroups } from "../../src/services/groupSweep";
-import { randomId } from "../support/builders";
+import { randomId, seedRoster } from "../support/builders";
 import { countReads } from "../support/readCounter";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
@@ -27,24 +26,8 @@ async function people(key: string, n: number): Promise<string[]> {
   return ids;
 }
 
-/** `n` users of the company written straight to Firestore (a large roster, seeded fast). */
-async function roster(companyId: string, n: number, groups: string[] = []): Promise<string[]> {
-  const ids = Array.from({ length: n }, () => randomId("r"));
-  for (let i = 0; i < n; i += 400) {
-    const batch = firestore().batch();
-    for (const id of ids.slice(i, i + 400))
-      batch.set(firestore().doc(`users/${id}`), {
-        companyId,
-        displayName: `Crew ${id}`,
-        role: "standard",
-        status: "active",
-        createdAt: Timestamp.now(),
-        scimGroups: groups,
-      });
-    await batch.commit();
-  }
-  return ids;
-}
+const roster = (companyId: string, n: number, groups: string[] = []) =>
+  seedRoster(companyId, n, { scimGroups: groups });
 
 const group = async (key: string, displayName: string, members: string[] = []) =>
   (

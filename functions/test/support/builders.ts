@@ -127,10 +127,10 @@ async function allowAnyDomain(companyId: string): Promise<void> {
   });
 }
 
-/** A company with one project and a findings key that no test's burst of requests exhausts. */
 /** Limits a bench never runs into. */
 export const UNLIMITED = { perMinute: 1_000_000, perDay: 1_000_000 };
 
+/** A company with one project and a findings key that no test's burst of requests exhausts. */
 export async function seedVessel(
   rateLimits: KeySeed["rateLimits"] = { perMinute: 10_000 },
 ): Promise<{ companyId: string; projectId: string; key: string; hash: string }> {
@@ -167,4 +167,30 @@ export async function seedProvisioningKey(companyId: string): Promise<string> {
     rateLimits: { perMinute: 10_000 },
   });
   return key;
+}
+
+/**
+ * `n` active users of the company written straight to Firestore in batches of 400 (a large
+ * roster, seeded fast), with `fields` over the defaults; answers their ids.
+ */
+export async function seedRoster(
+  companyId: string,
+  n: number,
+  fields: DocumentData = {},
+): Promise<string[]> {
+  const ids = Array.from({ length: n }, () => randomId("crew"));
+  for (let i = 0; i < n; i += 400) {
+    const batch = firestore().batch();
+    for (const id of ids.slice(i, i + 400))
+      batch.set(firestore().doc(`users/${id}`), {
+        companyId,
+        displayName: `Crew ${id}`,
+        role: "standard",
+        status: "active",
+        createdAt: Timestamp.now(),
+        ...fields,
+      });
+    await batch.commit();
+  }
+  return ids;
 }
