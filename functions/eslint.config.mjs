@@ -64,7 +64,8 @@ const testOnly = {
 const folderRule = (folder, forbidden) => ({
   "no-restricted-imports": [
     "error",
-    // From a folder, other folders are `../x` (or `../../x` one level down); logs.ts sees them as `./x`.
+    // From a folder, other folders are `../x` (or `../../x` one level down); logs.ts sees them
+    // as `./x`.
     {
       paths: testOnly.paths,
       patterns: [
@@ -118,7 +119,8 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
       "no-console": "error",
-      // Prettier owns the layout (it breaks member chains before `[`); semicolons rule out the ASI hazard this rule guards.
+      // Prettier owns the layout (it breaks member chains before `[`); semicolons rule out the ASI
+      // hazard this rule guards.
       "no-unexpected-multiline": "off",
     },
   },
@@ -142,7 +144,7 @@ export default tseslint.config(
   },
   {
     // Tests and scripts too, but a test's title, a fixture or a pattern may stay one long literal.
-    files: ["test/**/*.ts", "scripts/**/*.mjs"],
+    files: ["test/**/*.ts", "scripts/**/*.mjs", "*.mjs"],
     rules: {
       "max-len": [
         "error",

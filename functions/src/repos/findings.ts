@@ -10,8 +10,8 @@ import {
   type FileDoc,
   type FindingDoc,
 } from "./findingDocs";
-import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { parseSnapshot, type StoredSnapshot } from "./stored";
+import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
+import { isDocumentId, parseSnapshot, type StoredSnapshot } from "./stored";
 
 /** Reads of one project's findings and their comments and files. */
 export type EqualityField = "status" | "system" | "priority";

@@ -103,16 +103,5 @@ export function streamRows<R>(
   });
 }
 
-/**
- * A valid Firestore document id: not empty, no slash, not `.`/`..`/`__…__`, at most 1,500 bytes.
- */
-export const isDocumentId = (id: string) =>
-  id.length > 0 &&
-  !id.includes("/") &&
-  id !== "." &&
-  id !== ".." &&
-  !/^__.*__$/.test(id) &&
-  Buffer.byteLength(id) <= 1500;
-
 /** A document reference from a stored path (cursors whose order value is a reference). */
 export const referenceAt = (path: string) => firestore().doc(path);

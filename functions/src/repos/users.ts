@@ -2,10 +2,11 @@ import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admi
 import { firestore } from "../config/firebase";
 import { setBounded } from "../lib/bounded";
 import { accountWithEmail } from "./authAccounts";
-import { isDocumentId, rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
+import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import {
   flag,
   freeForm,
+  isDocumentId,
   nullableString,
   parseSnapshot,
   stringList,

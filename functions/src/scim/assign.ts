@@ -1,6 +1,6 @@
 import { isObject } from "../lib/isObject";
 import { parsePath, type AttrPath } from "./filter";
-import { assertSchemaList, matches, operationsOf, pathOf, type Op } from "./patchOp";
+import { assertSchemaList, attrPathOf, matches, operationsOf, type Op } from "./patchOp";
 import { COMMON_READ_ONLY, URN, type AttributeDef } from "./routeKit";
 import { invalidSyntax, invalidValue, ScimError } from "./scimErrors";
 import { attributeOf, ENTERPRISE_ATTRIBUTES, subAttributeOf } from "./userSchema";
@@ -176,7 +176,7 @@ export function assign(
     } else {
       // A key that is no attribute path (`@odata.type`, `2fa`) names no attribute here: ignored.
       const path = key.includes("[")
-        ? pathOf(uri ? `${uri}:${key}` : key)
+        ? attrPathOf(uri ? `${uri}:${key}` : key)
         : parsedOrNull(uri ? `${uri}:${key}` : key);
       if (path) applyAt(state, op, path, v, false, touched);
     }

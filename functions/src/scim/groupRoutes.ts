@@ -13,6 +13,7 @@ import {
 } from "./groupWire";
 import { getQuery, listQuery } from "./queryParams";
 import {
+  groupPath,
   listResponseSchema,
   SCIM_ERRORS,
   SCIM_ROUTE,
@@ -107,7 +108,7 @@ const createGroupRoute = defineRoute({
     );
     return new Reply(await resourceOf(req, principal.companyId, group, {}, "omit"), {
       status: 201,
-      headers: { Location: scimUrl(req, `/Groups/${encodeURIComponent(group.id)}`) },
+      headers: { Location: scimUrl(req, groupPath(group.id)) },
     });
   },
 });

@@ -2,7 +2,7 @@ import { z } from "../http/zod";
 import { toIso } from "../repos/stored";
 import type { Member, StoredGroup } from "../services/groups";
 import { MAX_OPERATIONS } from "./patchOp";
-import { attr, documented, URN, userPath, type AttributeDef } from "./routeKit";
+import { attr, documented, groupPath, URN, userPath, type AttributeDef } from "./routeKit";
 
 /**
  * The SCIM Group resource: its wire shapes (zod, for the OpenAPI document) and a stored group as
@@ -164,7 +164,7 @@ export function toScimGroup(
       resourceType: "Group" as const,
       ...(group.createdAt ? { created: toIso(group.createdAt) } : {}),
       ...(group.updatedAt ? { lastModified: toIso(group.updatedAt) } : {}),
-      location: url(`/Groups/${encodeURIComponent(group.id)}`),
+      location: url(groupPath(group.id)),
     },
   };
 }

@@ -34,7 +34,7 @@ export function assertSchemaList(body: Record<string, unknown>): void {
 }
 
 /** A path of an operation (or a bracketed key of its value); malformed: `invalidPath`. */
-export function pathOf(text: string): AttrPath {
+export function attrPathOf(text: string): AttrPath {
   try {
     return parsePath(text);
   } catch (err) {
@@ -61,7 +61,7 @@ function operationOf(operation: unknown, index: number): PatchOperation {
       `Operations[${index}].path must be a non-empty string.`,
       "invalidPath",
     );
-  if (typeof path === "string") return { op, path: pathOf(path.trim()), value };
+  if (typeof path === "string") return { op, path: attrPathOf(path.trim()), value };
   if (op === "remove")
     throw new ScimError(
       "invalid_request",

@@ -113,6 +113,8 @@ export const scimUrl = (req: Request, path: string) => `${publicBaseUrl(req)}${S
 /** A user's path below the SCIM base: its resource's location, a group member's `$ref`. */
 export const userPath = (id: string) => `/Users/${encodeURIComponent(id)}`;
 export const userUrl = (req: Request, id: string) => scimUrl(req, userPath(id));
+/** A group's path below the SCIM base: its resource's location and `Location` header. */
+export const groupPath = (id: string) => `/Groups/${encodeURIComponent(id)}`;
 
 /** The most resources one page holds (ServiceProviderConfig `filter.maxResults`). */
 export const MAX_RESULTS = 200;

@@ -12,8 +12,9 @@ import { asInFunctionsRuntime } from "../../support/scim";
 /**
  * The company API in a process of its own, for the crash tests (provisioningCrash, groupCrash,
  * idempotencyCrash; started and armed by faultProcess.ts): serves createCompanyApp() on a free
- * port against the test's emulators and sends the port to its parent. A `{ arm }` message makes it SIGKILL itself at the `nth` call of a repo function,
- * `after` the call resolved (the write done, nothing after it) or `before` it starts.
+ * port against the test's emulators and sends the port to its parent. A `{ arm }` message makes
+ * it SIGKILL itself at the `nth` call of a repo function, `after` the call resolved (the write
+ * done, nothing after it) or `before` it starts.
  */
 export interface KillPoint {
   fn:
