@@ -1,5 +1,5 @@
 import { isObject } from "../lib/isObject";
-import { CONTROL_REFUSED, hasControlOrFormat } from "../lib/visibleText";
+import { CONTROL_REFUSED, hasControlOrFormat, tidyDirectoryText } from "../lib/visibleText";
 import type { Filter } from "./filter";
 import { propertyOf } from "./patchOp";
 import type { AttributeDef } from "./routeKit";
@@ -16,9 +16,10 @@ export const MAX_VALUES = 100;
 export type Item = Record<string, unknown>;
 
 /**
- * A text value of the request: within its limit, no control or format character (the rule of
- * /v1). A value equal to `kept`, the stored one, is taken as it is: a resource stored before a
- * rule still takes every other change (a deactivation above all).
+ * A text value of the request: tidied as a directory's accidents need (lib/visibleText), then
+ * within its limit and with no control or format character (the rule of /v1). A value equal to
+ * `kept`, the stored one, is taken as it is: a resource stored before a rule still takes every
+ * other change (a deactivation above all).
  */
 export function checkedText(
   value: string | null,
@@ -27,9 +28,11 @@ export function checkedText(
   kept?: string | null,
 ) {
   if (value === null || value === kept) return value;
-  if (value.length > max) throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
-  if (hasControlOrFormat(value)) throw invalidValue(`"${attribute}" ${CONTROL_REFUSED}.`);
-  return value;
+  const tidy = tidyDirectoryText(value);
+  if (tidy === kept) return tidy;
+  if (tidy.length > max) throw invalidValue(`"${attribute}" is longer than ${max} characters.`);
+  if (hasControlOrFormat(tidy)) throw invalidValue(`"${attribute}" ${CONTROL_REFUSED}.`);
+  return tidy;
 }
 
 /** The value as the attribute's type; "True"/"False" strings as booleans; null clears. */

@@ -7,9 +7,12 @@ import { patchOp, scim, scimCompany } from "../support/scim";
  * SCIM names and identifiers refuse control and format characters as /v1/users does (NUL, C0 and
  * C1 controls, bidi overrides, zero-width spaces): a 400 invalidValue naming the attribute, on
  * POST, PUT and PATCH, Users and Groups. What real directories hold is taken: accents, CJK,
- * emoji with their joiners and tags, a Persian name's ZWNJ, a trailing newline (trimmed).
+ * emoji with their joiners and the three tag flags, a Persian name's ZWNJ, a trailing newline
+ * (trimmed); a tab, a line break or an invisible word break inside is made plain.
  */
 const REFUSED = /must not contain control or format characters/;
+const tags = (text: string) =>
+  [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
 
 const newUser = (extra: Record<string, unknown> = {}) => ({
   schemas: [URN.user],
@@ -30,10 +33,11 @@ describe("a User's text with a control or format character", () => {
       [{ displayName: "Ana\u0000Lima" }, "displayName"],
       [{ name: { givenName: "\u202eAna" } }, "name.givenName"],
       [{ name: { familyName: "Li\u0085ma" } }, "name.familyName"],
-      [{ name: { formatted: "Ana\u200bLima" } }, "name.formatted"],
+      [{ name: { formatted: "Ana\u2067Lima" } }, "name.formatted"],
       [{ externalId: "ext\u2066-1" }, "externalId"],
       [{ userName: "ana\u0007@demo.example" }, "userName"],
-      [{ displayName: "Ana\nLima" }, "displayName"],
+      // A flag's tag characters spelling hidden text ("ASCII smuggling"), not one of the three.
+      [{ displayName: `Ana \u{1F3F4}${tags("IGNORE ALL")}\u{E007F}` }, "displayName"],
     ];
     for (const [extra, attr] of cases) {
       const body = newUser(extra);
@@ -53,7 +57,7 @@ describe("a User's text with a control or format character", () => {
     await expectRefused(put, "name.givenName");
     const byPath = patchOp({ op: "replace", path: "name.familyName", value: "Li\u0000ma" });
     await expectRefused(await scim("patch", at, key, byPath), "name.familyName");
-    const noPath = patchOp({ op: "replace", value: { displayName: "Ana\ufeffLima" } });
+    const noPath = patchOp({ op: "replace", value: { displayName: "Ana\u2066Lima" } });
     await expectRefused(await scim("patch", at, key, noPath), "displayName");
     const read = await scim("get", at, key);
     expect([read.body.displayName, read.body.name]).toEqual(["Ana Lima", { givenName: "Ana" }]);
@@ -100,6 +104,21 @@ describe("what identity providers send for real people", () => {
     const renamed = patchOp({ op: "replace", path: "name.familyName", value: displayName });
     const res = await scim("patch", at, key, renamed);
     expect([res.status, res.body.name.familyName]).toEqual([200, displayName]);
+  });
+
+  it("a tab or line break inside becomes a space, an invisible word break is dropped", async () => {
+    const { key } = await scimCompany();
+    const name = {
+      givenName: "Ana\u2028Maria",
+      familyName: "\u0e2a\u0e21\u200b\u0e0a\u0e32\u0e22",
+    };
+    const body = newUser({ displayName: "Ana\tLima\ufeff", name });
+    const created = await scim("post", "/Users", key, body);
+    expect([created.status, created.body.displayName]).toEqual([201, "Ana Lima"]);
+    expect(created.body.name).toMatchObject({
+      givenName: "Ana Maria",
+      familyName: "\u0e2a\u0e21\u0e0a\u0e32\u0e22",
+    });
   });
 
   it("a trailing newline or tab is trimmed, not refused", async () => {
