@@ -87,7 +87,7 @@ export const readPending = async (t: Transaction, companyId: string, groupId: st
  * Writes what `change` does to the pending re-match `record` (read by `readPending` in `t`). A
  * new start rewrites it from the first member with a new version; a rename while a removal is
  * pending restarts the removal (whose pages look at every member again). Throws `TooManyKept`
- * before writing when the removal would keep more than `MAX_KEPT` members.
+ * before writing when a change would grow the removal's list past `MAX_KEPT` members.
  */
 export function writePending(
   t: Transaction,
@@ -99,7 +99,9 @@ export function writePending(
   const removed = new Set(change.removed);
   const keep = (ids: string[]) => {
     const kept = [...new Set([...ids, ...change.added])].filter((id) => !removed.has(id));
-    if (kept.length > MAX_KEPT) throw new TooManyKept();
+    // Only a change that grows the list past the cap is refused: a record stored longer (before
+    // the cap) still takes renames, removals and a restart, which add nothing to it.
+    if (kept.length > MAX_KEPT && kept.length > ids.length) throw new TooManyKept();
     return kept;
   };
   const kind = change.start === "removal" || record?.kind === "removal" ? "removal" : "rematch";

@@ -130,13 +130,16 @@ async function write(
     await commitGroup(companyId, groupId, group, action, pending, origin);
   } catch (err) {
     if (err instanceof GroupGone) throw notFound();
-    if (err instanceof TooManyKept)
+    if (err instanceof TooManyKept) {
+      // The refused request still moves the removal on, as its message says.
+      await continueRematch(companyId, groupId).catch(() => undefined);
       throw new GroupsError(
         "too_many_kept",
         `An earlier change is still removing this group's members, and a change made meanwhile ` +
           `may keep at most ${MAX_KEPT} of them; send the members again once it has finished ` +
           `(each request on the group moves it on by a page, a sweep every 10 minutes the rest).`,
       );
+    }
     if (err instanceof GroupNameTaken)
       throw new GroupsError(
         "name_taken",

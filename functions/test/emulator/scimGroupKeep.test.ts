@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../src/config/firebase";
-import { SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
+import { URN } from "../../src/scim/routeKit";
+import { rematchGroups, SWEEP_AFTER_MS, sweepGroupRoles } from "../../src/services/groupSweep";
 import { seedRoster } from "../support/builders";
 import { patchOp, scim, scimCompany } from "../support/scim";
 
@@ -54,4 +55,21 @@ it("a pending removal keeps at most 5,000 members added meanwhile; more is 400 t
   // The refused request, sent again, is taken.
   expect((await scim("patch", `/Groups/${group}`, key, add(over))).status).toBe(200);
   expect(await groupsOf(over[0])).toEqual([group]);
+});
+
+it("a record kept over the cap before it existed still takes a rename and the map's re-match", async () => {
+  const { companyId, key } = await scimCompany();
+  const group = { schemas: [URN.group], displayName: "One" };
+  const id = (await scim("post", "/Groups", key, group)).body.id as string;
+  const keep = Array.from({ length: KEEP_MAX + 1 }, (_, i) => `u${i}`);
+  await firestore()
+    .doc(`groupRematches/${companyId}_${id}`)
+    .set({
+      ...{ companyId, groupId: id, kind: "removal", keep, cursor: null, version: "v1" },
+      ...{ origin: { type: "system", id: "t", name: "t" }, at: Timestamp.now() },
+    });
+  const rename = patchOp({ op: "replace", value: { displayName: "Uno" } });
+  const renamed = await scim("patch", `/Groups/${id}`, key, rename);
+  expect([renamed.status, renamed.body.displayName]).toEqual([200, "Uno"]);
+  await expect(rematchGroups(companyId, 1_000)).resolves.not.toThrow();
 });
