@@ -19,18 +19,20 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EXTERNAL } from "./bundleExternal.mjs";
 
+// The package's main require()s ES modules: the predeploy build and the CLI's discovery of the
+// functions run on the operator's Node, which must load them (Node 20.19+, 22.12+, 23+).
+if (process.features.require_module !== true) {
+  console.error(
+    `Node ${process.version} cannot require() ES modules: build and deploy with Node 24`,
+  );
+  process.exit(1);
+}
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SOURCES = join(FUNCTIONS_DIR, "src", "functions");
 // Two levels below the package, like the tsc output: src/http/docsPage.ts finds lib/docs from it.
 const OUT_DIR = join(FUNCTIONS_DIR, "lib", "bundle");
-export const EXTERNAL = [
-  "@google-cloud/firestore",
-  "@google-cloud/storage",
-  "google-gax",
-  "@grpc/grpc-js",
-  "@grpc/proto-loader",
-];
 
 // Loaded at their first use rather than at start-up: firebase-functions' https and identity
 // providers load the first two at start-up for callable and blocking-function tokens, its
@@ -66,8 +68,20 @@ const deferPlugin = {
     }));
     build.onLoad({ filter: /.*/, namespace: "deferred" }, ({ path }) => ({
       resolveDir: FUNCTIONS_DIR,
+      // A failed load stays failed in this process (Node keeps an ES module that threw in its
+      // errored state), so the instance ends itself after answering: the platform starts another.
       contents: `let mod;
-const load = () => (mod ??= require(${JSON.stringify(deferredFile(path))}).default);
+const load = () => {
+  if (mod) return mod;
+  try {
+    return (mod = require(${JSON.stringify(deferredFile(path))}).default);
+  } catch (err) {
+    console.error("Could not load ${path}; this instance stops in 2 s.", err);
+    setTimeout(() => process.exit(1), 2000).unref?.();
+    process.exitCode = 1;
+    throw err;
+  }
+};
 for (const name of ${JSON.stringify(Object.keys(requireHere(path)))}) {
   Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
 }

@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EXTERNAL } from "./bundleExternal.mjs";
 import { finish } from "./checkKit.mjs";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -147,6 +148,26 @@ try {
         "each function's instance (FUNCTION_TARGET) loads its own bundle, which exports it",
         alone.length === 0,
         alone.join(", "),
+      );
+      // What only a first call or a first use loads (each handler's and app's chunks, the
+      // deferred Admin SDK files, the external packages they name: the Firestore client, Cloud
+      // Storage) must be in the upload too: load every file of the bundle's folder, and every
+      // external package a file names.
+      const late = `const { readdirSync, readFileSync } = require("node:fs");
+const dir = require("node:path").dirname(require.resolve("./${main}"));
+const files = readdirSync(dir).filter((f) => f.endsWith(".mjs"));
+for (const f of files) require(dir + "/" + f);
+const text = files.map((f) => readFileSync(dir + "/" + f, "utf8")).join("");
+for (const p of ${JSON.stringify(EXTERNAL)}) if (text.includes(JSON.stringify(p))) require(p);
+console.log(files.length);`;
+      const loaded = execFileSync(process.execPath, ["-e", late], {
+        cwd: stage,
+        env,
+        encoding: "utf8",
+      });
+      check(
+        "every chunk and deferred file loads, with the external packages they require",
+        Number(loaded.trim().split("\n").pop()) > 0,
       );
     } catch (err) {
       check(
