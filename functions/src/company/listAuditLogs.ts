@@ -3,9 +3,9 @@ import { paged, pageOf } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { KEY_APIS } from "../lib/apiKeyFormat";
+import { toIso } from "../lib/dates";
 import { oneOf } from "../lib/oneOf";
 import { queryAuditLogs, type AuditDoc } from "../repos/auditReads";
-import { toIso } from "../repos/stored";
 import { AUDIT_PAGE_EXAMPLE } from "./examples";
 import { AUDIT_CLASSES, auditEntrySchema, type AuditEntry } from "./schemas";
 

@@ -1,6 +1,6 @@
+import { toIso } from "../lib/dates";
 import { oneOf } from "../lib/oneOf";
 import type { IncidentDoc } from "../repos/incidents";
-import { toIso } from "../repos/stored";
 import { INCIDENT_STATUSES, INCIDENT_TYPES, PERSON_TYPES, type Incident } from "./schemas";
 
 /** Stored camelCase → exported snake_case; the reporter's e-mail is never read. */

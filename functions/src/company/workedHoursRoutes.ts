@@ -1,6 +1,7 @@
 import { ApiError } from "../http/errors";
 import { defineRoute, Reply } from "../http/route";
 import { isoTimestamp, z } from "../http/zod";
+import { toIso } from "../lib/dates";
 import { isPastOrCurrentMonth, MONTH_PATTERN } from "../lib/months";
 import { periodYearAt, reportingPeriod } from "../lib/period";
 import { findReportingSettings } from "../repos/companies";
@@ -10,7 +11,6 @@ import {
   setApiHours,
   WORKER_CATEGORIES,
 } from "../repos/hoursRecords";
-import { toIso } from "../repos/stored";
 import { hoursByMonth } from "../services/workedHours";
 import {
   WORKED_HOURS_INPUT_EXAMPLE,

@@ -1,5 +1,5 @@
+import { toIso } from "../lib/dates";
 import type { AuditDoc } from "../repos/auditReads";
-import { toIso } from "../repos/stored";
 
 /**
  * An audit entry as a person reads it in the console: who, what, when and the result, in

@@ -1,5 +1,5 @@
+import { toIso } from "../lib/dates";
 import type { ApiKeyDoc } from "../repos/apiKeys";
-import { toIso } from "../repos/stored";
 import type { LimitsWithSource } from "../services/rateLimit";
 
 /**

@@ -1,7 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { HttpsError } from "firebase-functions/v2/https";
+import { isDocumentId } from "../lib/documentId";
 import { type Cursor } from "../repos/rangeQuery";
-import { isDocumentId } from "../repos/stored";
 import { auditTrailPage } from "../services/auditTrail";
 import { auditView } from "./auditView";
 import { callableHandler } from "./callable";

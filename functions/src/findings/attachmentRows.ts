@@ -1,4 +1,4 @@
-import { toIso } from "../repos/stored";
+import { toIso } from "../lib/dates";
 import type { AttachmentSource } from "../services/attachments";
 import type { Attachment } from "./schemas";
 

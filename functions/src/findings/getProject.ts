@@ -1,8 +1,8 @@
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
+import { toIso } from "../lib/dates";
 import { toPlainJson } from "../lib/plainJson";
 import type { ProjectDoc } from "../repos/companies";
-import { toIso } from "../repos/stored";
 import { PROJECT_EXAMPLE } from "./examples";
 import { projectSchema, type Project } from "./schemas";
 

@@ -1,6 +1,6 @@
+import { toIso } from "../lib/dates";
 import { oneOf } from "../lib/oneOf";
 import type { CommentDoc, FindingDoc } from "../repos/findingDocs";
-import { toIso } from "../repos/stored";
 import { STATUS_VALUES, type Comment, type Finding } from "./schemas";
 
 /** Stored camelCase → exported snake_case. Private fields are never read here. */

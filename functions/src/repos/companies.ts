@@ -2,6 +2,7 @@ import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
 import {
+  fieldAt,
   flag,
   freeForm,
   hiddenFlag,
@@ -16,7 +17,6 @@ import {
   storedMap,
   timestamp,
   valueWhere,
-  type FieldPath,
   type Reader,
   type Stored,
 } from "./stored";
@@ -44,10 +44,6 @@ export interface CompanyRateLimits extends RateLimitOverride {
   read?: RateLimitOverride;
   provisioning?: RateLimitOverride;
 }
-const sub = (path: FieldPath, key: string): FieldPath => ({
-  ...path,
-  field: `${path.field}.${key}`,
-});
 /** Each part read on its own: an invalid one is ignored with a warning, the rest still apply. */
 export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, path) => {
   if (v === undefined) return undefined;
@@ -55,9 +51,9 @@ export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, path
   const read: CompanyRateLimits = {};
   for (const field of ["perMinute", "perDay"] as const) {
     if (isLimit(v[field])) read[field] = v[field] as number | undefined;
-    else misfit(sub(path, field), undefined);
+    else misfit(fieldAt(path, field), undefined);
   }
-  for (const scope of LIMIT_SCOPES) read[scope] = rateLimitOverride(v[scope], sub(path, scope));
+  for (const scope of LIMIT_SCOPES) read[scope] = rateLimitOverride(v[scope], fieldAt(path, scope));
   return read;
 };
 

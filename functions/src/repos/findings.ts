@@ -1,6 +1,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { compareInstants, type Instant } from "../lib/dates";
+import { isDocumentId } from "../lib/documentId";
 import { projectRef } from "./companies";
 import {
   commentShape,
@@ -11,7 +12,7 @@ import {
   type FindingDoc,
 } from "./findingDocs";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
-import { isDocumentId, parseSnapshot, type StoredSnapshot } from "./stored";
+import { parseSnapshot, type StoredSnapshot } from "./stored";
 
 /** Reads of one project's findings and their comments and files. */
 export type EqualityField = "status" | "system" | "priority";

@@ -1,8 +1,8 @@
 import { FieldPath, type Timestamp, type Transaction } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import { isDocumentId } from "../lib/documentId";
 import { auditEntry, type AuditOrigin } from "./auditLogs";
 import {
-  isDocumentId,
   nullableString,
   parseSnapshot,
   text,

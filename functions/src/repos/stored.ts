@@ -10,10 +10,23 @@ import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
  * (e.g. a key's `companyId`) makes the document unusable: StoredDataError.
  */
 
-/** Where a value is read: its document and its dotted field path there (`checklist.3.title`). */
-export interface FieldPath {
-  readonly document: string;
-  readonly field: string;
+/**
+ * Where a value is read: its document and its dotted field path there (`checklist.3.title`). The
+ * path's text is built only when asked for, which is when a value does not fit: a page reads
+ * tens of thousands of fields that fit.
+ */
+export class FieldPath {
+  constructor(
+    readonly document: string,
+    private readonly parent: FieldPath | null = null,
+    private readonly key: string | number = "",
+  ) {}
+
+  get field(): string {
+    if (this.parent === null) return "";
+    const above = this.parent.field;
+    return above === "" ? String(this.key) : `${above}.${this.key}`;
+  }
 }
 
 export type Reader<T> = (value: unknown, path: FieldPath) => T;
@@ -30,10 +43,9 @@ export class StoredDataError extends Error {
   }
 }
 
-const fieldAt = (path: FieldPath, key: string | number): FieldPath => ({
-  document: path.document,
-  field: path.field === "" ? String(key) : `${path.field}.${key}`,
-});
+/** The path of a field or list element inside the value at `path`. */
+export const fieldAt = (path: FieldPath, key: string | number): FieldPath =>
+  new FieldPath(path.document, path, key);
 
 /** Fields already logged by this instance: one line per document and field. */
 const firstWarning = firstTimeFilter(5000);
@@ -65,7 +77,7 @@ function readShape<S extends Shape>(
   id?: string,
 ): Stored<S> {
   const out: Record<string, unknown> = id === undefined ? {} : { id };
-  for (const key of Object.keys(shape)) out[key] = shape[key](input[key], fieldAt(path, key));
+  for (const key in shape) out[key] = shape[key](input[key], fieldAt(path, key));
   return out as Stored<S>;
 }
 
@@ -129,7 +141,7 @@ export function parseStored<S extends Shape>(
   id?: string,
 ): Stored<S> {
   try {
-    return readShape(shape, isMap(data) ? data : {}, { document, field: "" }, id);
+    return readShape(shape, isMap(data) ? data : {}, new FieldPath(document), id);
   } catch (err) {
     if (err instanceof StoredDataError)
       storedDocumentUnusable({ document: err.document, field: err.field });
@@ -231,18 +243,3 @@ export const requiredMap: Reader<Record<string, unknown>> = (v, path) =>
 export function requiredOneOf<T extends string>(values: readonly T[]): Reader<T> {
   return (v, path) => (values.includes(v as T) ? (v as T) : unusable(path));
 }
-
-export function toIso(value: Timestamp | null): string | null {
-  return value ? value.toDate().toISOString() : null;
-}
-
-/**
- * A valid Firestore document id: not empty, no slash, not `.`/`..`/`__…__`, at most 1,500 bytes.
- */
-export const isDocumentId = (id: string) =>
-  id.length > 0 &&
-  !id.includes("/") &&
-  id !== "." &&
-  id !== ".." &&
-  !/^__.*__$/.test(id) &&
-  Buffer.byteLength(id) <= 1500;

@@ -1,12 +1,12 @@
 import { FieldPath, type Query, type QueryDocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { setBounded } from "../lib/bounded";
+import { isDocumentId } from "../lib/documentId";
 import { accountWithEmail } from "./authAccounts";
 import { rangeQuery, streamRows, type Cursor, type RangeQuery } from "./rangeQuery";
 import {
   flag,
   freeForm,
-  isDocumentId,
   nullableString,
   parseSnapshot,
   stringList,

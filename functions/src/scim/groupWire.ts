@@ -1,5 +1,5 @@
 import { z } from "../http/zod";
-import { toIso } from "../repos/stored";
+import { toIso } from "../lib/dates";
 import type { Member, StoredGroup } from "../services/groups";
 import { MAX_OPERATIONS } from "./patchOp";
 import { attr, documented, groupPath, URN, userPath, type AttributeDef } from "./routeKit";

@@ -1,6 +1,6 @@
 import { z } from "../http/zod";
+import { toIso } from "../lib/dates";
 import { servedName } from "../lib/personName";
-import { toIso } from "../repos/stored";
 import type { StoredUser } from "../repos/users";
 import type { PersonName } from "../services/users/decisions";
 import type { NewUser } from "../services/users/invite";

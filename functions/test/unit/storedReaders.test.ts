@@ -1,4 +1,5 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
+import { toIso } from "../../src/lib/dates";
 import { companyRateLimits, rateLimitOverride } from "../../src/repos/companies";
 import {
   anyValue,
@@ -22,7 +23,6 @@ import {
   stringList,
   text,
   timestamp,
-  toIso,
   type Reader,
 } from "../../src/repos/stored";
 import { logger } from "../support/logger";

@@ -1,9 +1,9 @@
 import { isoTimestamp, z } from "../../http/zod";
+import { toIso } from "../../lib/dates";
 import { oneOf } from "../../lib/oneOf";
 import { servedName } from "../../lib/personName";
 import { CONTROL_REFUSED, hasControlOrFormat } from "../../lib/visibleText";
 import type { Department } from "../../repos/companies";
-import { toIso } from "../../repos/stored";
 import type { StoredUser } from "../../repos/users";
 import { departmentNameOf } from "../../services/users/rules";
 
