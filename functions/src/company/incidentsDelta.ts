@@ -1,5 +1,5 @@
 import { deltaQuery } from "../http/listParams";
-import { deltaPage, deltaPageOf, unlessHidden } from "../http/paging";
+import { deltaPage, deltaPageOf, unlessHidden, type PageBody } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { incidentsByIds, queryIncidents } from "../repos/incidents";
@@ -54,6 +54,6 @@ export const incidentsDelta = defineRoute({
         current: async (ids) =>
           new Map([...(await incidentsByIds(companyId, ids))].map(([id, doc]) => [id, shown(doc)])),
       },
-    )) satisfies z.infer<typeof responseSchema>;
+    )) satisfies PageBody<z.infer<typeof responseSchema>>;
   },
 });

@@ -1,5 +1,5 @@
 import { WINDOW_RULE, windowedListQuery } from "../http/listParams";
-import { paged, pageOf, unlessHidden } from "../http/paging";
+import { paged, pageOf, unlessHidden, type PageBody } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryIncidents } from "../repos/incidents";
@@ -62,6 +62,6 @@ export const listIncidents = defineRoute({
         },
         unlessHidden(toIncident),
       ),
-    )) satisfies z.infer<typeof responseSchema>;
+    )) satisfies PageBody<z.infer<typeof responseSchema>>;
   },
 });

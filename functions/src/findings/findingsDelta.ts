@@ -1,5 +1,5 @@
 import { deltaQuery } from "../http/listParams";
-import { deltaPage, deltaPageOf, unlessHidden } from "../http/paging";
+import { deltaPage, deltaPageOf, unlessHidden, type PageBody } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findingsByIds, queryFindings } from "../repos/findings";
@@ -55,6 +55,6 @@ export const findingsDelta = defineProjectRoute({
         current: async (ids) =>
           new Map([...(await findingsByIds(projectId, ids))].map(([id, doc]) => [id, shown(doc)])),
       },
-    )) satisfies z.infer<typeof responseSchema>;
+    )) satisfies PageBody<z.infer<typeof responseSchema>>;
   },
 });

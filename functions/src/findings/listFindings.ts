@@ -1,5 +1,5 @@
 import { instantParam, WINDOW_RULE, windowedListQuery } from "../http/listParams";
-import { paged, pageOf, unlessHidden } from "../http/paging";
+import { paged, pageOf, unlessHidden, type PageBody } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
@@ -105,6 +105,6 @@ export const listFindings = defineProjectRoute({
         { from: incremental ? q.updated_since : q.from, to: q.to, equality, after, limit },
         unlessHidden(toFinding),
       ),
-    )) satisfies ListFindingsResponse;
+    )) satisfies PageBody<ListFindingsResponse>;
   },
 });

@@ -6,6 +6,7 @@ import { contextOf, type AuditSubject, type Principal, type RequestContext } fro
 import { answerableError, renderError, type ErrorDialect } from "./errorHandler";
 import { ApiError } from "./errors";
 import { runOnce } from "./idempotency";
+import { RowText } from "./paging";
 import { parseInput } from "./parseInput";
 import { admit, originOf, record, requestEntry } from "./record";
 import { answerOf, type Answer, type AnyRoute, type KeyedRoute } from "./route";
@@ -207,7 +208,8 @@ function drained(res: Response): Promise<boolean> {
  * Sends a JSON body. A page (`{ data: [...], ... }`) goes out row by row in chunks of about
  * 64 KiB, with the socket's back-pressure: the bytes are those of `JSON.stringify(body)`, but
  * the whole text never sits in memory at once (500 findings with long checklists are several
- * MiB; sixteen of them answer at once on one instance). Anything else is sent whole.
+ * MiB; sixteen of them answer at once on one instance); a RowText row is written as its text.
+ * Anything else is sent whole.
  */
 export async function sendJson(res: Response, body: unknown): Promise<void> {
   if (!isPage(body)) {
@@ -218,7 +220,9 @@ export async function sendJson(res: Response, body: unknown): Promise<void> {
   const { data, ...rest } = body;
   let chunk = '{"data":[';
   for (let i = 0; i < data.length; i++) {
-    chunk += `${i ? "," : ""}${JSON.stringify(data[i]) ?? "null"}`;
+    const row = data[i];
+    const text = row instanceof RowText ? row.text : (JSON.stringify(row) ?? "null");
+    chunk += i ? `,${text}` : text;
     if (chunk.length >= CHUNK) {
       // A caller gone before or during the page: nothing more to write (a write would report
       // back-pressure that never clears).

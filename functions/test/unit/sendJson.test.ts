@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
+import { RowText } from "../../src/http/paging";
 import { sendJson } from "../../src/http/pipeline";
 import { logger } from "../support/logger";
 
@@ -41,6 +42,18 @@ describe("sendJson: a page goes out in pieces, byte for byte JSON.stringify", ()
       { data: [1, undefined, () => 1, 2] },
     ],
   ];
+  it("rows already in their JSON text (RowText) go out as that text, among plain rows", async () => {
+    const rows = Array.from({ length: 600 }, (_, i) => row(i));
+    const body = {
+      data: rows.map((r, i) => (i % 3 ? new RowText(JSON.stringify(r)) : r)),
+      next_page_token: "tok_9",
+    };
+    const res = await request(appSending(body)).get("/");
+    expect(res.text).toBe(JSON.stringify({ data: rows, next_page_token: "tok_9" }));
+    // Serialized by anything else, a RowText is the same JSON.
+    expect(JSON.stringify(body)).toBe(res.text);
+  });
+
   it.each(cases)("%s", async (_name, body) => {
     const res = await request(appSending(body)).get("/");
     expect(res.status).toBe(200);
