@@ -5,7 +5,8 @@
 // rules add (auth read, count commit, the JSON over plain HTTP): the floor, before any code of
 // ours. The target is our code's share over that floor (at most 0.10 of the raw time; see
 // docs/benchmarks.md). Then the export's request count (target ceil(10000/500) + at most 1),
-// p50/p95 of GET /v1/project next to a raw document read with its sequential Firestore round
+// what the server spends on each page (CPU and garbage collection, medians) next to the raw read's
+// CPU, p50/p95 of GET /v1/project next to a raw document read with its sequential Firestore round
 // trips (target 3), and the peak RSS of a server
 // process (run with functions/.env's NODE_OPTIONS) serving pages of 500 findings with 50
 // checklist items each, one at a time and CONCURRENT at once (the figures behind the functions'
@@ -13,6 +14,7 @@
 // audit entries (target idle + 5 x the response, on a warmed server; the first pages after start
 // are printed beside).
 //   node scripts/bench.mjs --memory   only the memory figures
+//   node scripts/bench.mjs --export   only the export and GET /v1/project figures
 // The server process it measures is scripts/benchServer.mjs; the export's measurements are in
 // scripts/benchExport.mjs. Then the first copy of a large vessel and one delta after 100 changes
 // (scripts/benchSync.mjs), the module-load time of each exported function
@@ -219,12 +221,18 @@ async function main() {
   const rules = await rulesOnly(big, base);
   await exportInStep(base, big.key, big.projectId, rules);
   rules.forget();
+  await apiServer.ask("pageCosts");
   const runs = { http: [], raw: [], rules: [] };
   for (let round = 0; round < ROUNDS; round++) {
     const all = await exportInStep(base, big.key, big.projectId, rules);
     for (const way of Object.keys(runs)) runs[way].push(all[way]);
   }
   rules.close();
+  const server = await apiServer.ask("pageCosts");
+  const rawCpu = pct(
+    runs.raw.flatMap((r) => r.cpuMs),
+    50,
+  );
   const median = (xs) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)];
   const http = median(runs.http);
   const raw = median(runs.raw);
@@ -247,15 +255,20 @@ async function main() {
       `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON from a plain server ${parts.json.toFixed(1)} ms (p50s): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
     `our code's share         ${((http.ms - floor.ms) / http.requests).toFixed(1)} ms per page over the floor, ${((http.ms - floor.ms) / raw.ms).toFixed(2)} of the raw time ` +
       `(target <= 0.10: ${(http.ms - floor.ms) / raw.ms <= 0.1 ? "ok" : "MISSED"}; per round ${runs.http.map((r, i) => ((r.ms - runs.rules[i].ms) / runs.raw[i].ms).toFixed(2)).join(", ")})`,
+    `server, page of 500      CPU ${server.cpuMs.toFixed(1)} ms, of which garbage collection ${server.gcMs.toFixed(1)} ms (medians of ${server.pages} pages, arrival to last byte); the raw read's CPU ${rawCpu.toFixed(1)} ms a page`,
     `GET /v1/project          p50 ${pct(api, 50).toFixed(1)} ms, p95 ${pct(api, 95).toFixed(1)} ms (${api.length} requests)`,
     `raw project read         p50 ${pct(rawRead, 50).toFixed(1)} ms, p95 ${pct(rawRead, 95).toFixed(1)} ms`,
     `ratio /v1/project / raw  ${(pct(api, 50) / pct(rawRead, 50)).toFixed(2)} at p50`,
     `sequential round trips   ${pct(trips, 50)} per GET /v1/project at p50, ${Math.max(...trips.slice(1))} at most after the first (target <= 3: ${pct(trips, 50) <= 3 ? "ok" : "MISSED"})`,
-    ...(await memoryFigures()),
   ];
-  console.log(`\n${lines.join("\n")}`);
   if (http.findings !== raw.findings || http.findings !== TOTAL - TOTAL / 20)
     throw new Error("export count mismatch");
+  if (process.argv.includes("--export")) {
+    console.log(`\n${lines.join("\n")}`);
+    process.exit(0);
+  }
+  lines.push(...(await memoryFigures()));
+  console.log(`\n${lines.join("\n")}`);
   console.log(`\n${(await firstCopyFigures()).join("\n")}`);
   console.log(`\n${(await coldStartSection(ROUNDS)).join("\n")}`);
   const counter = await counterFigures();

@@ -4,6 +4,7 @@
 import { fork } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 
@@ -70,16 +71,53 @@ function memoryNow(idle) {
   }
 }
 
-/** Child: serves the app and reports its peak RSS after one big page, or its round trips. */
+/**
+ * The CPU time and the garbage collectors' time of each page of 500 the server answers, from its
+ * arrival to its last byte: what the server itself spends on a page, without the machine's
+ * other work that the wall-clock share carries. `take` gives the medians so far and starts anew.
+ */
+function pageCosts(server) {
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  }).observe({ entryTypes: ["gc"] });
+  let pages = [];
+  server.on("request", (req, res) => {
+    if (!req.url.includes("limit=500")) return;
+    const cpu = process.cpuUsage();
+    const gc = gcMs;
+    res.on("finish", () => {
+      const used = process.cpuUsage(cpu);
+      pages.push({ cpu: (used.user + used.system) / 1000, gc: gcMs - gc });
+    });
+  });
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return () => {
+    const taken = pages;
+    pages = [];
+    return {
+      pages: taken.length,
+      cpuMs: median(taken.map((p) => p.cpu)),
+      gcMs: median(taken.map((p) => p.gc)),
+    };
+  };
+}
+
+/**
+ * Child: serves the app and reports its peak RSS after one big page, its round trips, or its
+ * pages' costs.
+ */
 async function child() {
   const roundTrips = countRoundTrips();
-  const { base } = await serve(
+  const { server, base } = await serve(
     process.argv[3] === "company" ? createCompanyApp() : createFindingsApp(),
   );
+  const takePageCosts = pageCosts(server);
   process.send({ base });
   process.on("message", (m) => {
     if (m === "exit") process.exit(0);
     else if (m === "roundTrips") process.send({ roundTrips: roundTrips.take() });
+    else if (m === "pageCosts") process.send(takePageCosts());
     else process.send(memoryNow(m === "idle"));
   });
 }
@@ -95,13 +133,21 @@ export function deployedNodeOptions() {
   return line ? line.slice("NODE_OPTIONS=".length).trim() : "";
 }
 
-/** Starts the server process for `api`; resolves with it and its address once it listens. */
+/**
+ * Starts the server process for `api`; resolves with it, its address once it listens, and `ask`,
+ * which sends the server a question and resolves with its answer.
+ */
 export async function startServer(api = "findings") {
   const worker = fork(fileURLToPath(import.meta.url), ["child", api], {
     env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() },
   });
   const { base } = await new Promise((r) => worker.once("message", r));
-  return { worker, base };
+  const ask = (question) =>
+    new Promise((resolve) => {
+      worker.once("message", resolve);
+      worker.send(question);
+    });
+  return { worker, base, ask };
 }
 
 if (process.argv[2] === "child") await child();
