@@ -1,8 +1,9 @@
 import { storageBuckets } from "../config/params";
 import { publicBaseUrl } from "../http/context";
 import { limitParam, pageTokenParam } from "../http/listParams";
-import { pagedScan, pageOf } from "../http/paging";
+import { pageOf } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
+import { pagedScan } from "../http/scanPaging";
 import { z } from "../http/zod";
 import { vesselAttachmentPage } from "../services/vesselAttachments";
 import { ATTACHMENT_LIST_EXAMPLE } from "./examples";

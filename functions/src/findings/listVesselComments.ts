@@ -1,6 +1,7 @@
 import { limitParam, pageTokenParam } from "../http/listParams";
-import { pagedScan, pageOf } from "../http/paging";
+import { pageOf } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
+import { pagedScan } from "../http/scanPaging";
 import { z } from "../http/zod";
 import { vesselCommentPage } from "../services/vesselComments";
 import { COMMENT_PAGE_EXAMPLE } from "./examples";

@@ -1,6 +1,5 @@
 import { DELTA_RETENTION_DAYS } from "../config/constants";
 import { pageTokenSecrets } from "../config/params";
-import { cursorPosition, positionCursor, type Position } from "../lib/docPosition";
 import { decodeToken, encodeToken, type TokenRefusal } from "../lib/pageToken";
 import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
@@ -57,7 +56,7 @@ export const issueToken = (scope: string, payload: unknown): string =>
   encodeToken(pageTokenSecrets(), scope, payload);
 
 /** The one place rows leave a page: read as null (hidden, not shown), they still moved a cursor. */
-const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
+export const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
   rows.filter((row): row is T => row !== null);
 
 /**
@@ -80,13 +79,24 @@ export type PageBody<P extends { data: unknown[] }> = Omit<P, "data"> & {
 };
 
 /**
+ * The longest row text kept (RowText): JSON writes a control character as six characters, so a
+ * long row of them held as text until the page is sent could take six times its stored size; a
+ * longer row stays an object, which sendJson writes on its own.
+ */
+export const MAX_ROW_TEXT = 16 * 1024;
+
+/**
  * The one hidden rule of a page: a row hidden in the app reads as null (see `shown`); a shown
- * row is its wire form as text at once (RowText).
+ * row is its wire form, as text at once (RowText) unless that is longer than MAX_ROW_TEXT.
  */
 export const unlessHidden =
   <D extends { hidden: boolean }, R>(show: (doc: D) => R) =>
-  (doc: D): RowText<R> | null =>
-    doc.hidden ? null : new RowText<R>(JSON.stringify(show(doc)));
+  (doc: D): R | RowText<R> | null => {
+    if (doc.hidden) return null;
+    const row = show(doc);
+    const text = JSON.stringify(row);
+    return text.length <= MAX_ROW_TEXT ? new RowText<R>(text) : row;
+  };
 
 /**
  * One page of a list endpoint: the token checked against the request's scope (the kernel's
@@ -112,35 +122,6 @@ export async function paged<R>(
   return {
     data: shown(page.map((r) => r.row)),
     next_page_token: last ? issueToken(scope, encodeCursor(last)) : null,
-  };
-}
-
-/** A position of a vessel-wide listing, back from its token (null: no position of ours). */
-function positionOfToken(payload: unknown): Position | null {
-  const cursor = decodeCursor(payload);
-  return cursor && cursorPosition(cursor);
-}
-
-/**
- * One page of a vessel-wide listing, which decides for itself where the next page resumes (a
- * scan that may end a page early, or step over what it need not read): `resume` null ends it.
- */
-export async function pagedScan<R>(
-  q: { page_token?: string; limit: number },
-  scope: string,
-  fetch: (
-    after: Position | undefined,
-    limit: number,
-  ) => Promise<{ rows: Array<R | null>; resume: Position | null }>,
-): Promise<{ data: R[]; next_page_token: string | null }> {
-  const after =
-    q.page_token === undefined
-      ? undefined
-      : readToken("page_token", q.page_token, scope, positionOfToken);
-  const { rows, resume } = await fetch(after, q.limit);
-  return {
-    data: shown(rows),
-    next_page_token: resume && issueToken(scope, encodeCursor(positionCursor(resume))),
   };
 }
 

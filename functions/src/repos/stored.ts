@@ -77,7 +77,7 @@ function readShape<S extends Shape>(
   id?: string,
 ): Stored<S> {
   const out: Record<string, unknown> = id === undefined ? {} : { id };
-  for (const key in shape) out[key] = shape[key](input[key], fieldAt(path, key));
+  for (const key of Object.keys(shape)) out[key] = shape[key](input[key], fieldAt(path, key));
   return out as Stored<S>;
 }
 

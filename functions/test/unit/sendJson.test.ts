@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
-import { RowText } from "../../src/http/paging";
+import { MAX_ROW_TEXT, RowText, unlessHidden } from "../../src/http/paging";
 import { sendJson } from "../../src/http/pipeline";
 import { logger } from "../support/logger";
 
@@ -147,5 +147,26 @@ describe("a page that fails after its first bytes", () => {
       expect.objectContaining({ event: "api.request_failed", requestId: "req_0" }),
     );
     error.mockRestore();
+  });
+});
+
+describe("unlessHidden: a page's row as it arrives", () => {
+  const show = unlessHidden((doc: { hidden: boolean; title: string }) => ({ title: doc.title }));
+
+  it("a hidden row is null; a shown one is its JSON text", () => {
+    expect(show({ hidden: true, title: "x" })).toBeNull();
+    const row = show({ hidden: false, title: "Corroded pipe ✓" });
+    expect(row).toBeInstanceOf(RowText);
+    expect((row as RowText<unknown>).text).toBe('{"title":"Corroded pipe ✓"}');
+  });
+
+  it("a row whose text would be long (control characters escape to six) stays an object", () => {
+    // 3,000 characters stored, 18,000 as JSON text: held as text, six times the stored size.
+    const title = "\u0001".repeat(3000);
+    const row = show({ hidden: false, title });
+    expect(row).toEqual({ title });
+    expect(JSON.stringify(row).length).toBeGreaterThan(MAX_ROW_TEXT);
+    const shortEnough = show({ hidden: false, title: "\u0001".repeat(2000) });
+    expect(shortEnough).toBeInstanceOf(RowText);
   });
 });
