@@ -19,7 +19,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EXTERNAL } from "./bundleExternal.mjs";
+import { deferredFile, EXTERNAL } from "./bundleExternal.mjs";
 
 // The package's main require()s ES modules: the predeploy build and the CLI's discovery of the
 // functions run on the operator's Node, which must load them (Node 20.19+, 22.12+, 23+).
@@ -42,8 +42,6 @@ const OUT_DIR = join(FUNCTIONS_DIR, "lib", "bundle");
 // "Cold start": 50 ms and more of each start).
 const DEFERRED = ["firebase-admin/auth", "firebase-admin/app-check", "firebase-admin/firestore"];
 const requireHere = createRequire(import.meta.url);
-/** The file holding a deferred module: an entry of its own, so a start does not even parse it. */
-const deferredFile = (path) => `./deferred-${path.replace(/[^a-z0-9]+/gi, "-")}.mjs`;
 
 /**
  * Each deferred module as a stand-in whose exports are getters that require its file once (Node
@@ -74,7 +72,7 @@ const deferPlugin = {
 const load = () => {
   if (mod) return mod;
   try {
-    return (mod = require(${JSON.stringify(deferredFile(path))}).default);
+    return (mod = require(${JSON.stringify(`./${deferredFile(path)}`)}).default);
   } catch (err) {
     console.error("Could not load ${path}; this instance stops in 2 s.", err);
     setTimeout(() => process.exit(1), 2000).unref?.();
@@ -125,7 +123,7 @@ const entries = readdirSync(SOURCES)
 const result = await esbuild.build({
   entryPoints: [
     ...entries.map((name) => ({ in: join(SOURCES, `${name}.ts`), out: name })),
-    ...DEFERRED.map((path) => ({ in: `deferred:${path}`, out: deferredFile(path).slice(2, -4) })),
+    ...DEFERRED.map((path) => ({ in: `deferred:${path}`, out: deferredFile(path).slice(0, -4) })),
   ],
   outdir: OUT_DIR,
   outExtension: { ".js": ".mjs" },

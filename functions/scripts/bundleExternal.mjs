@@ -9,3 +9,9 @@ export const EXTERNAL = [
   "@grpc/grpc-js",
   "@grpc/proto-loader",
 ];
+
+/**
+ * The file of a bundle's directory holding a deferred module (scripts/bundle.mjs): an entry of its
+ * own, so a start does not even parse it. The module-load bench loads it to end a first call.
+ */
+export const deferredFile = (path) => `deferred-${path.replace(/[^a-z0-9]+/gi, "-")}.mjs`;
