@@ -92,11 +92,10 @@ export function isoOfMillis(ms: number): string {
 }
 
 /**
- * A stored Timestamp as ISO-8601 UTC with milliseconds, rounded as `Timestamp.toDate()` rounds,
- * except that the last half millisecond of 9999 stays in 9999 (RFC 3339 has no year 10000);
- * null for none.
+ * A stored Timestamp as ISO-8601 UTC with milliseconds, finer precision cut (as
+ * `Timestamp.toMillis()` cuts): a watermark taken from what was served is never later than what
+ * is stored (docs/findings-export-api.md). Null for none.
  */
 export function toIso(value: { seconds: number; nanoseconds: number } | null): string | null {
-  if (!value) return null;
-  return isoOfMillis(Math.min(value.seconds * 1000 + Math.round(value.nanoseconds / 1e6), LAST_MS));
+  return value ? isoOfMillis(value.seconds * 1000 + Math.floor(value.nanoseconds / 1e6)) : null;
 }

@@ -432,16 +432,16 @@ describe("parseSnapshot: a document read with its id", () => {
   });
 });
 
-describe("toIso: ISO-8601 UTC with milliseconds, rounded as Timestamp.toDate() rounds (within 9999)", () => {
+describe("toIso: ISO-8601 UTC with milliseconds, finer precision cut (never later than stored)", () => {
   it.each([
     [new Timestamp(-62135596800, 0), "0001-01-01T00:00:00.000Z"],
     [new Timestamp(0, 499_999), "1970-01-01T00:00:00.000Z"],
-    [new Timestamp(0, 500_000), "1970-01-01T00:00:00.001Z"],
-    [new Timestamp(-1, 999_999_999), "1970-01-01T00:00:00.000Z"],
-    [new Timestamp(86_399, 999_600_000), "1970-01-02T00:00:00.000Z"],
+    [new Timestamp(0, 500_000), "1970-01-01T00:00:00.000Z"],
+    [new Timestamp(0, 1_999_999), "1970-01-01T00:00:00.001Z"],
+    [new Timestamp(-1, 999_999_999), "1969-12-31T23:59:59.999Z"],
+    [new Timestamp(86_399, 999_600_000), "1970-01-01T23:59:59.999Z"],
     [new Timestamp(951_782_400, 0), "2000-02-29T00:00:00.000Z"],
-    [new Timestamp(253402300799, 999_400_000), "9999-12-31T23:59:59.999Z"],
-    // toDate() rounds this into year 10000, which no date-time field can carry.
+    [new Timestamp(1_700_000_000, 999_999_999), "2023-11-14T22:13:20.999Z"],
     [new Timestamp(253402300799, 999_999_999), "9999-12-31T23:59:59.999Z"],
   ])("%o is %s", (t, iso) => {
     expect(toIso(t)).toBe(iso);
