@@ -130,12 +130,14 @@ export async function rulesOnly(big, base) {
 /**
  * One full export three ways, page by page in step: HTTP page n, raw page n and rules-only
  * page n are read back to back (which goes first rotates), so all see the machine in the same
- * state. This VM's speed drifts by a third and more within a minute (the same profile ran in
- * 3.4 s and 5.2 s), which whole exports timed one after the other turned into ratios anywhere
- * from 1.18 to 1.44.
+ * state; a fourth, `compare`, through another code's server when `compareBase` is given. This
+ * VM's speed drifts by a third and more within a minute (the same profile ran in 3.4 s and
+ * 5.2 s), which whole exports timed one after the other turned into ratios anywhere from 1.18 to
+ * 1.44.
  */
-export async function exportInStep(base, key, projectId, rules) {
+export async function exportInStep(base, key, projectId, rules, compareBase = undefined) {
   const ways = { http: httpPages(base, key), raw: rawPages(projectId), rules: rules.pages() };
+  if (compareBase) ways.compare = httpPages(compareBase, key);
   const names = Object.keys(ways);
   const totals = Object.fromEntries(
     names.map((name) => [name, { ms: 0, findings: 0, requests: 0, cpuMs: [] }]),

@@ -134,11 +134,14 @@ export function deployedNodeOptions() {
 }
 
 /**
- * Starts the server process for `api`; resolves with it, its address once it listens, and `ask`,
- * which sends the server a question and resolves with its answer.
+ * Starts the server process for `api` (from `dir`, another checkout's built functions/, if
+ * given); resolves with it, its address once it listens, and `ask`, which sends the server a
+ * question and resolves with its answer.
  */
-export async function startServer(api = "findings") {
-  const worker = fork(fileURLToPath(import.meta.url), ["child", api], {
+export async function startServer(api = "findings", dir = undefined) {
+  // Another checkout's functions/ directory (built) serves its own code with its own script.
+  const script = dir ? `${dir}/scripts/benchServer.mjs` : fileURLToPath(import.meta.url);
+  const worker = fork(script, ["child", api], {
     env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() },
   });
   const { base } = await new Promise((r) => worker.once("message", r));
