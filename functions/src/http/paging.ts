@@ -62,8 +62,9 @@ export const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
 /**
  * A page row already in its JSON text. A listing's rows become text as each arrives from
  * Firestore (`unlessHidden`), so a page being read holds strings rather than object graphs that
- * every young-generation collection copies again: about 14 ms less CPU a page of 500 findings
- * (docs/benchmarks.md). sendJson writes the text as it is; toJSON gives the same JSON elsewhere.
+ * every young-generation collection copies again: 5–11 ms less a page of 500 findings, measured
+ * in step against the code before (docs/benchmarks.md). sendJson writes the text as it is;
+ * toJSON gives the same JSON elsewhere.
  */
 export class RowText<T> {
   declare readonly row?: T;

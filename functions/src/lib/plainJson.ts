@@ -1,11 +1,13 @@
 import { DocumentReference, GeoPoint, Timestamp } from "firebase-admin/firestore";
+import { toIso } from "./dates";
 
 /**
- * Turns a free-form Firestore value into plain JSON: Timestamps become ISO-8601 UTC strings,
- * GeoPoints `{ latitude, longitude }`, references their path. Everything else is kept.
+ * Turns a free-form Firestore value into plain JSON: Timestamps become ISO-8601 UTC strings (as
+ * every served date: `toIso`), GeoPoints `{ latitude, longitude }`, references their path.
+ * Everything else is kept.
  */
 export function toPlainJson(value: unknown): unknown {
-  if (value instanceof Timestamp) return value.toDate().toISOString();
+  if (value instanceof Timestamp) return toIso(value);
   if (value instanceof GeoPoint) return { latitude: value.latitude, longitude: value.longitude };
   if (value instanceof DocumentReference) return value.path;
   if (Buffer.isBuffer(value) || value instanceof Uint8Array)
