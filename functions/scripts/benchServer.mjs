@@ -135,8 +135,8 @@ export function deployedNodeOptions() {
 
 /**
  * Starts the server process for `api` (from `dir`, another checkout's built functions/, if
- * given); resolves with it, its address once it listens, and `ask`, which sends the server a
- * question and resolves with its answer.
+ * given; with this checkout's NODE_OPTIONS either way); resolves with it, its address once it
+ * listens, and `ask`, which sends the server a question and resolves with its answer.
  */
 export async function startServer(api = "findings", dir = undefined) {
   // Another checkout's functions/ directory (built) serves its own code with its own script.

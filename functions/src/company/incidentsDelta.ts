@@ -1,5 +1,5 @@
 import { deltaQuery } from "../http/listParams";
-import { deltaPage, deltaPageOf, unlessHidden, type PageBody } from "../http/paging";
+import { deltaPage, deltaPageOf, pageRow, type PageBody } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { incidentsByIds, queryIncidents } from "../repos/incidents";
@@ -43,7 +43,7 @@ export const incidentsDelta = defineRoute({
   errors: ["invalid_request", "resync_required"],
   handler: async ({ query: q, principal, tokenScope, deltaScope }) => {
     const { companyId } = principal;
-    const shown = unlessHidden(toIncident);
+    const shown = pageRow(toIncident);
     return (await deltaPage(
       q,
       { tokenScope, deltaScope },

@@ -1,5 +1,5 @@
 import { WINDOW_RULE, windowedListQuery } from "../http/listParams";
-import { paged, pageOf, unlessHidden, type PageBody } from "../http/paging";
+import { paged, pageOf, pageRow, type PageBody } from "../http/paging";
 import { defineRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryIncidents } from "../repos/incidents";
@@ -60,7 +60,7 @@ export const listIncidents = defineRoute({
           after,
           limit,
         },
-        unlessHidden(toIncident),
+        pageRow(toIncident),
       ),
     )) satisfies PageBody<z.infer<typeof responseSchema>>;
   },

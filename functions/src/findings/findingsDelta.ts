@@ -1,5 +1,5 @@
 import { deltaQuery } from "../http/listParams";
-import { deltaPage, deltaPageOf, unlessHidden, type PageBody } from "../http/paging";
+import { deltaPage, deltaPageOf, pageRow, type PageBody } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { findingsByIds, queryFindings } from "../repos/findings";
@@ -44,7 +44,7 @@ export const findingsDelta = defineProjectRoute({
   errors: ["invalid_request", "resync_required"],
   handler: async ({ query: q, principal, tokenScope, deltaScope }) => {
     const { projectId } = principal;
-    const shown = unlessHidden(toFinding);
+    const shown = pageRow(toFinding);
     return (await deltaPage(
       q,
       { tokenScope, deltaScope },

@@ -1,5 +1,5 @@
 import { instantParam, WINDOW_RULE, windowedListQuery } from "../http/listParams";
-import { paged, pageOf, unlessHidden, type PageBody } from "../http/paging";
+import { paged, pageOf, pageRow, type PageBody } from "../http/paging";
 import { defineProjectRoute } from "../http/route";
 import { z } from "../http/zod";
 import { queryFindings, type EqualityField } from "../repos/findings";
@@ -103,7 +103,7 @@ export const listFindings = defineProjectRoute({
         projectId,
         incremental ? "lastEditedDate" : "dateCreated",
         { from: incremental ? q.updated_since : q.from, to: q.to, equality, after, limit },
-        unlessHidden(toFinding),
+        pageRow(toFinding),
       ),
     )) satisfies PageBody<ListFindingsResponse>;
   },

@@ -1,5 +1,6 @@
 import { DELTA_RETENTION_DAYS } from "../config/constants";
 import { pageTokenSecrets } from "../config/params";
+import { toIso } from "../lib/dates";
 import { decodeToken, encodeToken, type TokenRefusal } from "../lib/pageToken";
 import { decodeCursor, encodeCursor } from "../repos/cursorCodec";
 import type { Cursor } from "../repos/rangeQuery";
@@ -61,12 +62,13 @@ export const shown = <T>(rows: ReadonlyArray<T | null>): T[] =>
 
 /**
  * A page row already in its JSON text. A listing's rows become text as each arrives from
- * Firestore (`unlessHidden`), so a page being read holds strings rather than object graphs that
+ * Firestore (`pageRow`), so a page being read holds strings rather than object graphs that
  * every young-generation collection copies again: 5–11 ms less a page of 500 findings, measured
  * in step against the code before (docs/benchmarks.md). sendJson writes the text as it is;
  * toJSON gives the same JSON elsewhere.
  */
 export class RowText<T> {
+  /** The row's type, for the compiler only: it holds no value. */
   declare readonly row?: T;
   constructor(readonly text: string) {}
   toJSON(): T {
@@ -87,10 +89,11 @@ export type PageBody<P extends { data: unknown[] }> = Omit<P, "data"> & {
 export const MAX_ROW_TEXT = 16 * 1024;
 
 /**
- * The one hidden rule of a page: a row hidden in the app reads as null (see `shown`); a shown
- * row is its wire form, as text at once (RowText) unless that is longer than MAX_ROW_TEXT.
+ * A listing's row as it arrives, under the one hidden rule of a page: a row hidden in the app
+ * reads as null (see `shown`); a shown row is its wire form, as text at once (RowText) unless
+ * that is longer than MAX_ROW_TEXT.
  */
-export const unlessHidden =
+export const pageRow =
   <D extends { hidden: boolean }, R>(show: (doc: D) => R) =>
   (doc: D): R | RowText<R> | null => {
     if (doc.hidden) return null;
@@ -183,9 +186,7 @@ export const deltaPageOf = <T extends z.ZodType>(item: T, name: string) =>
 
 /** The rows of a delta page on the wire: a removal as `{ id, removed: { reason, at } }`. */
 const wire = <R>(row: R | Removal): R | RemovalWire =>
-  row instanceof Removal
-    ? { id: row.id, removed: { reason: row.reason, at: row.at.toISOString() } }
-    : row;
+  row instanceof Removal ? { id: row.id, removed: { reason: row.reason, at: toIso(row.at) } } : row;
 
 /**
  * One page of a delta endpoint: its tokens read (the `delta_token` bound by the kernel's

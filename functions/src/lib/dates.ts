@@ -54,6 +54,7 @@ const FIRST_MS = -62_135_596_800_000;
 const LAST_MS = 253_402_300_799_999;
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+const pad4 = (n: number) => (n < 1000 ? `0${pad3(n)}` : `${n}`);
 
 /**
  * `new Date(ms).toISOString()` for a whole number of milliseconds, built from the civil date
@@ -86,16 +87,20 @@ export function isoOfMillis(ms: number): string {
   const minute = Math.floor(inDay / MINUTE_MS) % 60;
   const second = Math.floor(inDay / 1000) % 60;
   return (
-    `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:` +
+    `${pad4(year)}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:` +
     `${pad2(second)}.${pad3(inDay % 1000)}Z`
   );
 }
+
+type StoredTime = { seconds: number; nanoseconds: number };
 
 /**
  * A stored Timestamp as ISO-8601 UTC with milliseconds, finer precision cut (as
  * `Timestamp.toMillis()` cuts): a watermark taken from what was served is never later than what
  * is stored (docs/findings-export-api.md). Null for none.
  */
-export function toIso(value: { seconds: number; nanoseconds: number } | null): string | null {
+export function toIso(value: StoredTime): string;
+export function toIso(value: StoredTime | null): string | null;
+export function toIso(value: StoredTime | null): string | null {
   return value ? isoOfMillis(value.seconds * 1000 + Math.floor(value.nanoseconds / 1e6)) : null;
 }

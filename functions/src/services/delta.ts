@@ -47,7 +47,7 @@ export class Removal {
   constructor(
     readonly id: string,
     readonly reason: "hidden" | "deleted",
-    readonly at: Date,
+    readonly at: Timestamp,
   ) {}
 }
 
@@ -153,5 +153,5 @@ function changedRow<R>(
   if (now !== undefined && now !== null) return now;
   const wasVisible = record.state === "visible" || atLeast(record.lastVisibleAt, since);
   if (!wasVisible) return null;
-  return new Removal(record.id, now === null ? "hidden" : "deleted", record.changedAt.toDate());
+  return new Removal(record.id, now === null ? "hidden" : "deleted", record.changedAt);
 }

@@ -79,6 +79,13 @@ describe("GET /v1/findings/delta", () => {
     const removal = delta.rows.find((r) => r.id === "f1")!;
     expect(Object.keys(removal).sort()).toEqual(["id", "removed"]);
     expect(Date.parse(removal.removed!.at)).toBeGreaterThan(Date.now() - 60_000);
+    // The removal's time is its change record's, cut to the millisecond as every served date.
+    const record = await firestore()
+      .collection(`projects/${v.projectId}/findingChanges`)
+      .doc("f1")
+      .get();
+    const changedAt = record.get("changedAt") as Timestamp;
+    expect(removal.removed!.at).toBe(new Date(changedAt.toMillis()).toISOString());
 
     // Reusable: the same token answers the same changes again.
     const again = await sync(findingsOf(v), "/v1/findings/delta", { deltaToken: first.deltaToken });

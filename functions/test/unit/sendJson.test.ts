@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { setContext } from "../../src/http/context";
 import { errorHandler } from "../../src/http/errorHandler";
-import { MAX_ROW_TEXT, RowText, unlessHidden } from "../../src/http/paging";
+import { MAX_ROW_TEXT, RowText, pageRow } from "../../src/http/paging";
 import { sendJson } from "../../src/http/pipeline";
 import { logger } from "../support/logger";
 
@@ -150,8 +150,8 @@ describe("a page that fails after its first bytes", () => {
   });
 });
 
-describe("unlessHidden: a page's row as it arrives", () => {
-  const show = unlessHidden((doc: { hidden: boolean; title: string }) => ({ title: doc.title }));
+describe("pageRow: a page's row as it arrives", () => {
+  const show = pageRow((doc: { hidden: boolean; title: string }) => ({ title: doc.title }));
 
   it("a hidden row is null; a shown one is its JSON text", () => {
     expect(show({ hidden: true, title: "x" })).toBeNull();
