@@ -207,9 +207,10 @@ function drained(res: Response): Promise<boolean> {
 /**
  * Sends a JSON body. A page (`{ data: [...], ... }`) goes out row by row in chunks of about
  * 64 KiB, with the socket's back-pressure: the bytes are those of `JSON.stringify(body)`, but
- * the whole text never sits in memory at once (500 findings with long checklists are several
- * MiB; sixteen of them answer at once on one instance); a RowText row is written as its text.
- * Anything else is sent whole.
+ * the text is never joined into one string and one Buffer (500 findings with long checklists
+ * are several MiB; sixteen of them answer at once on one instance). A RowText row, already held
+ * as its text (at most MAX_ROW_TEXT), is written as it is; any other row is stringified here,
+ * one at a time. Anything else is sent whole.
  */
 export async function sendJson(res: Response, body: unknown): Promise<void> {
   if (!isPage(body)) {
