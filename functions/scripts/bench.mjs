@@ -7,13 +7,13 @@
 // docs/benchmarks.md). Then the export's request count (target ceil(10000/500) + at most 1),
 // what the server spends on each page (CPU and garbage collection, medians) next to the raw read's
 // CPU, p50/p95 of GET /v1/project next to a raw document read with its sequential Firestore round
-// trips (target 3), and the peak RSS of a server
-// process (run with functions/.env's NODE_OPTIONS) serving pages of 500 findings with 50
-// checklist items each, one at a time and CONCURRENT at once (the figures behind the functions'
-// memory and concurrency settings in src/config/runtime.ts), and pages of 500 incidents and
-// audit entries (target idle + 5 x the response, on a warmed server; the first pages after start
-// are printed beside).
+// trips (target 3), and the memory figures (scripts/benchMemory.mjs): the peak RSS of the API
+// server (run with functions/.env's NODE_OPTIONS) under pages of 500 findings with 50 checklist
+// items each, one at a time and several at once, and of 500 incidents and audit entries (target
+// idle + 5 x the response), and of each other function at the concurrency it deploys with
+// (scripts/benchInstances.mjs; target three quarters of its memory).
 //   node scripts/bench.mjs --memory   only the memory figures
+//   node scripts/bench.mjs --instances   only those of the functions other than the APIs
 //   node scripts/bench.mjs --export   only the export and GET /v1/project figures
 //   node scripts/bench.mjs --export --compare DIR   the export also through the server of DIR
 //                                     (another checkout's functions/, built), read in step
@@ -30,58 +30,22 @@ import { createRequire } from "node:module";
 import { coldStartSection } from "./benchColdStart.mjs";
 import { counterFigures } from "./benchCounter.mjs";
 import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
+import { instanceFigures } from "./benchInstances.mjs";
+import { memoryFigures } from "./benchMemory.mjs";
+import * as seeds from "./benchSeeds.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
 import { firstCopyFigures } from "./benchSync.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
-const { seedCompany, seedKey, seedVessel, UNLIMITED } = require("../generated/support/builders.js");
-const { findingData } = require("../generated/support/findingBuilders.js");
-const { auditEntry } = require("../lib/repos/auditLogs.js");
-const { Timestamp } = require("firebase-admin/firestore");
 
 const TOTAL = 10_000;
 const ROUNDS = 5;
-/** Simultaneous heavy pages measured; 16 is the `concurrency` set in src/config/runtime.ts. */
-const CONCURRENT = [1, 8, 16, 24];
-
-async function seedFindings(count, checklistItems, hiddenEvery) {
-  const { companyId, projectId, key, hash } = await seedVessel(UNLIMITED);
-  const writer = firestore().bulkWriter();
-  const base = Date.parse("2025-01-01T00:00:00Z");
-  for (let i = 0; i < count; i++) {
-    const checklist = Array.from({ length: checklistItems }, (_, j) => ({
-      title: `Action ${j + 1} of finding ${i}`,
-      done: j % 2 === 0,
-      dateCreated: Timestamp.fromMillis(base + i * 60_000),
-      dateClosed: null,
-      createdBy: "u1",
-      createdByName: "Creator",
-      createdByEmail: "c@private.example",
-    }));
-    writer.set(
-      firestore().doc(`projects/${projectId}/findings/b${String(i).padStart(6, "0")}`),
-      findingData(projectId, companyId, {
-        findingNumber: i,
-        dateCreated: Timestamp.fromMillis(base + i * 60_000),
-        checklist,
-        ...(hiddenEvery && i % hiddenEvery === 0 ? { hidden: true } : {}),
-      }),
-    );
-  }
-  await writer.close();
-  return { companyId, projectId, key, hash };
-}
-
-async function latency(base, key, projectId, worker, n = 200) {
+async function latency(base, key, projectId, ask, n = 200) {
   const api = [];
   const raw = [];
   const trips = [];
-  const roundTrips = () =>
-    new Promise((r) => {
-      worker.once("message", (m) => r(m.roundTrips));
-      worker.send("roundTrips");
-    });
+  const roundTrips = async () => (await ask("roundTrips")).roundTrips;
   for (let i = 0; i < n; i++) {
     await roundTrips();
     let t0 = process.hrtime.bigint();
@@ -94,117 +58,6 @@ async function latency(base, key, projectId, worker, n = 200) {
     raw.push(ms(t0));
   }
   return { api, raw, trips };
-}
-
-/** 500 incidents and 500 audit entries of about 1 KB each, in a company with a read key. */
-async function seedCompanyPages() {
-  const companyId = await seedCompany();
-  const key = await seedKey({
-    api: "company",
-    companyId,
-    rateLimits: UNLIMITED,
-  });
-  const writer = firestore().bulkWriter();
-  const at = Timestamp.fromMillis(Date.parse("2025-06-01T00:00:00Z"));
-  for (let i = 0; i < 500; i++) {
-    writer.set(firestore().doc(`companies/${companyId}/incidents/i${String(i).padStart(4, "0")}`), {
-      reference: `INC-2025-${i}`,
-      title: `Incident ${i}`,
-      description: "Slipped on the wet deck near the forward mooring winch. ".repeat(16),
-      eventDate: Timestamp.fromMillis(at.toMillis() + i * 60_000),
-      reportedAt: at,
-      status: "closed",
-      type: "injury",
-      workRelated: true,
-      recordable: true,
-      fatality: false,
-      personType: "employee",
-      daysLost: 2,
-      locationId: "loc-1",
-      departmentId: "dep-1",
-      reportedBy: "u1",
-      reportedByName: "Reporter",
-    });
-    writer.set(
-      firestore().doc(`companies/${companyId}/auditLogs/a${String(i).padStart(4, "0")}`),
-      auditEntry({
-        class: "operational",
-        action: "api.request",
-        actor: { type: "api_key", id: key.prefix, name: "bench key" },
-        api: "company",
-        method: "GET",
-        path: `/v1/incidents/${"x".repeat(900)}`,
-        status: 200,
-        requestId: `req_${String(i).padStart(32, "0")}`,
-        projectId: null,
-      }),
-    );
-  }
-  await writer.close();
-  return { key: key.key };
-}
-
-/**
- * Peak RSS of a fresh server process answering `n` pages at once (default: findings, 500 x 50),
- * over its resident size just before. Twice: the first such pages after start (one small
- * request has loaded the code and opened the Firestore channel), which also pay for compiling
- * the hot paths and growing the heap once; then the same again on the now warmed server, the
- * state of any instance that has served a few pages. The target applies to the warmed one.
- */
-async function peakRss(
-  heavy,
-  n,
-  api = "findings",
-  path = "/v1/findings?limit=500",
-  label = "500 x 50",
-) {
-  const { worker, base } = await startServer(api);
-  const rss = (what) =>
-    new Promise((r) => {
-      worker.once("message", r);
-      worker.send(what);
-    });
-  const get = (p) =>
-    fetch(`${base}${p}`, { headers: { Authorization: `Bearer ${heavy.key}` } }).then(
-      async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }),
-    );
-  await get(path.replace("limit=500", "limit=1"));
-  const pages = async () => {
-    const idle = await rss("idle");
-    const responses = await Promise.all(Array.from({ length: n }, () => get(path)));
-    const peak = await rss("peak");
-    return { idle, peak, responses };
-  };
-  const first = await pages();
-  const warm = await pages();
-  worker.kill();
-  const ok = [...first.responses, ...warm.responses].every((r) => r.status === 200);
-  const size = warm.responses[0].bytes / 1048576;
-  const limit = warm.idle.rssMiB + 5 * size;
-  const target =
-    n === 1
-      ? `; target <= idle + 5 x response = ${limit.toFixed(0)} MiB: ${warm.peak.rssMiB <= limit ? "ok" : "MISSED"}`
-      : "";
-  const over = ({ idle, peak }) => `+${(peak.rssMiB - idle.rssMiB).toFixed(0)} MiB`;
-  const highest = Math.max(first.peak.rssMiB, warm.peak.rssMiB);
-  return (
-    `peak RSS, ${String(n).padStart(2)} x (${label})  ${highest.toFixed(0)} MiB at most; warmed ${over(warm)} over its idle ${warm.idle.rssMiB.toFixed(0)} MiB, ` +
-    `first after start ${over(first)} over ${first.idle.rssMiB.toFixed(0)} MiB (${size.toFixed(1)} MiB per response; young generation ${warm.peak.youngMiB.toFixed(0)} MiB${ok ? "" : "; SOME FAILED"}${target})`
-  );
-}
-
-async function memoryFigures() {
-  console.log("Seeding 500 findings with 50 checklist items each…");
-  const heavy = await seedFindings(500, 50, 0);
-  const lines = [];
-  for (const n of CONCURRENT) lines.push(await peakRss(heavy, n));
-  console.log("Seeding 500 incidents and 500 audit entries…");
-  const company = await seedCompanyPages();
-  for (const n of [1, 16]) {
-    lines.push(await peakRss(company, n, "company", "/v1/incidents?limit=500", "incidents 500"));
-    lines.push(await peakRss(company, n, "company", "/v1/audit-logs?limit=500", "audit 500"));
-  }
-  return lines;
 }
 
 /** The same export through another code's server, read in step: its share and the difference. */
@@ -220,14 +73,16 @@ function compareLine(runs, shares, dir) {
 }
 
 async function main() {
-  if (process.argv.includes("--memory")) {
+  const only = ["--memory", "--instances"].find((flag) => process.argv.includes(flag));
+  if (only) {
+    const figures = only === "--memory" ? await memoryFigures() : await instanceFigures(seeds);
     console.log(
-      `\nserver Node options ${deployedNodeOptions() || "(none)"} (functions/.env)\n${(await memoryFigures()).join("\n")}`,
+      `\nserver Node options ${deployedNodeOptions() || "(none)"} (functions/.env)\n${figures.join("\n")}`,
     );
     process.exit(0);
   }
   console.log(`Seeding ${TOTAL} findings (5 checklist items each, 1 in 20 hidden)…`);
-  const big = await seedFindings(TOTAL, 5, 20);
+  const big = await seeds.findings(TOTAL, 5, 20);
   // The API runs in a process of its own, as in production: the client's JSON parsing must not
   // compete with the server on one thread.
   const apiServer = await startServer();
@@ -270,11 +125,7 @@ async function main() {
   const raw = median(runs.raw);
   const floor = median(runs.rules);
   const parts = rules.medians();
-  const {
-    api,
-    raw: rawRead,
-    trips,
-  } = await latency(base, big.key, big.projectId, apiServer.worker);
+  const { api, raw: rawRead, trips } = await latency(base, big.key, big.projectId, apiServer.ask);
   apiServer.worker.kill();
 
   const expectedRequests = Math.ceil(TOTAL / PAGE);

@@ -9,8 +9,6 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 
 const require = createRequire(import.meta.url);
-const { createFindingsApp } = require("../lib/findings/app.js");
-const { createCompanyApp } = require("../lib/company/app.js");
 
 function serve(app) {
   return new Promise((resolve) => {
@@ -56,7 +54,7 @@ function countRoundTrips() {
  * loading and the OpenAPI document peak higher than a warm idle process sits). After the pages:
  * that high-water mark. Elsewhere the process's lifetime peak stands in for both.
  */
-function memoryNow(idle) {
+export function memoryNow(idle) {
   const mib = (kb) => kb / 1024;
   const young =
     v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")
@@ -109,9 +107,12 @@ function pageCosts(server) {
  */
 async function child() {
   const roundTrips = countRoundTrips();
-  const { server, base } = await serve(
-    process.argv[3] === "company" ? createCompanyApp() : createFindingsApp(),
-  );
+  // Loaded here, not at the top: benchInstances.mjs imports this file into processes it measures.
+  const app =
+    process.argv[3] === "company"
+      ? require("../lib/company/app.js").createCompanyApp()
+      : require("../lib/findings/app.js").createFindingsApp();
+  const { server, base } = await serve(app);
   const takePageCosts = pageCosts(server);
   process.send({ base });
   process.on("message", (m) => {
@@ -134,23 +135,32 @@ export function deployedNodeOptions() {
 }
 
 /**
- * Starts the server process for `api` (from `dir`, another checkout's built functions/, if
- * given; with this checkout's NODE_OPTIONS either way); resolves with it, its address once it
- * listens, and `ask`, which sends the server a question and resolves with its answer.
+ * Forks `script` with `args` (and `env` added) under this checkout's deployed NODE_OPTIONS, and
+ * resolves once it has sent its first message (its address `base`, and what else it tells): that
+ * message's fields, the process, and `ask`, which sends it a question and resolves with its answer.
  */
-export async function startServer(api = "findings", dir = undefined) {
-  // Another checkout's functions/ directory (built) serves its own code with its own script.
-  const script = dir ? `${dir}/scripts/benchServer.mjs` : fileURLToPath(import.meta.url);
-  const worker = fork(script, ["child", api], {
-    env: { ...process.env, NODE_OPTIONS: deployedNodeOptions() },
+export async function forkMeasured(script, args, env = {}) {
+  const worker = fork(script, args, {
+    env: { ...process.env, ...env, NODE_OPTIONS: deployedNodeOptions() },
   });
-  const { base } = await new Promise((r) => worker.once("message", r));
+  const hello = await new Promise((r) => worker.once("message", r));
   const ask = (question) =>
     new Promise((resolve) => {
       worker.once("message", resolve);
       worker.send(question);
     });
-  return { worker, base, ask };
+  return { ...hello, worker, ask };
 }
 
-if (process.argv[2] === "child") await child();
+/**
+ * Starts the server process for `api` (from `dir`, another checkout's built functions/, if
+ * given; with this checkout's NODE_OPTIONS either way).
+ */
+export function startServer(api = "findings", dir = undefined) {
+  // Another checkout's functions/ directory (built) serves its own code with its own script.
+  const script = dir ? `${dir}/scripts/benchServer.mjs` : fileURLToPath(import.meta.url);
+  return forkMeasured(script, ["child", api]);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "child")
+  await child();
