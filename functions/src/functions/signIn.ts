@@ -6,7 +6,12 @@ import { callableOptions } from "../config/runtime";
  * Auth still lets them), and an invited person becomes active at their first sign-in.
  */
 export const rosterSignIn = beforeUserSignedIn(
-  { region: callableOptions.region, serviceAccount: callableOptions.serviceAccount },
+  {
+    region: callableOptions.region,
+    serviceAccount: callableOptions.serviceAccount,
+    // One roster transaction a sign-in: the default 80 at once measured well inside 256 MiB.
+    concurrency: 80,
+  },
   async (event) => {
     const { recordSignIn } = await import("../services/users/commit");
     if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {

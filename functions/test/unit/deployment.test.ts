@@ -62,12 +62,31 @@ describe("deployment configuration", () => {
     "rollApiKey",
     "apiKeyUsage",
     "listAuditTrail",
-  ] as const)("%s runs as the same service account under the same cap", (name) => {
-    expect(endpoint(name)).toMatchObject({
-      maxInstances: "params.MAX_INSTANCES",
-      serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
-      availableMemoryMb: 256,
-    });
+  ] as const)(
+    "%s runs as the same service account under the same cap, 256 MiB, 10 at once",
+    (name) => {
+      expect(endpoint(name)).toMatchObject({
+        maxInstances: "params.MAX_INSTANCES",
+        serviceAccountEmail: "params.RUNTIME_SERVICE_ACCOUNT",
+        availableMemoryMb: 256,
+        concurrency: 10,
+      });
+    },
+  );
+
+  // The concurrency each is deployed with is the one `npm run bench -- --memory` measured it at
+  // (docs/benchmarks.md, "Memory"): said here, not left to firebase-tools' default.
+  it.each([
+    ["refreshKpiRollup", 512, 80],
+    ["esrsS1Report", 512, 80],
+    ["freezeEsrsS1Report", 512, 80],
+    ["onFindingWritten", 256, 80],
+    ["onFindingCommentWritten", 256, 80],
+    ["onFindingFileWritten", 256, 80],
+    ["onIncidentWritten", 256, 80],
+    ["rosterSignIn", null, 80],
+  ] as const)("%s: memory %s MiB (null: the default 256), %s at once", (name, memory, n) => {
+    expect(endpoint(name)).toMatchObject({ availableMemoryMb: memory, concurrency: n });
   });
 
   // Both converge on the current state, so a retried event is harmless; without retry a transient
