@@ -6,40 +6,15 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
+import { findings } from "./benchSeeds.mjs";
 
 const require = createRequire(import.meta.url);
-const { firestore } = require("../lib/config/firebase.js");
-const { seedVessel, UNLIMITED } = require("../generated/support/builders.js");
-const { findingData } = require("../generated/support/findingBuilders.js");
 const { createFindingsApp } = require("../lib/findings/app.js");
-const { Timestamp } = require("firebase-admin/firestore");
 
 const COUNT = 3000;
 const out = process.argv[2] ?? "export.cpuprofile";
 
-const { companyId, projectId, key } = await seedVessel(UNLIMITED);
-const writer = firestore().bulkWriter();
-const base = Date.parse("2025-01-01T00:00:00Z");
-for (let i = 0; i < COUNT; i++) {
-  const checklist = Array.from({ length: 5 }, (_, j) => ({
-    title: `Action ${j}`,
-    done: j % 2 === 0,
-    dateCreated: Timestamp.fromMillis(base + i),
-    dateClosed: null,
-    createdBy: "u1",
-    createdByName: "C",
-    createdByEmail: "c@private.example",
-  }));
-  writer.set(
-    firestore().doc(`projects/${projectId}/findings/p${String(i).padStart(6, "0")}`),
-    findingData(projectId, companyId, {
-      findingNumber: i,
-      dateCreated: Timestamp.fromMillis(base + i * 60_000),
-      checklist,
-    }),
-  );
-}
-await writer.close();
+const { key } = await findings(COUNT);
 
 const server = await new Promise((resolve) => {
   const s = createFindingsApp().listen(0, "127.0.0.1", () => resolve(s));
