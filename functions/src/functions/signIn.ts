@@ -1,17 +1,13 @@
 import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
-import { callableOptions } from "../config/runtime";
+import { shared } from "../config/runtime";
 
 /**
  * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
  * Auth still lets them), and an invited person becomes active at their first sign-in.
  */
 export const rosterSignIn = beforeUserSignedIn(
-  {
-    region: callableOptions.region,
-    serviceAccount: callableOptions.serviceAccount,
-    // One roster transaction a sign-in: the default 80 at once measured well inside 256 MiB.
-    concurrency: 80,
-  },
+  // One roster transaction a sign-in: 80 at once measured well inside the default 256 MiB.
+  { ...shared, concurrency: 80 },
   async (event) => {
     const { recordSignIn } = await import("../services/users/commit");
     if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {

@@ -1,5 +1,5 @@
 import { onDocumentWritten } from "firebase-functions/v2/firestore";
-import { jobOptions, triggerOptions } from "../config/runtime";
+import { rematchOptions, triggerOptions } from "../config/runtime";
 import { jobFinished } from "../logs";
 
 /**
@@ -7,7 +7,7 @@ import { jobFinished } from "../logs";
  * existed (`unmatchedDepartment`): docs/scim-connector.md, "Departments".
  */
 export const departmentRematch = onDocumentWritten(
-  { ...jobOptions, retry: true, document: "companies/{companyId}/departments/{departmentId}" },
+  { ...rematchOptions, document: "companies/{companyId}/departments/{departmentId}" },
   async (event) => {
     const { nameToRematch, rematchDepartment } = await import("../services/departmentRematch");
     const name = nameToRematch(event.data?.before.data(), event.data?.after.data());
@@ -25,7 +25,7 @@ export const departmentRematch = onDocumentWritten(
  * Every other write of the company (`seatsUsed` moves with each invitation) returns at once.
  */
 export const roleRematch = onDocumentWritten(
-  { ...jobOptions, retry: true, document: "companies/{companyId}" },
+  { ...rematchOptions, document: "companies/{companyId}" },
   async (event) => {
     const { rematchRoles, roleSettingsChanged, groupMapChanged } =
       await import("../services/roleRematch");
