@@ -75,7 +75,7 @@ function compareLine(runs, shares, dir) {
 async function main() {
   const only = ["--memory", "--instances"].find((flag) => process.argv.includes(flag));
   if (only) {
-    const figures = only === "--memory" ? await memoryFigures() : await instanceFigures(seeds);
+    const figures = only === "--memory" ? await memoryFigures() : await instanceFigures();
     console.log(
       `\nserver Node options ${deployedNodeOptions() || "(none)"} (functions/.env)\n${figures.join("\n")}`,
     );

@@ -1,50 +1,55 @@
-// The peak RSS of the functions other than the two APIs, each in a fresh process of its own (an
-// instance runs one function), answering as many requests at once as it is deployed to take: its
-// own `concurrency` (src/config/runtime.ts), or else firebase-tools' default for 1 vCPU (the gen2
-// default at 256 and 512 MiB), 80 (docs/operations.md, "Deployment"). Run with the deployed
-// NODE_OPTIONS (functions/.env), like the API server. Part of `npm run bench -- --memory`.
+// The peak RSS of the functions other than the two APIs, one of each kind, each in a fresh process
+// of its own (an instance runs one function: scripts/benchInstanceServer.mjs), answering as many
+// requests at once as it is deployed to take. Part of `npm run bench -- --memory`; alone:
+// `npm run bench -- --instances`.
 //
-// The process loads the deployed bundles (lib/bundle/) and nothing else, and receives what the
-// platform would send: a callable's POST with an Auth-emulator ID token, a change trigger's
-// CloudEvent (the JSON form the emulator delivers), and a blocking function's POST (its JWT
-// unsigned, with the Functions SDK's own debug switch that the emulator uses to skip the check).
-import express from "express";
+// What the deploy gives each function is read from its manifest, as firebase-tools reads it, and
+// resolved with firebase-tools' own defaults where the code says nothing. The process runs with
+// the deployed NODE_OPTIONS (functions/.env) and with V8's heap sized as Node sizes it in a
+// container of the function's memory (measured under a container's memory limit: the old
+// generation is half the memory, at least 256 MiB), so garbage is collected as it would be there.
+// It receives what the platform sends:
+// - a callable's POST with an Auth-emulator ID token;
+// - a change trigger's CloudEvent, protobuf, with the whole document before and after (here a
+//   finding of 50 checklist items);
+// - the blocking function's POST, its JWT unsigned, with the Functions SDK's own debug switch that
+//   the emulator uses to skip the check.
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { forkMeasured, memoryNow } from "./benchServer.mjs";
+import * as seeds from "./benchSeeds.mjs";
+import { forkMeasured } from "./benchServer.mjs";
 
-/** firebase-tools' default for a function with a whole vCPU and no concurrency of its own. */
-const DEFAULT_CONCURRENCY = 80;
-/** firebase-tools' default memory (MiB). */
-const DEFAULT_MEMORY = 256;
-/** Users and findings seeded: one per request of a wave at the default concurrency, the most. */
-const SEEDED = DEFAULT_CONCURRENCY;
+const require = createRequire(import.meta.url);
+const backend = require("firebase-tools/lib/deploy/functions/backend.js");
+const { firestore } = require("../lib/config/firebase.js");
+const { Timestamp } = require("firebase-admin/firestore");
+// The protobuf types firebase-functions decodes an event with (a file its exports leave out).
+const { DocumentEventData } = require(
+  fileURLToPath(
+    new URL("../node_modules/firebase-functions/protos/compiledFirestore.js", import.meta.url),
+  ),
+).google.events.cloud.firestore.v1;
+
+const SERVER = fileURLToPath(new URL("./benchInstanceServer.mjs", import.meta.url));
 const WAVES = 3;
+/** Users and findings seeded: one per request of a wave, at the most any case deploys with. */
+const MOST_AT_ONCE = 80;
+/** Companies reported on: one per request of each wave and the first request (rollups). */
+const REPORTED = 10 * (WAVES + 1);
 
-/** Child: one function behind an HTTP server, as the Functions runtime serves it. */
-async function child(bundle, name) {
-  const fn = (await import(`../lib/bundle/${bundle}.mjs`))[name];
-  const app = express();
-  app.use(express.json());
-  app.post("/event", async (req, res) => {
-    await fn(req.body);
-    res.status(204).end();
-  });
-  app.post("/", (req, res) => fn(req, res));
-  // What the deploy gives it: its own in the manifest firebase-tools reads (JSON, where "the
-  // default" is null), or the default.
+/** Memory, and requests at once, as firebase-tools deploys the function. */
+function deployed(fn) {
   const endpoint = JSON.parse(JSON.stringify(fn.__endpoint));
-  const concurrency = endpoint.concurrency ?? DEFAULT_CONCURRENCY;
-  const memory = endpoint.availableMemoryMb ?? DEFAULT_MEMORY;
+  const memory = endpoint.availableMemoryMb ?? backend.DEFAULT_MEMORY;
+  const cpu = endpoint.cpu ?? backend.memoryToGen2Cpu(memory);
+  const concurrency = endpoint.concurrency ?? (cpu >= 1 ? backend.DEFAULT_CONCURRENCY : 1);
   if (!Number.isInteger(concurrency) || !Number.isInteger(memory))
-    throw new Error(`${name}: concurrency ${concurrency}, memory ${memory}?`);
-  const server = app.listen(0, "127.0.0.1", () =>
-    process.send({ base: `http://127.0.0.1:${server.address().port}`, concurrency, memory }),
-  );
-  process.on("message", (m) => process.send(memoryNow(m === "idle")));
+    throw new Error(`concurrency ${concurrency}, memory ${memory}?`);
+  return { memory, concurrency };
 }
 
 /** A company with an owner who holds the Key User role, 20 keys and 500 audit entries. */
-async function seedConsole(seeds) {
+async function seedConsole() {
   const { seedCompany, seedKey, seedUser } = seeds.builders;
   const companyId = await seedCompany();
   const owner = await seeds.signedIn();
@@ -55,12 +60,12 @@ async function seedConsole(seeds) {
   return { companyId, owner, prefixes: keys.map((k) => k.prefix) };
 }
 
-/** 16 companies of 100 incidents each over 2021–2025, and an Admin to report on them. */
-async function seedReports(seeds) {
+/** REPORTED companies of 300 incidents each over 2022–2025, and an Admin to report on them. */
+async function seedReports() {
   const companies = [];
-  for (let c = 0; c < 16; c++) {
+  for (let c = 0; c < REPORTED; c++) {
     const companyId = await seeds.builders.seedCompany();
-    await seeds.incidents(companyId, 100, Date.parse("2021-01-01T00:00:00Z"), 5 * 365);
+    await seeds.incidents(companyId, 300, Date.parse("2022-01-01T00:00:00Z"), 4 * 365);
     companies.push(companyId);
   }
   return { companies, admin: await seeds.signedIn({ admin: true }) };
@@ -91,33 +96,61 @@ function signInJwt(uid, projectId) {
   return `${part({ alg: "none", typ: "JWT" })}.${part(payload)}.`;
 }
 
-/** A change trigger's CloudEvent for `document`, as the emulator sends it (JSON data). */
-function changeEvent(projectId, document, i) {
-  const at = new Date().toISOString();
-  const name = `projects/${projectId}/databases/(default)/documents/${document}`;
-  return {
-    specversion: "1.0",
-    id: `bench-${i}-${Date.now()}`,
-    source: `//firestore.googleapis.com/projects/${projectId}/databases/(default)`,
-    type: "google.cloud.firestore.document.v1.written",
-    time: at,
-    datacontenttype: "application/json",
-    project: projectId,
-    database: "(default)",
-    namespace: "(default)",
-    document,
-    data: { value: { name, fields: {}, createTime: at, updateTime: at } },
-  };
+/** A stored value as Firestore's protobuf Value. */
+function protoValue(v) {
+  if (v === null) return { nullValue: 0 };
+  if (v instanceof Timestamp)
+    return { timestampValue: { seconds: v.seconds, nanos: v.nanoseconds } };
+  if (Array.isArray(v)) return { arrayValue: { values: v.map(protoValue) } };
+  if (typeof v === "object") return { mapValue: { fields: protoFields(v) } };
+  if (typeof v === "boolean") return { booleanValue: v };
+  if (typeof v === "number") return Number.isInteger(v) ? { integerValue: v } : { doubleValue: v };
+  return { stringValue: String(v) };
+}
+const protoFields = (data) =>
+  Object.fromEntries(Object.entries(data).map(([k, v]) => [k, protoValue(v)]));
+
+/** The CloudEvents of a write of each of these stored documents, as production sends them. */
+async function changeEvents(paths) {
+  const projectId = process.env.GCLOUD_PROJECT;
+  const snaps = await firestore().getAll(...paths.map((p) => firestore().doc(p)));
+  return snaps.map((snap, i) => {
+    const time = { seconds: snap.updateTime.seconds, nanos: snap.updateTime.nanoseconds };
+    const doc = {
+      name: `projects/${projectId}/databases/(default)/documents/${paths[i]}`,
+      fields: protoFields(snap.data()),
+      createTime: time,
+      updateTime: time,
+    };
+    const data = DocumentEventData.encode(
+      DocumentEventData.fromObject({ value: doc, oldValue: doc }),
+    ).finish();
+    return {
+      specversion: "1.0",
+      id: `bench-${i}`,
+      source: `//firestore.googleapis.com/projects/${projectId}/databases/(default)`,
+      type: "google.cloud.firestore.document.v1.written",
+      time: new Date().toISOString(),
+      datacontenttype: "application/protobuf",
+      project: projectId,
+      database: "(default)",
+      namespace: "(default)",
+      document: paths[i],
+      data: Buffer.from(data).toString("base64"),
+    };
+  });
 }
 
-/** The functions measured, heaviest of each kind, with the request each of a wave sends. */
-function cases(seeds, data) {
+/** The functions measured, one of each kind, with the request each of a wave sends. */
+function cases(data) {
   const projectId = process.env.GCLOUD_PROJECT;
   const call = (who, body) => ({
     headers: { authorization: `Bearer ${who.idToken}` },
     body: { data: body },
   });
   const { console: c, reports: r } = data;
+  // Every report request a company and year not yet computed (a cache would answer a repeat).
+  const reportedOn = (i, wave) => r.companies[wave * 10 + i];
   return [
     {
       name: "listAuditTrail",
@@ -137,21 +170,18 @@ function cases(seeds, data) {
     {
       name: "esrsS1Report",
       bundle: "console",
-      // Every request of every wave a report not yet computed (the cache would answer a repeat).
-      request: (i, wave) =>
-        call(r.admin, { companyId: r.companies[i % 16], year: 2025 - wave * 5 - (i >> 4) }),
+      request: (i, wave) => call(r.admin, { companyId: reportedOn(i, wave), year: 2024 }),
+    },
+    {
+      name: "refreshKpiRollup",
+      bundle: "console",
+      request: (i, wave) => call(r.admin, { companyId: reportedOn(i, wave) }),
     },
     {
       name: "onFindingWritten",
       bundle: "triggers",
       path: "/event",
-      request: (i) => ({
-        body: changeEvent(
-          projectId,
-          `projects/${data.findings.projectId}/findings/${data.findings.ids[i]}`,
-          i,
-        ),
-      }),
+      request: (i) => ({ body: data.events[i] }),
     },
     {
       name: "rosterSignIn",
@@ -167,12 +197,13 @@ function cases(seeds, data) {
 
 /** Peak RSS of one function's fresh process over WAVES waves of its concurrency's requests. */
 async function peakOf(fn) {
-  const { worker, base, ask, concurrency, memory } = await forkMeasured(
-    fileURLToPath(import.meta.url),
-    ["child", fn.bundle, fn.name],
-    fn.env,
+  const { memory, concurrency } = deployed(
+    (await import(`../lib/bundle/${fn.bundle}.mjs`))[fn.name],
   );
-  if (concurrency > SEEDED) throw new Error(`${fn.name}: concurrency ${concurrency} > ${SEEDED}`);
+  if (concurrency > MOST_AT_ONCE || (fn.bundle === "console" && concurrency > 10))
+    throw new Error(`${fn.name}: ${concurrency} at once, more than the bench seeds for`);
+  const heap = `--max-old-space-size=${Math.max(256, memory / 2)}`;
+  const { worker, base, ask } = await forkMeasured(SERVER, [fn.bundle, fn.name], fn.env, heap);
   const send = async (i, wave) => {
     const { headers = {}, body } = fn.request(i, wave);
     const res = await fetch(`${base}${fn.path ?? "/"}`, {
@@ -181,9 +212,7 @@ async function peakOf(fn) {
       body: JSON.stringify(body),
     });
     const text = await res.text();
-    return res.ok
-      ? null
-      : `${res.status} ${text.slice(0, 200)} for ${JSON.stringify(body).slice(0, 200)}`;
+    return res.ok ? null : `${res.status} ${text.slice(0, 200)}`;
   };
   // One request loads the function's code and opens its channels, as any instance's first does.
   const firstError = await send(concurrency - 1, WAVES);
@@ -198,35 +227,34 @@ async function peakOf(fn) {
   const failed = [firstError, ...errors].filter(Boolean);
   if (failed.length)
     throw new Error(`${fn.name}: ${failed.length} requests failed, e.g. ${failed[0]}`);
-  // The runtime's own process (the Functions Framework, its HTTP server) shares the instance's
-  // memory: the target leaves a quarter of it.
+  // The quarter left is for what the bench does not have: the Functions Framework in the same
+  // process, TLS to Firestore, real token checks, and the scatter between runs.
   const target = 0.75 * memory;
   return (
     `peak RSS, ${String(concurrency).padStart(2)} x ${fn.name.padEnd(16)} ${peak.rssMiB.toFixed(0)} MiB, +${(peak.rssMiB - idle.rssMiB).toFixed(0)} over its idle ${idle.rssMiB.toFixed(0)} MiB ` +
-    `(young generation ${peak.youngMiB.toFixed(0)} MiB; ${memory} MiB deployed, target <= ${target.toFixed(0)}: ${peak.rssMiB <= target ? "ok" : "MISSED"})`
+    `(young generation ${peak.youngMiB.toFixed(0)} MiB, ${heap}; ${memory} MiB deployed, target <= ${target.toFixed(0)}: ${peak.rssMiB <= target ? "ok" : "MISSED"})`
   );
 }
 
-/** The figures: one line per function measured. `seeds` are the bench's seeding helpers. */
-export async function instanceFigures(seeds) {
-  console.log(`Seeding the callables', the trigger's and the sign-in's data…`);
-  const findings = await seeds.findings(SEEDED);
+/** The figures: one line per function measured. */
+export async function instanceFigures() {
+  console.log("Seeding the callables', the reports', the trigger's and the sign-in's data…");
+  const findings = await seeds.findings(MOST_AT_ONCE, 50);
   const users = [];
-  for (let i = 0; i < SEEDED; i++) {
+  for (let i = 0; i < MOST_AT_ONCE; i++) {
     const uid = seeds.builders.randomId("u");
     await seeds.builders.seedUser(uid, { companyId: findings.companyId, status: "active" });
     users.push(uid);
   }
   const data = {
-    console: await seedConsole(seeds),
-    reports: await seedReports(seeds),
-    findings,
+    console: await seedConsole(),
+    reports: await seedReports(),
+    events: await changeEvents(
+      findings.ids.map((id) => `projects/${findings.projectId}/findings/${id}`),
+    ),
     users,
   };
   const lines = [];
-  for (const fn of cases(seeds, data)) lines.push(await peakOf(fn));
+  for (const fn of cases(data)) lines.push(await peakOf(fn));
   return lines;
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "child")
-  await child(process.argv[3], process.argv[4]);

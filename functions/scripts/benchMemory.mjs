@@ -71,6 +71,6 @@ export async function memoryFigures() {
     lines.push(await peakRss(key, n, "company", "/v1/incidents?limit=500", "incidents 500"));
     lines.push(await peakRss(key, n, "company", "/v1/audit-logs?limit=500", "audit 500"));
   }
-  lines.push(...(await instanceFigures(seeds)));
+  lines.push(...(await instanceFigures()));
   return lines;
 }

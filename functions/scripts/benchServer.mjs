@@ -107,7 +107,8 @@ function pageCosts(server) {
  */
 async function child() {
   const roundTrips = countRoundTrips();
-  // Loaded here, not at the top: benchInstances.mjs imports this file into processes it measures.
+  // Loaded here, not at the top: benchInstanceServer.mjs imports this file into the processes it
+  // measures.
   const app =
     process.argv[3] === "company"
       ? require("../lib/company/app.js").createCompanyApp()
@@ -135,13 +136,14 @@ export function deployedNodeOptions() {
 }
 
 /**
- * Forks `script` with `args` (and `env` added) under this checkout's deployed NODE_OPTIONS, and
+ * Forks `script` with `args` (and `env` added) under this checkout's deployed NODE_OPTIONS (and
+ * `nodeOptions` after them), and
  * resolves once it has sent its first message (its address `base`, and what else it tells): that
  * message's fields, the process, and `ask`, which sends it a question and resolves with its answer.
  */
-export async function forkMeasured(script, args, env = {}) {
+export async function forkMeasured(script, args, env = {}, nodeOptions = "") {
   const worker = fork(script, args, {
-    env: { ...process.env, ...env, NODE_OPTIONS: deployedNodeOptions() },
+    env: { ...process.env, ...env, NODE_OPTIONS: `${deployedNodeOptions()} ${nodeOptions}`.trim() },
   });
   const hello = await new Promise((r) => worker.once("message", r));
   const ask = (question) =>
