@@ -8,7 +8,8 @@
 // `--direct` says otherwise, a project whose functions/.env.<project> does not put the APIs
 // behind the load balancer (API_INGRESS=ALLOW_INTERNAL_AND_GCLB with FORWARDED_HOPS=2): reached
 // directly, the runtime inflates any gzip body before our code runs (docs/operations.md,
-// "Compressed bodies"). `--dry-run` prints the command instead of running it.
+// "Compressed bodies"), and any .env that sets the Functions SDK's debug switches. `--dry-run`
+// prints the command instead of running it.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -66,6 +67,13 @@ if (behindBalancer && env.FORWARDED_HOPS !== "2")
   );
 if (values.direct && env.FORWARDED_HOPS !== undefined && env.FORWARDED_HOPS !== "1")
   refuse(`${envFile}: called directly, FORWARDED_HOPS must be 1`);
+
+// The Functions SDK's debug switches: FIREBASE_DEBUG_FEATURES can turn off the check of ID tokens
+// (callables would take an unsigned token, anyone's, an Admin's) and of sign-in tokens. Only the
+// emulator and the bench's measured processes may set them.
+const debug = ["FIREBASE_DEBUG_MODE", "FIREBASE_DEBUG_FEATURES"].filter((k) => k in env);
+if (debug.length)
+  refuse(`${debug.join(" and ")} in functions/.env or ${envFile}: never deployed (token checks)`);
 
 const args = ["firebase", "deploy", "--only", "functions", "--project", project];
 if (values["dry-run"]) {

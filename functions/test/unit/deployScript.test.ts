@@ -53,4 +53,19 @@ describe("the deploy command", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("FORWARDED_HOPS must be 2");
   });
+
+  it.each(["FIREBASE_DEBUG_MODE=true", 'FIREBASE_DEBUG_FEATURES={"skipTokenVerification":true}'])(
+    "refuses an .env with the Functions SDK's debug switch %s (it can turn token checks off)",
+    (line) => {
+      for (const file of [".env", ".env.acme-prod"]) {
+        const run = deploy(["--project", "acme-prod"], {
+          ...protectedEnv,
+          [file]: `${protectedEnv[".env.acme-prod"]}${line}\n`,
+        });
+        expect(run.status).toBe(2);
+        expect(run.stderr).toContain("never deployed");
+        expect(run.stdout).toBe("");
+      }
+    },
+  );
 });
