@@ -136,22 +136,21 @@ export function deployedNodeOptions() {
 }
 
 /**
- * Forks `script` with `args` (and `env` added) under this checkout's deployed NODE_OPTIONS (and
- * `nodeOptions` after them), and
- * resolves once it has sent its first message (its address `base`, and what else it tells): that
- * message's fields, the process, and `ask`, which sends it a question and resolves with its answer.
+ * Forks `script` with `args` (and `env` added) under this checkout's deployed NODE_OPTIONS, then
+ * `nodeOptions`; resolves once it has sent its address: the process, that address, and `ask`,
+ * which sends it a question and resolves with its answer.
  */
 export async function forkMeasured(script, args, env = {}, nodeOptions = "") {
   const worker = fork(script, args, {
     env: { ...process.env, ...env, NODE_OPTIONS: `${deployedNodeOptions()} ${nodeOptions}`.trim() },
   });
-  const hello = await new Promise((r) => worker.once("message", r));
+  const { base } = await new Promise((r) => worker.once("message", r));
   const ask = (question) =>
     new Promise((resolve) => {
       worker.once("message", resolve);
       worker.send(question);
     });
-  return { ...hello, worker, ask };
+  return { worker, base, ask };
 }
 
 /**
@@ -164,5 +163,4 @@ export function startServer(api = "findings", dir = undefined) {
   return forkMeasured(script, ["child", api]);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "child")
-  await child();
+if (process.argv[2] === "child") await child();
