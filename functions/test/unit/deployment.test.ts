@@ -79,7 +79,7 @@ describe("deployment configuration", () => {
     ["groupRoleSweep", 512, 1],
     ["rosterSignIn", null, 80],
   ] as const)(
-    "%s: memory %s MiB (null: the default 256), 1 vCPU, %s at once, the same service account and cap",
+    "%s: %s MiB (null: the default 256), 1 vCPU, %s at once, the shared service account and cap",
     (name, memory, n) => {
       expect(endpoint(name)).toMatchObject({
         availableMemoryMb: memory,
