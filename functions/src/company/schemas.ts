@@ -151,7 +151,14 @@ export const auditEntrySchema = z
       .openapi("AuditActor"),
     api: z.enum(KEY_APIS).nullable(),
     method: z.string().nullable(),
-    path: z.string().nullable(),
+    path: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The request path without its query: at most 512 characters, a longer one cut and " +
+          "ended with `…` (entries written before this rule may hold a longer one).",
+      }),
     status: z.number().int().nullable(),
     request_id: z.string().nullable().openapi({
       description: "The id the API gave the request (`X-Request-Id` of its response).",

@@ -52,9 +52,24 @@ export function contextOf(res: Response): RequestContext {
   return ctx;
 }
 
-/** The request path without the query string, as recorded in audit entries. */
+/** The request path without the query string, whole. */
+export const requestPath = (req: Request): string => req.originalUrl.split("?")[0];
+
+/** The longest request path an audit entry or a log line keeps (docs/firestore-data.md). */
+export const MAX_RECORDED_PATH = 512;
+
+/**
+ * The request path as audit entries and log lines record it: at most MAX_RECORDED_PATH
+ * characters, a longer one cut (never inside a surrogate pair) and ended with `…`. A keyed
+ * request to an unknown path of 16 KiB would otherwise store all of it, once per request.
+ */
 export function pathOf(req: Request): string {
-  return req.originalUrl.split("?")[0];
+  const path = requestPath(req);
+  if (path.length <= MAX_RECORDED_PATH) return path;
+  let cut = MAX_RECORDED_PATH - 1;
+  const last = path.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${path.slice(0, cut)}…`;
 }
 
 /** A caller's id is kept when it is short and plain enough to log and echo safely. */

@@ -8,7 +8,7 @@ import {
   releaseIdempotencyKey,
   storeIdempotentAnswer,
 } from "../repos/idempotencyKeys";
-import { pathOf, type Principal, type RequestContext } from "./context";
+import { requestPath, type Principal, type RequestContext } from "./context";
 import { ApiError, invalidRequest, type ErrorCode } from "./errors";
 import { answerOf, type Answer, type AnyRoute, type KeyedRoute } from "./route";
 import { z } from "./zod";
@@ -103,7 +103,7 @@ export async function runOnce(
     );
   const id = sha256(`${principal.keyHash}\u0000${key}`);
   // Canonical JSON: a client that rebuilds the body with its keys in another order is the same try.
-  const fingerprint = sha256(`${req.method} ${pathOf(req)}\u0000${canonicalJson(req.body)}`);
+  const fingerprint = sha256(`${req.method} ${requestPath(req)}\u0000${canonicalJson(req.body)}`);
   const claim = await claimIdempotencyKey({
     id,
     fingerprint,

@@ -73,6 +73,14 @@ describe("error envelope", () => {
     expect(entry).toMatchObject({ status: 404, path: "/v1/does-not-exist", method: "GET" });
   });
 
+  it("records a path of over 512 characters cut to 512, ending with …", async () => {
+    const long = `/v1/${"a".repeat(6_000)}`;
+    const res = await findings.get(long, key, { "X-Request-Id": `long-${companyId}` });
+    expect(res.status).toBe(404);
+    const [entry] = await auditEntriesFor(companyId, `long-${companyId}`);
+    expect(entry.path).toBe(`${long.slice(0, 511)}…`);
+  });
+
   it("unknown path without a key → 401 (every non-public path needs a key)", async () => {
     expect((await findings.get("/nowhere")).status).toBe(401);
   });
