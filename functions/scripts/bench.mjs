@@ -1,7 +1,7 @@
 // npm run bench: figures for the findings export (a script, not a timed test). Run under
 //   node scripts/emulators.mjs exec -- node scripts/bench.mjs
 // Prints: full-export time through HTTP vs the same pages read raw with the Admin SDK, page by
-// page in step (medians of 15 rounds), and in the same step the same pages with only what the
+// page in step (medians of 30 rounds), and in the same step the same pages with only what the
 // rules add (auth read, count commit, the JSON over plain HTTP): the floor, before any code of
 // ours. The target is our code's share over that floor (at most 0.10 of the raw time; see
 // docs/benchmarks.md). Then the export's request count (target ceil(10000/500) + at most 1),
@@ -27,9 +27,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { loadavg } from "node:os";
 import { coldStartSection } from "./benchColdStart.mjs";
 import { counterFigures } from "./benchCounter.mjs";
-import { exportInStep, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
+import { exportInStep, inStepTurns, ms, PAGE, pct, rulesOnly } from "./benchExport.mjs";
 import { instanceFigures } from "./benchInstances.mjs";
 import { memoryFigures } from "./benchMemory.mjs";
 import * as seeds from "./benchSeeds.mjs";
@@ -43,11 +44,30 @@ const TOTAL = 10_000;
 /** Fresh processes per cold-start figure. */
 const ROUNDS = 5;
 /**
- * Rounds of the export, read in step. One round's share scatters by ±0.1 on this machine, so
- * the median of 5 moved by as much as the target's margin between runs of the same code; the
- * median of 15 by about a third of that (docs/benchmarks.md).
+ * Rounds of the export, read in step. One round's share scatters with a standard deviation of
+ * about 0.06 on this machine: the median of 5 rounds by about 0.03, as much as the target's
+ * margin; the median of 30 by about 0.014 (docs/benchmarks.md).
  */
-const EXPORT_ROUNDS = 15;
+const EXPORT_ROUNDS = 30;
+
+/** P(X <= k) for X ~ Binomial(n, 1/2). */
+function halfBinomialCdf(n, k) {
+  let term = 0.5 ** n;
+  let sum = term;
+  for (let i = 1; i <= k; i++) sum += term *= (n - i + 1) / i;
+  return sum;
+}
+
+/**
+ * A distribution-free interval for the median of `xs`, covering it with probability at least
+ * `coverage`: the k-th smallest and k-th largest values, k as large as that allows.
+ */
+function medianInterval(xs, coverage = 0.9) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  let k = 1;
+  while (k < sorted.length / 2 && 2 * halfBinomialCdf(sorted.length, k) <= 1 - coverage) k++;
+  return [sorted[k - 1], sorted[sorted.length - k]];
+}
 async function latency(base, key, projectId, ask, n = 200) {
   const api = [];
   const raw = [];
@@ -103,14 +123,18 @@ async function main() {
   // Warm all alike: the emulator's caches, and the server's code (JIT), as on any instance
   // that has served a few requests.
   const rules = await rulesOnly(big, base);
-  await exportInStep(base, big.key, big.projectId, rules, other?.base);
-  rules.forget();
+  const turns = inStepTurns();
+  await exportInStep(base, big.key, rules, other?.base, turns);
+  await rules.forget();
   await apiServer.ask("pageCosts");
   const runs = { http: [], raw: [], rules: [], ...(other ? { compare: [] } : {}) };
+  const loadBefore = loadavg()[0];
   for (let round = 0; round < EXPORT_ROUNDS; round++) {
-    const all = await exportInStep(base, big.key, big.projectId, rules, other?.base);
+    const all = await exportInStep(base, big.key, rules, other?.base, turns);
     for (const way of Object.keys(runs)) runs[way].push(all[way]);
   }
+  const load = `load average ${loadBefore.toFixed(1)} before the rounds, ${loadavg()[0].toFixed(1)} after`;
+  const parts = await rules.medians();
   rules.close();
   other?.worker.kill();
   // Each round's share is paired (its three ways read page by page in step); the target is
@@ -118,6 +142,13 @@ async function main() {
   const shareOf = (way) => runs[way].map((r, i) => (r.ms - runs.rules[i].ms) / runs.raw[i].ms);
   const shares = shareOf("http");
   const share = pct(shares, 50);
+  const [low, high] = medianInterval(shares);
+  const settled =
+    high <= 0.1
+      ? "settled: all of it under"
+      : low > 0.1
+        ? "settled: all of it over"
+        : "not settled";
   const perPage = pct(
     runs.http.map((r, i) => (r.ms - runs.rules[i].ms) / r.requests),
     50,
@@ -128,10 +159,10 @@ async function main() {
     50,
   );
   const median = (xs) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)];
+  const sum = (totals, field) => totals.reduce((acc, t) => acc + t[field], 0);
   const http = median(runs.http);
   const raw = median(runs.raw);
   const floor = median(runs.rules);
-  const parts = rules.medians();
   const { api, raw: rawRead, trips } = await latency(base, big.key, big.projectId, apiServer.ask);
   apiServer.worker.kill();
 
@@ -142,11 +173,17 @@ async function main() {
     `same pages raw (Admin)   ${raw.ms.toFixed(0)} ms (median of ${EXPORT_ROUNDS}: ${runs.raw.map((r) => r.ms.toFixed(0)).join(", ")}), ${raw.findings} findings`,
     `ratio HTTP / raw         ${(http.ms / raw.ms).toFixed(2)} (per round ${runs.http.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
     `rules only (no code)     ${floor.ms.toFixed(0)} ms (median of ${EXPORT_ROUNDS}): the raw pages + per page the auth read ${parts.read.toFixed(1)} ms, the count commit ${parts.commit.toFixed(1)} ms, the entry's status ${parts.settle.toFixed(1)} ms and ` +
-      `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON from a plain server ${parts.json.toFixed(1)} ms (p50s): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
-    `our code's share         ${share.toFixed(2)} of the raw time, ${perPage.toFixed(1)} ms a page over the floor (median of the rounds' own shares, their middle half ${pct(shares, 25).toFixed(2)} to ${pct(shares, 75).toFixed(2)}; target <= 0.10: ${share <= 0.1 ? "ok" : "MISSED"}; per round ${shares.map((x) => x.toFixed(2)).join(", ")}; ` +
-      `of the medians above ${((http.ms - floor.ms) / raw.ms).toFixed(2)})`,
+      `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON sent plainly and parsed here ${parts.json.toFixed(1)} ms (p50s; all but the JSON's parse in the floor process, run like the server): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
+    `our code's share         ${share.toFixed(3)} of the raw time (median of the ${EXPORT_ROUNDS} rounds' own shares; target <= 0.10: ${share <= 0.1 ? "ok" : "MISSED"}; its 90% interval ${low.toFixed(3)} to ${high.toFixed(3)}, ${settled}), ` +
+      `${perPage.toFixed(1)} ms a page over the floor (the rounds' median); one round's share: middle half ${pct(shares, 25).toFixed(2)} to ${pct(shares, 75).toFixed(2)}, per round ${shares.map((x) => x.toFixed(2)).join(", ")}; ` +
+      `unpaired, not judged: ${((http.ms - floor.ms) / raw.ms).toFixed(2)} from the medians above; ${load}`,
+    `bench process's GC      ${Object.keys(runs)
+      .map((way) => `${way} ${(sum(runs[way], "gcMs") / sum(runs[way], "requests")).toFixed(1)}`)
+      .join(
+        ", ",
+      )} ms a page (its collector's time inside each way's own steps, left out of their times above)`,
     ...(other ? [compareLine(runs, shareOf("compare"), compareDir)] : []),
-    `server, page of 500      CPU ${server.cpuMs.toFixed(1)} ms, of which garbage collection ${server.gcMs.toFixed(1)} ms (medians of ${server.pages} pages, arrival to last byte); the raw read's CPU ${rawCpu.toFixed(1)} ms a page`,
+    `server, page of 500      CPU ${server.cpuMs.toFixed(1)} ms, of which garbage collection ${server.gcMs.toFixed(1)} ms (medians of ${server.pages} pages, arrival to last byte); the raw read's CPU in the floor process ${rawCpu.toFixed(1)} ms a page`,
     `GET /v1/project          p50 ${pct(api, 50).toFixed(1)} ms, p95 ${pct(api, 95).toFixed(1)} ms (${api.length} requests)`,
     `raw project read         p50 ${pct(rawRead, 50).toFixed(1)} ms, p95 ${pct(rawRead, 95).toFixed(1)} ms`,
     `ratio /v1/project / raw  ${(pct(api, 50) / pct(rawRead, 50)).toFixed(2)} at p50`,

@@ -1,12 +1,10 @@
 // The export's measurements for scripts/bench.mjs: the export both ways, page by page in step,
 // and the floor that the rules put under the ratio of the two.
-import { createServer } from "node:http";
-import { createRequire } from "node:module";
+import { PerformanceObserver, performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { forkMeasured } from "./benchServer.mjs";
 
-const require = createRequire(import.meta.url);
-const { firestore } = require("../lib/config/firebase.js");
-const { auditEntry } = require("../lib/repos/auditLogs.js");
-const { FieldPath, FieldValue } = require("firebase-admin/firestore");
+const FLOOR_SCRIPT = fileURLToPath(new URL("./benchFloorServer.mjs", import.meta.url));
 
 export const PAGE = 500;
 export const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -33,120 +31,114 @@ function httpPages(base, key) {
 }
 
 /**
- * The same pages read raw with the Admin SDK, one per call, each document materialised as any
- * reader would; with the CPU time each took in this process.
+ * The raw pages and the floor, served by a process of their own (scripts/benchFloorServer.mjs),
+ * run like the API server: every way's Firestore reads and writes are made from a server process
+ * with the deployed NODE_OPTIONS, and this process only asks and, for HTTP and the floor alike,
+ * parses a page of JSON of the same size. Measured from this process instead, the raw read's
+ * collector picked up the garbage of the HTTP pages parsed here (docs/benchmarks.md, seventh
+ * round).
+ *   raw    a page read raw with the Admin SDK (its time and CPU as the floor process measured it)
+ *   rules  the raw page plus only what the rules add to it, with none of our code:
+ *          authentication's one read (key, company, project, counter), the count's one commit
+ *          (counter and the pending audit entry; `lastUsedAt` only goes with a minute's first
+ *          request) before the page, the entry's status after it, then page 1's JSON (of the
+ *          same size) sent plainly and parsed here, as an HTTP page is: the floor under the
+ *          export's time.
+ * `forget` drops the part timings so far; close it when done.
  */
-function rawPages(projectId) {
-  const coll = firestore().collection(`projects/${projectId}/findings`);
-  let after = null;
-  return async () => {
-    const t0 = process.hrtime.bigint();
-    const cpu = process.cpuUsage();
-    let q = coll
-      .orderBy("dateCreated")
-      .orderBy(FieldPath.documentId())
-      .limit(PAGE + 1);
-    if (after) q = q.startAfter(after.get("dateCreated"), after.id);
-    const snap = await q.get();
-    const page = snap.docs.slice(0, PAGE);
-    const findings = page.map((d) => d.data()).filter((data) => !data.hidden).length;
-    after = page[page.length - 1];
-    const used = process.cpuUsage(cpu);
-    const cpuMs = (used.user + used.system) / 1000;
-    return { ms: ms(t0), cpuMs, findings, more: snap.docs.length > PAGE };
+export async function rulesOnly(big, base) {
+  const env = { BENCH_FLOOR: JSON.stringify({ ...big, ids: undefined, base }) };
+  const floor = await forkMeasured(FLOOR_SCRIPT, [], env);
+  const json = [];
+  const steps = (way) => {
+    let first = true;
+    return async () => {
+      const t0 = process.hrtime.bigint();
+      const res = await fetch(`${floor.base}/${way}${first ? "?restart=1" : ""}`);
+      first = false;
+      if (res.status !== 200) throw new Error(`floor ${way} failed: ${await res.text()}`);
+      // The raw read's time is the floor process's own: this process's collector is not in it.
+      if (way === "raw") return { ...(await res.json()), timedThere: true };
+      const t1 = process.hrtime.bigint();
+      await res.json();
+      json.push(ms(t1));
+      return {
+        ms: ms(t0),
+        findings: Number(res.headers.get("x-findings")),
+        more: res.headers.get("x-more") === "true",
+      };
+    };
+  };
+  const page = await fetch(`${base}/v1/findings?limit=${PAGE}`, {
+    headers: { Authorization: `Bearer ${big.key}` },
+  });
+  const bytes = (await page.arrayBuffer()).byteLength;
+  const medians = async () => ({ ...(await floor.ask("parts")), json: pct(json, 50) });
+  const forget = async () => {
+    json.splice(0);
+    await floor.ask("forget");
+  };
+  return {
+    raw: () => steps("raw"),
+    pages: () => steps("rules"),
+    medians,
+    forget,
+    bytes,
+    close: () => floor.worker.kill(),
   };
 }
 
 /**
- * The raw pages plus only what the rules add to each, with none of our code: authentication's
- * one read (key, company, project, counter), the count's one commit (counter and the pending
- * audit entry; `lastUsedAt` only goes with a minute's first request) before the page, the
- * entry's status after it, and a page's JSON (page 1's, of the same size) from a plain HTTP
- * server, parsed by the client. The floor under the HTTP export's time. `forget` drops the part
- * timings so far; close it when done.
+ * Orders of `n` ways in which each way follows each other way equally often (a Williams
+ * design: n orders for an even n, 2n for an odd one), so that what one way leaves behind (the
+ * bench process's garbage, the emulator's work after a write) falls on every other way alike.
  */
-export async function rulesOnly(big, base) {
-  const db = firestore();
-  const refs = [
-    db.doc(`apiKeys/${big.hash}`),
-    db.doc(`companies/${big.companyId}`),
-    db.doc(`projects/${big.projectId}`),
-    db.doc(`apiKeyUsage/${big.hash}`),
-  ];
-  const page = await (
-    await fetch(`${base}/v1/findings?limit=${PAGE}`, {
-      headers: { Authorization: `Bearer ${big.key}` },
-    })
-  ).text();
-  const plain = createServer((_req, res) =>
-    res.writeHead(200, { "content-type": "application/json" }).end(page),
-  );
-  await new Promise((r) => plain.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${plain.address().port}/`;
-  const parts = { read: [], commit: [], settle: [], json: [] };
-  let n = 0;
-  const timed = async (part, work) => {
-    const t0 = process.hrtime.bigint();
-    await work();
-    parts[part].push(ms(t0));
-  };
-  const pages = () => {
-    const raw = rawPages(big.projectId);
-    return async () => {
-      const t0 = process.hrtime.bigint();
-      await timed("read", () => db.getAll(...refs));
-      const entry = db.collection(`companies/${big.companyId}/auditLogs`).doc(`req_bench_${n++}`);
-      await timed("commit", () => {
-        const batch = db.batch();
-        batch.set(refs[3], { bench: FieldValue.increment(1) }, { merge: true });
-        batch.create(
-          entry,
-          auditEntry({
-            class: "operational",
-            action: "api.request",
-            actor: { type: "api_key", id: "fl_bench", name: "bench key" },
-            api: "findings",
-            method: "GET",
-            path: "/v1/findings",
-            status: null,
-            requestId: entry.id,
-            projectId: big.projectId,
-          }),
-        );
-        return batch.commit();
-      });
-      const step = await raw();
-      await timed("settle", () => entry.update({ status: 200 }));
-      await timed("json", async () => (await fetch(url)).json());
-      return { ...step, ms: ms(t0) };
-    };
-  };
-  const medians = () =>
-    Object.fromEntries(Object.entries(parts).map(([part, xs]) => [part, pct(xs, 50)]));
-  const forget = () => Object.values(parts).forEach((xs) => xs.splice(0));
-  return { pages, medians, forget, bytes: Buffer.byteLength(page), close: () => plain.close() };
+export function balancedOrders(n) {
+  const first = [0];
+  for (let lo = 1, hi = n - 1; first.length < n;) first.push(first.length % 2 ? lo++ : hi--);
+  const rows = Array.from({ length: n }, (_, r) => first.map((x) => (x + r) % n));
+  return n % 2 ? [...rows, ...rows.map((row) => [...row].reverse())] : rows;
+}
+
+/** The bench process's garbage collections (start and duration, ms on performance.now()). */
+const collections = [];
+let observing = false;
+function observeCollections() {
+  if (observing) return;
+  observing = true;
+  new PerformanceObserver((list) => {
+    for (const { startTime, duration } of list.getEntries())
+      collections.push({ startTime, duration });
+  }).observe({ entryTypes: ["gc"] });
 }
 
 /**
  * One full export three ways, page by page in step: HTTP page n, raw page n and rules-only
- * page n are read back to back (which goes first rotates), so all see the machine in the same
- * state; a fourth, `compare`, through another code's server when `compareBase` is given. This
- * VM's speed drifts by a third and more within a minute (the same profile ran in 3.4 s and
- * 5.2 s), which whole exports timed one after the other turned into ratios anywhere from 1.18 to
- * 1.44.
+ * page n are read back to back, so all see the machine in the same state; a fourth, `compare`,
+ * through another code's server when `compareBase` is given. This VM's speed drifts by a third
+ * and more within a minute (the same profile ran in 3.4 s and 5.2 s), which whole exports timed
+ * one after the other turned into ratios anywhere from 1.18 to 1.44. Each page's order is the
+ * next of balancedOrders, counted on across calls in `turns` (from inStepTurns). Each way's
+ * total carries the bench process's collector time inside its own steps (`gcMs`), which its
+ * time (`ms`) leaves out.
  */
-export async function exportInStep(base, key, projectId, rules, compareBase = undefined) {
-  const ways = { http: httpPages(base, key), raw: rawPages(projectId), rules: rules.pages() };
+export async function exportInStep(base, key, rules, compareBase, turns) {
+  observeCollections();
+  const ways = { http: httpPages(base, key), raw: rules.raw(), rules: rules.pages() };
   if (compareBase) ways.compare = httpPages(compareBase, key);
   const names = Object.keys(ways);
+  const orders = balancedOrders(names.length);
   const totals = Object.fromEntries(
-    names.map((name) => [name, { ms: 0, findings: 0, requests: 0, cpuMs: [] }]),
+    names.map((name) => [name, { ms: 0, findings: 0, requests: 0, cpuMs: [], gcMs: 0 }]),
   );
+  const steps = [];
   const open = new Set(names);
-  for (let page = 0; open.size; page++) {
-    const order = names.map((_, i) => names[(page + i) % names.length]);
+  while (open.size) {
+    const order = orders[turns.next++ % orders.length].map((i) => names[i]);
     for (const way of order.filter((w) => open.has(w))) {
+      const start = performance.now();
       const step = await ways[way]();
+      steps.push({ way, start, end: performance.now(), timedHere: !step.timedThere });
       totals[way].ms += step.ms;
       totals[way].findings += step.findings;
       totals[way].requests++;
@@ -154,5 +146,18 @@ export async function exportInStep(base, key, projectId, rules, compareBase = un
       if (!step.more) open.delete(way);
     }
   }
+  await new Promise((resolve) => setImmediate(resolve)); // the observer's last entries
+  // This process only asks and parses JSON (the same amount for HTTP and the floor): its
+  // collector's time lands on whichever way runs when it starts, so it is left out of every
+  // way's time and printed on its own.
+  for (const { startTime, duration } of collections.splice(0)) {
+    const step = steps.find((s) => startTime >= s.start && startTime < s.end);
+    if (!step) continue;
+    totals[step.way].gcMs += duration;
+    if (step.timedHere) totals[step.way].ms -= duration;
+  }
   return totals;
 }
+
+/** The turn counter exportInStep's orders go on from, one per series of rounds. */
+export const inStepTurns = () => ({ next: 0 });

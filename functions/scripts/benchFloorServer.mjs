@@ -1,0 +1,128 @@
+// The floor process of the export bench (scripts/benchExport.mjs): a process of its own, run like
+// the API server (functions/.env's NODE_OPTIONS), so its heap and collector are charged to it
+// alone, as the API's are. A plain node:http server, none of our code in the path:
+//   GET /raw    the next page read raw with the Admin SDK; answers its time, CPU and count
+//   GET /rules  the same, plus only what the rules add (the key's read, the count's commit with
+//               the pending audit entry, the entry's status), then page 1's JSON (same size)
+//   (?restart=1 starts an export over). Asked over the fork channel: "parts" (the rules' part
+//   medians so far), "forget" (drop them).
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { firestore } = require("../lib/config/firebase.js");
+const { auditEntry } = require("../lib/repos/auditLogs.js");
+const { FieldPath, FieldValue } = require("firebase-admin/firestore");
+
+const { hash, companyId, projectId, key, base } = JSON.parse(process.env.BENCH_FLOOR);
+const PAGE = 500;
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The raw pages, one per call, each document materialised as any reader would. */
+function rawPages() {
+  const coll = firestore().collection(`projects/${projectId}/findings`);
+  let after = null;
+  return async () => {
+    const t0 = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
+    let q = coll
+      .orderBy("dateCreated")
+      .orderBy(FieldPath.documentId())
+      .limit(PAGE + 1);
+    if (after) q = q.startAfter(after.get("dateCreated"), after.id);
+    const snap = await q.get();
+    const page = snap.docs.slice(0, PAGE);
+    const findings = page.map((d) => d.data()).filter((data) => !data.hidden).length;
+    after = page[page.length - 1];
+    const used = process.cpuUsage(cpu);
+    return {
+      ms: ms(t0),
+      cpuMs: (used.user + used.system) / 1000,
+      findings,
+      more: snap.docs.length > PAGE,
+    };
+  };
+}
+
+const db = firestore();
+const refs = [
+  db.doc(`apiKeys/${hash}`),
+  db.doc(`companies/${companyId}`),
+  db.doc(`projects/${projectId}`),
+  db.doc(`apiKeyUsage/${hash}`),
+];
+const parts = { read: [], commit: [], settle: [] };
+const timed = async (part, work) => {
+  const t0 = process.hrtime.bigint();
+  await work();
+  parts[part].push(ms(t0));
+};
+let entries = 0;
+
+/** What the rules add around one raw page. */
+async function rulesPage(raw) {
+  await timed("read", () => db.getAll(...refs));
+  const entry = db.collection(`companies/${companyId}/auditLogs`).doc(`req_bench_${entries++}`);
+  await timed("commit", () => {
+    const batch = db.batch();
+    batch.set(refs[3], { bench: FieldValue.increment(1) }, { merge: true });
+    batch.create(
+      entry,
+      auditEntry({
+        class: "operational",
+        action: "api.request",
+        actor: { type: "api_key", id: "fl_bench", name: "bench key" },
+        api: "findings",
+        method: "GET",
+        path: "/v1/findings",
+        status: null,
+        requestId: entry.id,
+        projectId,
+      }),
+    );
+    return batch.commit();
+  });
+  const step = await raw();
+  await timed("settle", () => entry.update({ status: 200 }));
+  return step;
+}
+
+const page = await (
+  await fetch(`${base}/v1/findings?limit=${PAGE}`, { headers: { Authorization: `Bearer ${key}` } })
+).text();
+const exports = { raw: rawPages(), rules: rawPages() };
+const server = createServer((req, res) => {
+  const url = new URL(req.url, "http://floor");
+  const way = url.pathname.slice(1);
+  if (!(way in exports)) return res.writeHead(404).end();
+  if (url.searchParams.has("restart")) exports[way] = rawPages();
+  const read = way === "raw" ? exports.raw() : rulesPage(exports.rules);
+  read.then(
+    (step) =>
+      way === "raw"
+        ? res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(step))
+        : res
+            .writeHead(200, {
+              "content-type": "application/json",
+              "x-findings": step.findings,
+              "x-more": String(step.more),
+            })
+            .end(page),
+    (err) => res.writeHead(500).end(String(err)),
+  );
+});
+server.listen(0, "127.0.0.1", () => {
+  process.send({
+    base: `http://127.0.0.1:${server.address().port}`,
+    bytes: Buffer.byteLength(page),
+  });
+});
+process.on("message", (m) => {
+  if (m === "parts")
+    process.send(Object.fromEntries(Object.entries(parts).map(([k, xs]) => [k, median(xs)])));
+  else if (m === "forget") {
+    Object.values(parts).forEach((xs) => xs.splice(0));
+    process.send({});
+  }
+});
