@@ -8,6 +8,7 @@
 //   medians so far), "forget" (drop them).
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import "./benchGuard.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");

@@ -1,16 +1,7 @@
 // The data `npm run bench` seeds (scripts/bench.mjs and its parts), with the test helpers built
 // as CommonJS (scripts/buildTestSupport.mjs) so that they share the built code's Firestore client.
 import { createRequire } from "node:module";
-
-// The bench writes companies, unlimited keys and users, and runs a sign-in function that takes
-// unsigned tokens: only ever against the emulators of a demo project.
-const { FIRESTORE_EMULATOR_HOST, FIREBASE_AUTH_EMULATOR_HOST, GCLOUD_PROJECT } = process.env;
-if (
-  !FIRESTORE_EMULATOR_HOST ||
-  !FIREBASE_AUTH_EMULATOR_HOST ||
-  !GCLOUD_PROJECT?.startsWith("demo-")
-)
-  throw new Error("The bench runs against the emulators of a demo- project only: npm run bench.");
+import "./benchGuard.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
