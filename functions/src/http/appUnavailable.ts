@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import { randomUUID } from "node:crypto";
+import { recordedPath } from "../lib/recordedPath";
 import { requestFailed } from "../logs";
 
 /**
@@ -10,7 +11,7 @@ import { requestFailed } from "../logs";
  */
 export function appUnavailable(api: string, req: Request, res: Response, err: unknown): void {
   const requestId = `req_${randomUUID().replace(/-/g, "")}`;
-  requestFailed({ api, requestId, method: req.method, path: req.path }, err);
+  requestFailed({ api, requestId, method: req.method, path: recordedPath(req.path) }, err);
   const detail = `The service could not start; retry with backoff (request ${requestId}).`;
   res.status(500).set("X-Request-Id", requestId);
   if (req.path.startsWith("/scim/")) {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { MAX_BODY_BYTES, REGION } from "../config/constants";
 import { projectId } from "../config/params";
 import type { KeyApi } from "../lib/apiKeyFormat";
+import { recordedPath } from "../lib/recordedPath";
 import type { ProjectDoc } from "../repos/companies";
 import type { Limits } from "../services/rateLimit";
 import { ApiError } from "./errors";
@@ -55,22 +56,8 @@ export function contextOf(res: Response): RequestContext {
 /** The request path without the query string, whole. */
 export const requestPath = (req: Request): string => req.originalUrl.split("?")[0];
 
-/** The longest request path an audit entry or a log line keeps (docs/firestore-data.md). */
-export const MAX_RECORDED_PATH = 512;
-
-/**
- * The request path as audit entries and log lines record it: at most MAX_RECORDED_PATH
- * characters, a longer one cut (never inside a surrogate pair) and ended with `…`. A keyed
- * request to an unknown path of 16 KiB would otherwise store all of it, once per request.
- */
-export function pathOf(req: Request): string {
-  const path = requestPath(req);
-  if (path.length <= MAX_RECORDED_PATH) return path;
-  let cut = MAX_RECORDED_PATH - 1;
-  const last = path.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut--;
-  return `${path.slice(0, cut)}…`;
-}
+/** The request path as audit entries and log lines record it (lib/recordedPath.ts). */
+export const pathOf = (req: Request): string => recordedPath(requestPath(req));
 
 /** A caller's id is kept when it is short and plain enough to log and echo safely. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

@@ -1,5 +1,6 @@
 import express from "express";
 import request from "supertest";
+import { logger } from "../support/logger";
 
 /**
  * An API whose app fails to load answers the `internal` envelope with a request id (SCIM: a SCIM
@@ -44,4 +45,25 @@ test("a failed load answers the envelope, and the next request loads the app", a
   const third = await request(server).get("/v1/kpis");
   expect(third.status).toBe(200);
   expect(third.body).toEqual({ ok: true });
+});
+
+test("the failure's log line records a long path cut to 512 characters, as audit entries do", async () => {
+  // A fresh copy of the function: the one above has loaded its app by now.
+  let fresh!: typeof companyApi;
+  let freshLogger!: typeof logger;
+  jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    fresh = require("../../src/functions/companyApi").companyApi;
+    freshLogger = jest.requireActual("firebase-functions/logger");
+  });
+  failures = 1;
+  const error = jest.spyOn(freshLogger, "error").mockImplementation(() => undefined);
+  // Not hex: the log masks any run of 64 hex digits.
+  const path = `/v1/${"z".repeat(6_000)}`;
+  const res = await request(express().use((req, r) => fresh(req, r))).get(path);
+  expect(res.status).toBe(500);
+  const logged = JSON.stringify(error.mock.calls);
+  error.mockRestore();
+  expect(logged).toContain(`"path":"${path.slice(0, 511)}…"`);
+  expect(logged).not.toContain(path.slice(0, 600));
 });

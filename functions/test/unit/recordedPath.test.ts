@@ -1,5 +1,6 @@
 import type { Request } from "express";
-import { MAX_RECORDED_PATH, pathOf, requestPath } from "../../src/http/context";
+import { pathOf, requestPath } from "../../src/http/context";
+import { MAX_RECORDED_PATH } from "../../src/lib/recordedPath";
 
 const req = (originalUrl: string) => ({ originalUrl }) as Request;
 
