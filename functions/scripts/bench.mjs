@@ -133,7 +133,8 @@ async function main() {
     const all = await exportInStep(base, big.key, rules, other?.base, turns);
     for (const way of Object.keys(runs)) runs[way].push(all[way]);
   }
-  const load = `load average ${loadBefore.toFixed(1)} before the rounds, ${loadavg()[0].toFixed(1)} after`;
+  const [before, after] = [loadBefore, loadavg()[0]].map((x) => x.toFixed(1));
+  const load = `load average ${before} before the rounds, ${after} after`;
   const parts = await rules.medians();
   rules.close();
   other?.worker.kill();

@@ -9,6 +9,7 @@
 //   medians so far), "forget" (drop them).
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import { ms, PAGE, pct } from "./benchExport.mjs";
 import "./benchGuard.mjs";
 
 const require = createRequire(import.meta.url);
@@ -17,26 +18,28 @@ const { auditEntry } = require("../lib/repos/auditLogs.js");
 const { FieldPath, FieldValue } = require("firebase-admin/firestore");
 
 const { hash, companyId, projectId, key, base } = JSON.parse(process.env.BENCH_FLOOR);
-const PAGE = 500;
-const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The query of the page after `after` (its `dateCreated` and id), one more than a page. */
+function pageAfter(after) {
+  const q = firestore()
+    .collection(`projects/${projectId}/findings`)
+    .orderBy("dateCreated")
+    .orderBy(FieldPath.documentId())
+    .limit(PAGE + 1);
+  return after ? q.startAfter(after.dateCreated, after.id) : q;
+}
 
 /** The raw pages, one per call, each document materialised as any reader would. */
 function rawPages() {
-  const coll = firestore().collection(`projects/${projectId}/findings`);
   let after = null;
   return async () => {
     const t0 = process.hrtime.bigint();
     const cpu = process.cpuUsage();
-    let q = coll
-      .orderBy("dateCreated")
-      .orderBy(FieldPath.documentId())
-      .limit(PAGE + 1);
-    if (after) q = q.startAfter(after.get("dateCreated"), after.id);
-    const snap = await q.get();
+    const snap = await pageAfter(after).get();
     const page = snap.docs.slice(0, PAGE);
     const findings = page.map((d) => d.data()).filter((data) => !data.hidden).length;
-    after = page[page.length - 1];
+    const last = page[page.length - 1];
+    after = { dateCreated: last.get("dateCreated"), id: last.id };
     const used = process.cpuUsage(cpu);
     return {
       ms: ms(t0),
@@ -54,19 +57,14 @@ function rawPages() {
  * it; the raw read, the ratio's denominator, stays as it has always been measured.
  */
 function streamedPages() {
-  const coll = firestore().collection(`projects/${projectId}/findings`);
   let after = null;
   return () =>
     new Promise((resolve, reject) => {
-      let q = coll
-        .orderBy("dateCreated")
-        .orderBy(FieldPath.documentId())
-        .limit(PAGE + 1);
-      if (after) q = q.startAfter(after.dateCreated, after.id);
       let read = 0;
       let findings = 0;
       let last = null;
-      q.stream()
+      pageAfter(after)
+        .stream()
         .on("data", (doc) => {
           if (++read > PAGE) return;
           const data = doc.data();
@@ -157,7 +155,7 @@ server.listen(0, "127.0.0.1", () => {
 });
 process.on("message", (m) => {
   if (m === "parts")
-    process.send(Object.fromEntries(Object.entries(parts).map(([k, xs]) => [k, median(xs)])));
+    process.send(Object.fromEntries(Object.entries(parts).map(([k, xs]) => [k, pct(xs, 50)])));
   else if (m === "forget") {
     Object.values(parts).forEach((xs) => xs.splice(0));
     process.send({});

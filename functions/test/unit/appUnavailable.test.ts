@@ -47,7 +47,7 @@ test("a failed load answers the envelope, and the next request loads the app", a
   expect(third.body).toEqual({ ok: true });
 });
 
-test("the failure's log line records a long path cut to 512 characters, as audit entries do", async () => {
+test("the failure's log line cuts a long path to 512 characters, as audit entries do", async () => {
   // A fresh copy of the function: the one above has loaded its app by now.
   let fresh!: typeof companyApi;
   let freshLogger!: typeof logger;
