@@ -156,8 +156,8 @@ export const auditEntrySchema = z
       .nullable()
       .openapi({
         description:
-          "The request path without its query: at most 512 characters, a longer one cut and " +
-          "ended with `…` (entries written before this rule may hold a longer one).",
+          "The path routed on (no query or fragment): at most 512 characters, a longer one cut " +
+          "and ended with `…` (entries written before this rule may hold a longer one).",
       }),
     status: z.number().int().nullable(),
     request_id: z.string().nullable().openapi({

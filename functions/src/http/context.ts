@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { randomUUID } from "node:crypto";
+import parseurl from "parseurl";
 import { MAX_BODY_BYTES, REGION } from "../config/constants";
 import { projectId } from "../config/params";
 import type { KeyApi } from "../lib/apiKeyFormat";
@@ -53,8 +54,13 @@ export function contextOf(res: Response): RequestContext {
   return ctx;
 }
 
-/** The request path without the query string, whole. */
-export const requestPath = (req: Request): string => req.originalUrl.split("?")[0];
+/**
+ * The request path without the query string, whole: the path Express routed the request on
+ * (parseurl, as its router does). A target in absolute form (`GET http://user@host/v1/x`) or
+ * with a `#` is routed on `/v1/x`, so that, not the text as sent, is what is recorded.
+ */
+export const requestPath = (req: Request): string =>
+  parseurl.original(req)?.pathname ?? req.originalUrl.split("?")[0];
 
 /** The request path as audit entries and log lines record it (lib/recordedPath.ts). */
 export const pathOf = (req: Request): string => recordedPath(requestPath(req));

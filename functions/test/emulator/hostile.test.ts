@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import request from "supertest";
@@ -9,7 +9,7 @@ import { FAILURES_PER_MINUTE } from "../../src/http/refusalMemory";
 import { generateKey, hashKey } from "../../src/lib/apiKeyFormat";
 import * as apiKeys from "../../src/repos/apiKeys";
 import { seedCompany, seedKey, seedVessel } from "../support/builders";
-import { auditCount, randomAddress } from "../support/http";
+import { auditCount, auditEntriesFor, randomAddress } from "../support/http";
 import { asInFunctionsRuntime } from "../support/scim";
 
 /** The attacks of a security review, each written as the requests an attacker sends. */
@@ -157,5 +157,45 @@ describe("bodies the runtime reads before the app", () => {
       status: "415",
       schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"],
     });
+  });
+});
+
+describe("a request target that would hide the resource from the audit trail", () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = companyApp.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => server.close());
+
+  /** A GET with the request target written as is on the request line (fetch cannot send one). */
+  const getTarget = (target: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path: target, headers }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject).end();
+    });
+
+  it.each([
+    [
+      "an absolute-form target with 6,000 characters of user info",
+      (p: string) => `http://${"u".repeat(6_000)}@x${p}`,
+    ],
+    ["a fragment of 6,000 characters", (p: string) => `${p}#${"f".repeat(6_000)}`],
+  ])("%s is recorded as the path it was routed on", async (_, target) => {
+    const companyId = await seedCompany();
+    const { key } = await seedKey({ api: "company", companyId, scopes: ["read"] });
+    const status = await getTarget(target("/v1/incidents"), {
+      authorization: `Bearer ${key}`,
+      "x-forwarded-for": randomAddress(),
+      "x-request-id": `target-${companyId}`,
+    });
+    expect(status).toBe(200);
+    const [entry] = await auditEntriesFor(companyId, `target-${companyId}`);
+    expect(entry).toMatchObject({ status: 200, method: "GET", path: "/v1/incidents" });
   });
 });
