@@ -55,12 +55,13 @@ export function contextOf(res: Response): RequestContext {
 }
 
 /**
- * The request path without the query string, whole: the path Express routed the request on
- * (parseurl, as its router does). A target in absolute form (`GET http://user@host/v1/x`) or
- * with a `#` is routed on `/v1/x`, so that, not the text as sent, is what is recorded.
+ * The request path without the query string, whole: the path Express routed the request on. A
+ * target in absolute form (`GET http://user@host/v1/x`) or with a `#` is routed on `/v1/x`, so
+ * that, not the text as sent, is what is recorded. The app is not mounted under a prefix, so
+ * `req.url` is the original and the router's own parse (cached on `req`) is reused.
  */
 export const requestPath = (req: Request): string =>
-  parseurl.original(req)?.pathname ?? req.originalUrl.split("?")[0];
+  (req.url === req.originalUrl ? parseurl(req) : parseurl.original(req))?.pathname ?? "";
 
 /** The request path as audit entries and log lines record it (lib/recordedPath.ts). */
 export const pathOf = (req: Request): string => recordedPath(requestPath(req));

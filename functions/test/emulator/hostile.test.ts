@@ -8,7 +8,7 @@ import { createFindingsApp } from "../../src/findings/app";
 import { FAILURES_PER_MINUTE } from "../../src/http/refusalMemory";
 import { generateKey, hashKey } from "../../src/lib/apiKeyFormat";
 import * as apiKeys from "../../src/repos/apiKeys";
-import { seedCompany, seedKey, seedVessel } from "../support/builders";
+import { seedCompany, seedKey, seedProvisioningKey, seedVessel } from "../support/builders";
 import { auditCount, auditEntriesFor, randomAddress } from "../support/http";
 import { asInFunctionsRuntime } from "../support/scim";
 
@@ -170,14 +170,17 @@ describe("a request target that would hide the resource from the audit trail", (
   });
   afterAll(() => server.close());
 
-  /** A GET with the request target written as is on the request line (fetch cannot send one). */
-  const getTarget = (target: string, headers: Record<string, string>) =>
-    new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: "127.0.0.1", port, path: target, headers }, (res) => {
+  /** A request with its target written as is on the request line (fetch cannot send one). */
+  const send = (target: string, headers: Record<string, string>, body?: string) =>
+    new Promise<{ status: number; replayed?: string | string[] }>((resolve, reject) => {
+      const method = body === undefined ? "GET" : "POST";
+      const req = httpRequest({ host: "127.0.0.1", port, path: target, method, headers }, (res) => {
         res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, replayed: res.headers["idempotent-replayed"] }),
+        );
       });
-      req.on("error", reject).end();
+      req.on("error", reject).end(body);
     });
 
   it.each([
@@ -189,7 +192,7 @@ describe("a request target that would hide the resource from the audit trail", (
   ])("%s is recorded as the path it was routed on", async (_, target) => {
     const companyId = await seedCompany();
     const { key } = await seedKey({ api: "company", companyId, scopes: ["read"] });
-    const status = await getTarget(target("/v1/incidents"), {
+    const { status } = await send(target("/v1/incidents"), {
       authorization: `Bearer ${key}`,
       "x-forwarded-for": randomAddress(),
       "x-request-id": `target-${companyId}`,
@@ -197,5 +200,20 @@ describe("a request target that would hide the resource from the audit trail", (
     expect(status).toBe(200);
     const [entry] = await auditEntriesFor(companyId, `target-${companyId}`);
     expect(entry).toMatchObject({ status: 200, method: "GET", path: "/v1/incidents" });
+  });
+
+  it("an absolute-form retry of a write with its Idempotency-Key is the same request: replayed", async () => {
+    const companyId = await seedCompany({ seatCapacity: 10, seatsUsed: 0 });
+    const headers = {
+      authorization: `Bearer ${await seedProvisioningKey(companyId)}`,
+      "content-type": "application/json",
+      "idempotency-key": `idem-${companyId}`,
+      "x-forwarded-for": randomAddress(),
+    };
+    const body = JSON.stringify({ email: `ana@${companyId}.example`, display_name: "Ana" });
+    const first = await send("/v1/users", headers, body);
+    const again = await send(`http://host/v1/users#${"f".repeat(600)}`, headers, body);
+    expect([first.status, first.replayed]).toEqual([201, undefined]);
+    expect([again.status, again.replayed]).toEqual([201, "true"]);
   });
 });

@@ -29,6 +29,5 @@ describe("the recorded request path (audit entries, log lines)", () => {
   it("is the path the request was routed on: an absolute-form target or a fragment adds nothing", () => {
     expect(pathOf(req(`http://${"u".repeat(600)}@host/v1/incidents?x=1`))).toBe("/v1/incidents");
     expect(pathOf(req(`/v1/incidents#${"f".repeat(600)}`))).toBe("/v1/incidents");
-    expect(requestPath(req("/v1/a%2Fb?x=1"))).toBe("/v1/a%2Fb");
   });
 });
