@@ -1,22 +1,16 @@
 /**
- * The filter and attribute-path grammar of RFC 7644 §3.4.2.2 and §3.5.2, as a tokenizer and a
- * recursive-descent parser producing a syntax tree. It parses the whole grammar (every
- * comparison operator, `pr`, `and`/`or`/`not`, grouping, value paths, schema URIs); what the
- * Users endpoint can answer is decided afterwards (see userFilter.ts), so an unsupported but
+ * The filter and attribute-path grammar of RFC 7644 §3.4.2.2 and §3.5.2, as a recursive-descent
+ * parser over the tokens of filterTokens.ts, producing a syntax tree. It parses the whole grammar
+ * (every comparison operator, `pr`, `and`/`or`/`not`, grouping, value paths, schema URIs); what
+ * the Users endpoint can answer is decided afterwards (see userFilter.ts), so an unsupported but
  * well-formed filter is told apart from a malformed one. Also accepts one form Microsoft Entra
  * ID sends outside the grammar: a value path followed by a sub-attribute in a comparison,
  * `emails[type eq "work"].value eq "…"`.
  */
-export class FilterSyntaxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "FilterSyntaxError";
-  }
-}
+import { FilterSyntaxError, quote, tokenize, type CompValue, type Token } from "./filterTokens";
 
 export const COMPARE_OPS = ["eq", "ne", "co", "sw", "ew", "gt", "lt", "ge", "le"] as const;
 export type CompareOp = (typeof COMPARE_OPS)[number];
-export type CompValue = string | number | boolean | null;
 
 /**
  * `[uri:]attr[.sub]`, or `attr[valueFilter][.sub]`. Names keep their spelling; compare them
@@ -37,73 +31,15 @@ export type Filter =
   | { kind: "and" | "or"; left: Filter; right: Filter }
   | { kind: "not"; filter: Filter };
 
-type Token =
-  | { type: "(" | ")" | "[" | "]" | "."; at: number }
-  | { type: "word"; text: string; at: number }
-  | { type: "value"; value: CompValue; at: number };
-
 export const MAX_FILTER_LENGTH = 1_000;
 const MAX_DEPTH = 20;
 
-const WORD = /[A-Za-z][A-Za-z0-9_:.$-]*/y;
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-// A JSON string: no raw control characters (U+0000–U+001F), escapes as JSON has them.
-// eslint-disable-next-line no-control-regex
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 /**
  * attrPath of the ABNF: `[URI ":"] ATTRNAME *1subAttr`; the URI is everything up to the last colon.
  */
 const ATTR_PATH =
   /^(?:(urn:[A-Za-z0-9:._-]+):)?([A-Za-z][A-Za-z0-9_$-]*)(?:\.([A-Za-z][A-Za-z0-9_$-]*))?$/i;
 const ATTR_NAME = /^[A-Za-z][A-Za-z0-9_$-]*$/;
-
-const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
-
-function sticky(re: RegExp, input: string, at: number): string | null {
-  re.lastIndex = at;
-  return re.exec(input)?.[0] ?? null;
-}
-
-function tokenize(input: string): Token[] {
-  const tokens: Token[] = [];
-  let at = 0;
-  while (at < input.length) {
-    const c = input[at];
-    if (c === " " || c === "\t" || c === "\n" || c === "\r") {
-      at++;
-    } else if (c === "(" || c === ")" || c === "[" || c === "]" || c === ".") {
-      tokens.push({ type: c, at });
-      at++;
-    } else if (c === '"') {
-      const text = sticky(STRING, input, at);
-      if (!text)
-        throw new FilterSyntaxError(
-          `Unterminated or malformed string at position ${at + 1}; values are JSON strings in ` +
-            `double quotes.`,
-        );
-      const value = JSON.parse(text) as string;
-      // `"\ud800"` escapes decode to a lone surrogate, which no stored text can equal.
-      if (!value.isWellFormed())
-        throw new FilterSyntaxError(
-          `The string at position ${at + 1} is not well-formed Unicode (a lone UTF-16 surrogate).`,
-        );
-      tokens.push({ type: "value", value, at });
-      at += text.length;
-    } else if (c === "-" || (c >= "0" && c <= "9")) {
-      const text = sticky(NUMBER, input, at);
-      if (!text) throw new FilterSyntaxError(`Malformed number at position ${at + 1}.`);
-      tokens.push({ type: "value", value: Number(text), at });
-      at += text.length;
-    } else {
-      const text = sticky(WORD, input, at);
-      if (!text)
-        throw new FilterSyntaxError(`Unexpected character ${quote(c)} at position ${at + 1}.`);
-      tokens.push({ type: "word", text, at });
-      at += text.length;
-    }
-  }
-  return tokens;
-}
 
 function attrPathOf(text: string, at: number): AttrPath {
   const match = ATTR_PATH.exec(text);

@@ -1,6 +1,7 @@
 import { isObject } from "../lib/isObject";
 import type { GroupChange, GroupFields } from "../services/groups";
-import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
+import { parseFilter, type AttrPath, type Filter } from "./filter";
+import { FilterSyntaxError } from "./filterTokens";
 import { MAX_MEMBERS_PER_REQUEST } from "./groupWire";
 import { assertSchemaList, propertyOf as member, operationsOf } from "./patchOp";
 import { URN } from "./routeKit";

@@ -1,5 +1,6 @@
 import { isObject } from "../lib/isObject";
-import { FilterSyntaxError, parsePath, type AttrPath, type Filter } from "./filter";
+import { parsePath, type AttrPath, type Filter } from "./filter";
+import { FilterSyntaxError } from "./filterTokens";
 import { URN } from "./routeKit";
 import { invalidSyntax, invalidValue, ScimError } from "./scimErrors";
 

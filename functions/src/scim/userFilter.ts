@@ -1,4 +1,5 @@
-import { FilterSyntaxError, parseFilter, type AttrPath, type Filter } from "./filter";
+import { parseFilter, type AttrPath, type Filter } from "./filter";
+import { FilterSyntaxError } from "./filterTokens";
 import { URN } from "./routeKit";
 import { ScimError } from "./scimErrors";
 

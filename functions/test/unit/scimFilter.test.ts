@@ -1,4 +1,5 @@
-import { FilterSyntaxError, parseFilter, parsePath } from "../../src/scim/filter";
+import { parseFilter, parsePath } from "../../src/scim/filter";
+import { FilterSyntaxError } from "../../src/scim/filterTokens";
 import { ScimError } from "../../src/scim/scimErrors";
 import { userTerms } from "../../src/scim/userFilter";
 
