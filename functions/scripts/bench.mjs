@@ -49,6 +49,8 @@ const ROUNDS = 5;
  * margin; the median of 30 by about 0.014 (docs/benchmarks.md).
  */
 const EXPORT_ROUNDS = 30;
+/** Each round's share, as the lines below print them. */
+const perRound = (shares) => shares.map((x) => x.toFixed(3)).join(", ");
 
 /** P(X <= k) for X ~ Binomial(n, 1/2). */
 function halfBinomialCdf(n, k) {
@@ -94,7 +96,8 @@ function compareLine(runs, shares, dir) {
     encoding: "utf8",
   }).trim();
   return (
-    `the same on ${dir} (HEAD ${commit}; its working tree as built)  share ${pct(shares, 50).toFixed(3)} (per round ${shares.map((x) => x.toFixed(3)).join(", ")}); ` +
+    `the same on ${dir} (HEAD ${commit}; its working tree as built)  ` +
+    `share ${pct(shares, 50).toFixed(3)} (per round ${perRound(shares)}); ` +
     `this code minus that one ${pct(diff, 50).toFixed(1)} ms a page (median; per round ${diff.map((x) => x.toFixed(1)).join(", ")})`
   );
 }
@@ -176,7 +179,9 @@ async function main() {
     `rules only (no code)     ${floor.ms.toFixed(0)} ms (median of ${EXPORT_ROUNDS}): the raw pages + per page the auth read ${parts.read.toFixed(1)} ms, the count commit ${parts.commit.toFixed(1)} ms, the entry's status ${parts.settle.toFixed(1)} ms and ` +
       `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON sent plainly and parsed here ${parts.json.toFixed(1)} ms (p50s; all but the JSON's parse in the floor process, run like the server): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
     `our code's share         ${share.toFixed(3)} of the raw time (median of the ${EXPORT_ROUNDS} rounds' own shares; target <= 0.10: ${share <= 0.1 ? "ok" : "MISSED"}; its 90% interval ${low.toFixed(3)} to ${high.toFixed(3)}, ${settled}), ` +
-      `${perPage.toFixed(1)} ms a page over the floor (the rounds' median); one round's share: middle half ${pct(shares, 25).toFixed(2)} to ${pct(shares, 75).toFixed(2)}, per round ${shares.map((x) => x.toFixed(3)).join(", ")}; ` +
+      `${perPage.toFixed(1)} ms a page over the floor (the rounds' median); one round's share: ` +
+      `middle half ${pct(shares, 25).toFixed(2)} to ${pct(shares, 75).toFixed(2)}, ` +
+      `per round ${perRound(shares)}; ` +
       `unpaired, not judged: ${((http.ms - floor.ms) / raw.ms).toFixed(2)} from the medians above; ${load}`,
     `bench process's GC      ${Object.keys(runs)
       .map((way) => `${way} ${(sum(runs[way], "gcMs") / sum(runs[way], "requests")).toFixed(1)}`)

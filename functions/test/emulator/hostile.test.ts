@@ -16,6 +16,13 @@ import { asInFunctionsRuntime } from "../support/scim";
 const findingsApp = createFindingsApp();
 const companyApp = asInFunctionsRuntime(createCompanyApp());
 
+/** The company app listening on a free local port, for requests written as bytes. */
+async function listening(): Promise<{ server: Server; port: number }> {
+  const server = companyApp.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 async function auditEntries(companyId: string) {
   return (await firestore().collection(`companies/${companyId}/auditLogs`).get()).docs.map((d) =>
     d.data(),
@@ -92,9 +99,9 @@ describe("bodies the runtime reads before the app", () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    server = companyApp.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const started = await listening();
+    server = started.server;
+    base = `http://127.0.0.1:${started.port}`;
   });
   afterAll(() => server.close());
 
@@ -164,9 +171,7 @@ describe("a request target that would hide the resource from the audit trail", (
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = companyApp.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    port = (server.address() as AddressInfo).port;
+    ({ server, port } = await listening());
   });
   afterAll(() => server.close());
 
@@ -202,7 +207,7 @@ describe("a request target that would hide the resource from the audit trail", (
     expect(entry).toMatchObject({ status: 200, method: "GET", path: "/v1/incidents" });
   });
 
-  it("an absolute-form retry of a write with its Idempotency-Key is the same request: replayed", async () => {
+  it("an absolute-form retry of an idempotent write is the same request: replayed", async () => {
     const companyId = await seedCompany({ seatCapacity: 10, seatsUsed: 0 });
     const headers = {
       authorization: `Bearer ${await seedProvisioningKey(companyId)}`,

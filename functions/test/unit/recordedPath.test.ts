@@ -26,7 +26,7 @@ describe("the recorded request path (audit entries, log lines)", () => {
     expect(recorded.isWellFormed()).toBe(true);
   });
 
-  it("is the path the request was routed on: an absolute-form target or a fragment adds nothing", () => {
+  it("is the routed path: an absolute-form target or a fragment adds nothing", () => {
     expect(pathOf(req(`http://${"u".repeat(600)}@host/v1/incidents?x=1`))).toBe("/v1/incidents");
     expect(pathOf(req(`/v1/incidents#${"f".repeat(600)}`))).toBe("/v1/incidents");
   });
