@@ -21,7 +21,7 @@
 // scripts/benchExport.mjs. Then the first copy of a large vessel and one delta after 100 changes
 // (scripts/benchSync.mjs), the module-load time of each exported function
 // (scripts/benchModuleLoad.mjs), the whole cold start of a fresh Functions-emulator worker to its
-// first answer (scripts/benchColdStart.mjs), both again on the code before the bundles
+// first answer (scripts/benchColdStart.mjs), both interleaved with the code before the bundles
 // (scripts/benchBefore.mjs), and last the rate-limit counter at an identity provider's speed
 // (scripts/benchCounter.mjs; alone: npm run bench:counter).
 import { execFileSync } from "node:child_process";

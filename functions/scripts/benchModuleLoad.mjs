@@ -17,7 +17,8 @@
 // wall clock on a shared machine, printed beside), medians of ROUNDS processes, with the files
 // loaded (CommonJS and ES modules, counted by a module hook).
 //   node scripts/benchModuleLoad.mjs [ROUNDS] [DIR]   (after npm run build; DIR: another
-//   checkout's functions/ directory, built, to compare: docs/benchmarks.md, "Cold start")
+//   checkout's functions/ directory, built, measured interleaved with this one to compare:
+//   docs/benchmarks.md, "Cold start")
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -133,43 +134,51 @@ function measureOnce(dir, main, name) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const mainOf = (dir) => JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")).main;
 
-/** The median CPU ms of one function's load and first call (benchColdStart.mjs's share). */
-export function moduleLoadFigure(name, rounds = ROUNDS, dir = FUNCTIONS_DIR) {
-  const runs = Array.from({ length: rounds }, () => measureOnce(dir, mainOf(dir), name));
-  return median(runs.map((r) => r.indexCpu + r.ownCpu));
+/**
+ * One function's runs in each of `dirs`, the directories alternating process by process (ABBA:
+ * A B, B A, A B…), so that no code draws a quieter minute than another.
+ */
+function interleavedRuns(name, rounds, dirs) {
+  const runs = dirs.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 ? [...dirs.keys()].reverse() : [...dirs.keys()];
+    for (const d of order) runs[d].push(measureOnce(dirs[d], mainOf(dirs[d]), name));
+  }
+  return runs;
+}
+
+/** A function's line: load, first call and their sum, CPU then wall, files and the outcome. */
+function figureLine(name, runs) {
+  if (runs[0].missing) return `  ${name.padEnd(23)} not in this code`;
+  const figure = (pick) => median(runs.map(pick)).toFixed(0).padStart(4);
+  const load = median(runs.map((r) => r.indexCpu));
+  const target = name.endsWith("Api") ? 250 : 150;
+  const { indexModules, modules, outcome } = runs[0];
+  return (
+    `  ${name.padEnd(23)} ${figure((r) => r.indexCpu)} + ${figure((r) => r.ownCpu)} = ${figure((r) => r.indexCpu + r.ownCpu)} ms ` +
+    `[${figure((r) => r.index)} + ${figure((r) => r.own)} = ${figure((r) => r.index + r.own)}]  ${indexModules} + ${modules - indexModules} files` +
+    `${outcome === null ? ", first call not timed" : ` (first call: ${outcome})`}: load ${load <= target ? "ok" : "MISSED"}`
+  );
 }
 
 /**
  * One line per function: load, then its first call, and the sum, in CPU time (wall clock in
  * brackets), the modules loaded, and what the first call answered. The issue's targets are for
  * the load; the first call and the sum stand beside it, so that no cost hides in the first call.
+ * One list of lines per directory of `dirs`, measured interleaved.
  */
-export function moduleLoadFigures(rounds = ROUNDS, dir = FUNCTIONS_DIR) {
-  const main = mainOf(dir);
-  const lines = [
-    `module load per function (${main}; a fresh process per function with FUNCTION_TARGET, medians of ${rounds}; CPU ms, wall ms in brackets): load + first call = total (target, on the load: APIs <= 250, the others <= 150)`,
-  ];
+export function moduleLoadFigures(rounds = ROUNDS, dirs = [FUNCTIONS_DIR]) {
+  const lines = dirs.map((dir) => [
+    `module load per function (${mainOf(dir)}; a fresh process per function with FUNCTION_TARGET, medians of ${rounds}; CPU ms, wall ms in brackets): load + first call = total (target, on the load: APIs <= 250, the others <= 150)`,
+  ]);
   for (const name of Object.keys(FIRST_CALL)) {
-    const runs = Array.from({ length: rounds }, () => measureOnce(dir, main, name));
-    if (runs[0].missing) {
-      lines.push(`  ${name.padEnd(23)} not in this code`);
-      continue;
-    }
-    const figure = (pick) => median(runs.map(pick)).toFixed(0).padStart(4);
-    const load = median(runs.map((r) => r.indexCpu));
-    const target = name.endsWith("Api") ? 250 : 150;
-    const { indexModules, modules, outcome } = runs[0];
-    lines.push(
-      `  ${name.padEnd(23)} ${figure((r) => r.indexCpu)} + ${figure((r) => r.ownCpu)} = ${figure((r) => r.indexCpu + r.ownCpu)} ms ` +
-        `[${figure((r) => r.index)} + ${figure((r) => r.own)} = ${figure((r) => r.index + r.own)}]  ${indexModules} + ${modules - indexModules} files` +
-        `${outcome === null ? ", first call not timed" : ` (first call: ${outcome})`}: load ${load <= target ? "ok" : "MISSED"}`,
-    );
+    interleavedRuns(name, rounds, dirs).forEach((runs, d) => lines[d].push(figureLine(name, runs)));
   }
   return lines;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = Number(process.argv[2] ?? ROUNDS);
-  const dir = resolve(process.argv[3] ?? FUNCTIONS_DIR);
-  console.log(moduleLoadFigures(rounds, dir).join("\n"));
+  const dirs = process.argv[3] ? [FUNCTIONS_DIR, resolve(process.argv[3])] : [FUNCTIONS_DIR];
+  console.log(moduleLoadFigures(rounds, dirs).flat().join("\n"));
 }
