@@ -129,6 +129,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // A preload for `node --require` (scripts/benchWorkerPreload.cjs) is CommonJS by necessity.
+    files: ["scripts/**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { ...globals.node } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["src/tools/**/*.ts", "test/**/*.ts"],
     rules: { "no-console": "off" },
   },

@@ -3,14 +3,15 @@
 // firebase-tools' functionsEmulatorRuntime.js, in the functions directory, with the function's
 // FUNCTION_TARGET, functions/.env and a Unix socket), to the first answered request:
 // `GET /v1/project` with a findings key, and a SCIM `GET /Users?filter=userName eq "…"` with a
-// provisioning key. Printed: wall clock and the worker's CPU (Linux: /proc), medians of ROUNDS
-// fresh workers, and where that CPU went, taken inside the same worker
-// (scripts/benchWorkerPreload.mjs): the runtime's own start before it loads our code, our module
-// load (its require of the functions directory), and the rest up to the answer. This code and the
-// code before the bundles (benchBefore.mjs) are measured interleaved, worker by worker, and so is
-// the module load of every function (benchModuleLoad.mjs) before it, each part with the machine's
-// load average. Under the emulators (FIRESTORE_EMULATOR_HOST), after npm run build and
-// scripts/buildTestSupport.mjs:
+// provisioning key, each answered 200. Printed: the wall clock, and the worker's CPU taken inside
+// it (scripts/benchWorkerPreload.cjs, preloaded with --require) in four parts: Node and the
+// runtime before our code, our module load (the runtime's require of the functions directory),
+// the runtime's HTTP server up to the request's arrival, and our first request, which loads what
+// the code loads at first use and the Firestore client. Medians of ROUNDS workers (made even),
+// this code and the code before the bundles (benchBefore.mjs) interleaved worker by worker, and
+// the paired difference. The module load of every function (benchModuleLoad.mjs) of both comes
+// first, interleaved the same way. Each part with the machine's load average. Under the emulators
+// (FIRESTORE_EMULATOR_HOST), after npm run build and scripts/buildTestSupport.mjs:
 //   npm run bench:coldstart [-- ROUNDS]   (a section of `npm run bench`)
 //   bash scripts/bench.sh benchColdStart.mjs ROUNDS DIR   (the cold start alone, of this code and
 //   of DIR, another checkout's built functions/ directory, interleaved)
@@ -20,14 +21,14 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
 import { mainOf, moduleLoadFigures } from "./benchModuleLoad.mjs";
 
 const require = createRequire(import.meta.url);
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = 5;
-const PRELOAD = join(FUNCTIONS_DIR, "scripts", "benchWorkerPreload.mjs");
+const PRELOAD = join(FUNCTIONS_DIR, "scripts", "benchWorkerPreload.cjs");
 const PROJECT = "demo-safety-apis";
 /** A worker that has not answered by then is a failure, not a figure. */
 const TIMEOUT_MS = 60_000;
@@ -44,12 +45,6 @@ function userEnv(dir) {
   return env;
 }
 
-/** CPU ms a process has used so far (utime + stime from /proc, in clock ticks of 10 ms). */
-function cpuOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const get = (socketPath, path, key) =>
   new Promise((done, fail) => {
     const req = http.get(
@@ -62,14 +57,25 @@ const get = (socketPath, path, key) =>
     req.on("error", fail);
   });
 
-/** Spawns a fresh worker of `dir` for `target` and times its first answer to `path`. */
+/** Stops a worker and waits for it to be gone, so the next one starts alone. */
+function stop(worker) {
+  if (worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve();
+  const gone = new Promise((done) => worker.once("exit", done));
+  worker.kill();
+  return gone;
+}
+
+/**
+ * Spawns a fresh worker of `dir` for `target` and times its first answer to `path`: the wall
+ * clock from the spawn, and the worker's CPU at four points (scripts/benchWorkerPreload.cjs).
+ */
 async function coldStart(dir, target, path, key) {
   const stamp = `${process.pid}-${Date.now()}`;
   const socketPath = join(tmpdir(), `coldstart-${stamp}.sock`);
-  const loadFile = join(tmpdir(), `coldstart-${stamp}.json`);
+  const pointsFile = join(tmpdir(), `coldstart-${stamp}.json`);
   const runtime = join(dir, "node_modules/firebase-tools/lib/emulator/functionsEmulatorRuntime.js");
   const t0 = process.hrtime.bigint();
-  const worker = spawn(process.execPath, ["--import", pathToFileURL(PRELOAD).href, runtime], {
+  const worker = spawn(process.execPath, ["--require", PRELOAD, runtime], {
     cwd: dir,
     env: {
       METADATA_SERVER_DETECTION: "none",
@@ -87,7 +93,7 @@ async function coldStart(dir, target, path, key) {
         storageBucket: `${PROJECT}.appspot.com`,
       }),
       PORT: socketPath,
-      BENCH_LOAD_FILE: loadFile,
+      BENCH_LOAD_FILE: pointsFile,
     },
     // The runtime logs to the emulator over the IPC channel.
     stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -95,27 +101,36 @@ async function coldStart(dir, target, path, key) {
   worker.on("message", () => undefined);
   let stderr = "";
   worker.stderr.on("data", (chunk) => (stderr += chunk));
+  const failed = (why) => new Error(`worker of ${dir} for ${target} ${why}: ${stderr.slice(-400)}`);
   try {
     for (;;) {
-      if (Number(process.hrtime.bigint() - t0) / 1e6 > TIMEOUT_MS || worker.exitCode !== null)
-        throw new Error(`worker for ${target} did not answer: ${stderr.slice(-400)}`);
+      if (Number(process.hrtime.bigint() - t0) / 1e6 > TIMEOUT_MS) throw failed("timed out");
+      if (worker.exitCode !== null || worker.signalCode !== null) throw failed("exited");
       const status = await get(socketPath, path, key).catch(() => null);
       if (status !== null) {
         const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const cpu = cpuOf(worker.pid);
-        if (!existsSync(loadFile))
-          throw new Error(`worker for ${target}: the runtime did not require ${dir} (preload)`);
-        return { ms, cpu, status, ...JSON.parse(readFileSync(loadFile, "utf8")) };
+        if (status !== 200) throw failed(`answered ${status}, not 200`);
+        // The preload writes its points when the answer is sent, just before it arrives here.
+        for (let i = 0; i < 100 && !existsSync(pointsFile); i++)
+          await new Promise((r) => setTimeout(r, 10));
+        if (!existsSync(pointsFile)) throw failed("recorded no points (preload)");
+        return { ms, ...JSON.parse(readFileSync(pointsFile, "utf8")) };
       }
       await new Promise((r) => setTimeout(r, 5));
     }
   } finally {
-    worker.kill();
-    rmSync(loadFile, { force: true });
+    await stop(worker);
+    rmSync(pointsFile, { force: true });
+    rmSync(socketPath, { force: true });
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median; of an even count, the mean of the middle two. */
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[Math.floor(mid)];
+};
 
 /** The seeded keys and the two first requests a cold start is timed to. */
 async function coldStartCases() {
@@ -140,42 +155,62 @@ async function coldStartCases() {
   ];
 }
 
-/** One worker's figures, as medians: wall and CPU to the first answer, and where the CPU went. */
+/** A way's figures: medians over its workers of the wall clock and of each part of the CPU. */
 function coldStartLine(label, runs) {
-  const m = (pick) => median(runs.map(pick));
-  const cpu = m((r) => r.cpu);
-  const load = m((r) => r.loadCpu);
-  const runtime = m((r) => r.runtimeCpu);
-  return (
-    `  ${label.padEnd(16)} ${m((r) => r.ms).toFixed(0)} ms wall, worker CPU ${cpu} ms ` +
-    `(status ${runs[0].status}): the runtime before our code ${runtime.toFixed(0)} ms, ` +
-    `our module load ${load.toFixed(0)} ms [${m((r) => r.loadMs).toFixed(0)} wall] = ` +
-    `${((100 * load) / cpu).toFixed(0)}% of the worker's CPU, the rest to the answer ` +
-    `${m((r) => r.cpu - r.runtimeCpu - r.loadCpu).toFixed(0)} ms`
-  );
+  const m = (pick) => median(runs.map(pick)).toFixed(0);
+  const total = median(runs.map((r) => r.answered));
+  const load = median(runs.map((r) => r.loaded - r.required));
+  const first = median(runs.map((r) => r.answered - r.arrived));
+  const share = (x) => `${((100 * x) / total).toFixed(0)}%`;
+  return [
+    `  ${label}: first answer ${m((r) => r.ms)} ms wall, worker CPU ${total.toFixed(0)} ms:`,
+    `    Node and the runtime before our code ${m((r) => r.required)} ms, ` +
+      `our module load ${load.toFixed(0)} ms (${share(load)}), ` +
+      `the runtime's server ${m((r) => r.arrived - r.loaded)} ms, ` +
+      `our first request ${first.toFixed(0)} ms (${share(first)}; ` +
+      `with the code it loads at first use and the Firestore client)`,
+  ];
 }
 
+/** The difference of two ways' paired figures (B minus A), as a median over the pairs. */
+const pairedDifference = (a, b, pick) => median(a.map((run, i) => pick(b[i]) - pick(run)));
+
 /**
- * One block per request: each of `ways` ([label, dir] pairs, a built functions/ directory each)
- * gets ROUNDS fresh workers, the ways alternating worker by worker (ABBA: A B, B A, A B…), so
- * that no way draws a quieter minute than another.
+ * One block per request: each of the two `ways` ([label, dir] pairs, a built functions/ directory
+ * each) gets `rounds` fresh workers (an even number: each way leads as often), the ways
+ * alternating worker by worker (A B, B A, A B…, the first way to lead alternating by request too),
+ * after one pair not recorded, so that neither draws the first worker after the seeding or a
+ * quieter minute than the other.
  */
 export async function coldStartFigures(rounds, ways) {
+  if (ways.length !== 2 || rounds % 2) throw new Error("two ways and an even number of rounds");
   const cases = await coldStartCases();
   const lines = [
-    `cold start on the Functions emulator: a fresh worker spawned to its first answer, medians of ${rounds} per way, the ways interleaved; ` +
-      `module load = the CPU of the runtime's require of the functions directory, taken inside the worker (scripts/benchWorkerPreload.mjs)`,
+    `cold start on the Functions emulator: a fresh worker spawned to its first answer (200), medians of ${rounds} per way, the two ways interleaved; ` +
+      `the worker's CPU taken inside it in parts (scripts/benchWorkerPreload.cjs); our module load is the runtime's require of the functions directory`,
   ];
-  for (const [target, path, caseKey, label] of cases) {
-    const runs = ways.map(() => []);
-    for (let i = 0; i < rounds; i++) {
-      const order = i % 2 ? [...ways.keys()].reverse() : [...ways.keys()];
-      for (const w of order) runs[w].push(await coldStart(ways[w][1], target, path, caseKey));
+  for (const [c, [target, path, caseKey, label]] of cases.entries()) {
+    const runs = [[], []];
+    for (let i = -1; i < rounds; i++) {
+      const order = (i + c) % 2 ? [1, 0] : [0, 1];
+      for (const w of order) {
+        const run = await coldStart(ways[w][1], target, path, caseKey);
+        if (i >= 0) runs[w].push(run);
+      }
     }
-    lines.push(`  ${label}`, ...ways.map(([way], w) => coldStartLine(way, runs[w])));
+    const [a, b] = runs;
+    lines.push(
+      `  ${label}`,
+      ...ways.flatMap(([way], w) => coldStartLine(way, runs[w])),
+      `    paired, ${ways[1][0]} minus ${ways[0][0]}: wall ${pairedDifference(a, b, (r) => r.ms).toFixed(0)} ms, ` +
+        `worker CPU ${pairedDifference(a, b, (r) => r.answered).toFixed(0)} ms`,
+    );
   }
   return lines;
 }
+
+/** The cold start's rounds: `rounds`, or one more when odd, so that each way leads as often. */
+const evenRounds = (rounds) => rounds + (rounds % 2);
 
 const loadAverage = () =>
   `load average ${loadavg()
@@ -201,7 +236,7 @@ export async function coldStartSection(rounds = ROUNDS) {
       `Before the bundles (commit ${BEFORE}, built in a temporary worktree; interleaved with the above, process by process):`,
       ...old,
       "",
-      ...(await coldStartFigures(rounds, ways)),
+      ...(await coldStartFigures(evenRounds(rounds), ways)),
       loadAverage(),
     ];
   });
@@ -212,7 +247,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const lines = process.argv[3]
     ? [
         loadAverage(),
-        ...(await coldStartFigures(rounds, [
+        ...(await coldStartFigures(evenRounds(rounds), [
           ["this code", FUNCTIONS_DIR],
           [process.argv[3], resolve(process.argv[3])],
         ])),

@@ -135,13 +135,14 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const mainOf = (dir) => JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")).main;
 
 /**
- * One function's runs in each of `dirs`, the directories alternating process by process (ABBA:
- * A B, B A, A B…), so that no code draws a quieter minute than another.
+ * One function's runs in each of `dirs`, the directories alternating process by process (A B,
+ * B A, A B…, which leads first alternating from function to function), so that no code draws a
+ * quieter minute than another.
  */
-function interleavedRuns(name, rounds, dirs) {
+function interleavedRuns(name, lead, rounds, dirs) {
   const runs = dirs.map(() => []);
   for (let i = 0; i < rounds; i++) {
-    const order = i % 2 ? [...dirs.keys()].reverse() : [...dirs.keys()];
+    const order = (i + lead) % 2 ? [...dirs.keys()].reverse() : [...dirs.keys()];
     for (const d of order) runs[d].push(measureOnce(dirs[d], mainOf(dirs[d]), name));
   }
   return runs;
@@ -171,8 +172,9 @@ export function moduleLoadFigures(rounds = ROUNDS, dirs = [FUNCTIONS_DIR]) {
   const lines = dirs.map((dir) => [
     `module load per function (${mainOf(dir)}; a fresh process per function with FUNCTION_TARGET, medians of ${rounds}; CPU ms, wall ms in brackets): load + first call = total (target, on the load: APIs <= 250, the others <= 150)`,
   ]);
-  for (const name of Object.keys(FIRST_CALL)) {
-    interleavedRuns(name, rounds, dirs).forEach((runs, d) => lines[d].push(figureLine(name, runs)));
+  for (const [lead, name] of Object.keys(FIRST_CALL).entries()) {
+    const runs = interleavedRuns(name, lead, rounds, dirs);
+    runs.forEach((ofDir, d) => lines[d].push(figureLine(name, ofDir)));
   }
   return lines;
 }
@@ -180,5 +182,6 @@ export function moduleLoadFigures(rounds = ROUNDS, dirs = [FUNCTIONS_DIR]) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = Number(process.argv[2] ?? ROUNDS);
   const dirs = process.argv[3] ? [FUNCTIONS_DIR, resolve(process.argv[3])] : [FUNCTIONS_DIR];
-  console.log(moduleLoadFigures(rounds, dirs).flat().join("\n"));
+  const tables = moduleLoadFigures(rounds, dirs).map((lines, d) => [`${dirs[d]}:`, ...lines]);
+  console.log(tables.map((lines) => lines.join("\n")).join("\n\n"));
 }
