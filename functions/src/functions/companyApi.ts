@@ -2,9 +2,11 @@ import { onRequest } from "firebase-functions/v2/https";
 import { PAGE_TOKEN_SECRET } from "../config/params";
 import { apiOptions } from "../config/runtime";
 import { appUnavailable } from "../http/appUnavailable";
-import { lazyOnce } from "../lib/lazy";
+import { lazyOnce, loadOrExit } from "../lib/lazy";
 
-const companyApp = lazyOnce(async () => (await import("../company/app")).createCompanyApp());
+const companyApp = lazyOnce(async () =>
+  (await loadOrExit(() => import("../company/app"))).createCompanyApp(),
+);
 
 /** The Company Safety-Data and Provisioning API (its app also serves SCIM). */
 export const companyApi = onRequest(

@@ -1,12 +1,13 @@
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { jobOptions } from "../config/runtime";
+import { loadOrExit } from "../lib/lazy";
 import { jobFinished } from "../logs";
 
 /** The daily KPI rollup of every company with the company API on (GET /v1/kpis serves it). */
 export const kpiRollupDaily = onSchedule(
   { ...jobOptions, schedule: "every day 02:30", timeZone: "Etc/UTC" },
   async () => {
-    const { refreshAllRollups } = await import("../services/rollupJob");
+    const { refreshAllRollups } = await loadOrExit(() => import("../services/rollupJob"));
     jobFinished("kpi_rollup.daily", await refreshAllRollups());
   },
 );
@@ -19,7 +20,7 @@ export const kpiRollupDaily = onSchedule(
 export const accountIntentSweep = onSchedule(
   { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
   async () => {
-    const { sweepAccountIntents } = await import("../services/users/accountSync");
+    const { sweepAccountIntents } = await loadOrExit(() => import("../services/users/accountSync"));
     jobFinished("provisioning.intent_sweep", await sweepAccountIntents());
   },
 );
@@ -33,7 +34,7 @@ export const accountIntentSweep = onSchedule(
 export const groupRoleSweep = onSchedule(
   { ...jobOptions, schedule: "every 10 minutes", timeZone: "Etc/UTC" },
   async () => {
-    const { sweepGroupRoles } = await import("../services/groupSweep");
+    const { sweepGroupRoles } = await loadOrExit(() => import("../services/groupSweep"));
     jobFinished("group.role_sweep", await sweepGroupRoles());
   },
 );

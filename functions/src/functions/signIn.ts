@@ -1,5 +1,6 @@
 import { beforeUserSignedIn, HttpsError } from "firebase-functions/v2/identity";
 import { shared } from "../config/runtime";
+import { loadOrExit } from "../lib/lazy";
 
 /**
  * Sign-in follows the roster: a deactivated or removed person cannot sign in (even if Firebase
@@ -9,7 +10,7 @@ export const rosterSignIn = beforeUserSignedIn(
   // One roster transaction a sign-in: 80 at once measured well inside the default 256 MiB.
   { ...shared, concurrency: 80 },
   async (event) => {
-    const { recordSignIn } = await import("../services/users/commit");
+    const { recordSignIn } = await loadOrExit(() => import("../services/users/commit"));
     if ((await recordSignIn(event.data?.uid ?? "")) === "refused") {
       throw new HttpsError(
         "permission-denied",

@@ -1,5 +1,6 @@
 import { onDocumentWritten } from "firebase-functions/v2/firestore";
 import { rematchOptions, triggerOptions } from "../config/runtime";
+import { loadOrExit } from "../lib/lazy";
 import { jobFinished } from "../logs";
 
 /**
@@ -9,7 +10,9 @@ import { jobFinished } from "../logs";
 export const departmentRematch = onDocumentWritten(
   { ...rematchOptions, document: "companies/{companyId}/departments/{departmentId}" },
   async (event) => {
-    const { nameToRematch, rematchDepartment } = await import("../services/departmentRematch");
+    const { nameToRematch, rematchDepartment } = await loadOrExit(
+      () => import("../services/departmentRematch"),
+    );
     const name = nameToRematch(event.data?.before.data(), event.data?.after.data());
     if (name === null) return;
     const { companyId, departmentId } = event.params;
@@ -27,15 +30,16 @@ export const departmentRematch = onDocumentWritten(
 export const roleRematch = onDocumentWritten(
   { ...rematchOptions, document: "companies/{companyId}" },
   async (event) => {
-    const { rematchRoles, roleSettingsChanged, groupMapChanged } =
-      await import("../services/roleRematch");
+    const { rematchRoles, roleSettingsChanged, groupMapChanged } = await loadOrExit(
+      () => import("../services/roleRematch"),
+    );
     const [before, after] = [event.data?.before.data(), event.data?.after.data()];
     const [roles, groups] = [roleSettingsChanged(before, after), groupMapChanged(before, after)];
     if (!roles && !groups) return;
     const { companyId } = event.params;
     const users = roles ? await rematchRoles(companyId) : 0;
     // After the role map: a role a group gives wins over it.
-    const { rematchGroups } = await import("../services/groupSweep");
+    const { rematchGroups } = await loadOrExit(() => import("../services/groupSweep"));
     const pages = groups ? await rematchGroups(companyId) : 0;
     jobFinished("role.rematch", { companyId, users, pages });
   },
@@ -46,7 +50,7 @@ export const roleRematch = onDocumentWritten(
  * write of a finding, of one of its comments or files, or of an incident records the server time
  * and the state of its finding or incident. Each run reads the current state, never the event's.
  */
-const changes = () => import("../services/changes");
+const changes = () => loadOrExit(() => import("../services/changes"));
 const findingDocument = "projects/{projectId}/findings/{findingId}";
 
 export const onFindingWritten = onDocumentWritten(

@@ -7,3 +7,24 @@ export function lazyOnce<T>(build: () => Promise<T>): () => Promise<T> {
       throw err;
     }));
 }
+
+/** How long an instance whose code failed to load goes on answering before it exits. */
+export const EXIT_AFTER_MS = 2000;
+
+/**
+ * Our code loaded at its first use (`import()` of a module: a chunk of the bundle), ending the
+ * instance when it fails. Node keeps an ES module that failed to load or to run in its failed
+ * state, so every later import of it in this process would fail the same way and the instance
+ * would answer errors until it is recycled. So a failed load is thrown to the caller, which
+ * answers its request, and the process exits EXIT_AFTER_MS later: the platform starts a fresh
+ * instance. The bundles' deferred Admin SDK files do the same (scripts/bundle.mjs).
+ */
+export async function loadOrExit<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    process.exitCode = 1;
+    setTimeout(() => process.exit(1), EXIT_AFTER_MS).unref();
+    throw err;
+  }
+}

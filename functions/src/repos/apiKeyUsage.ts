@@ -5,6 +5,7 @@ import {
   type WriteBatch,
 } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
+import { setBounded } from "../lib/bounded";
 import { apiKeysCollection, usageRef } from "./apiKeys";
 
 /**
@@ -73,8 +74,11 @@ function isConflict(err: unknown): boolean {
 
 /**
  * When this instance last wrote each counter document (by path): older prefetched reads are stale.
+ * Bounded, oldest written first out: a forgotten document only costs a stale read its
+ * compare-and-swap refuses, and one retry.
  */
 const lastWrite = new Map<string, Timestamp>();
+const MAX_WRITES_KEPT = 50_000;
 
 const FIELDS = ["minuteWindow", "minuteCount", "dayWindow", "dayCount"] as const;
 
@@ -138,7 +142,7 @@ export async function consumeDoc<D extends UsageDecision>(
     if (also) decisions.forEach((d, i) => d.allowed && also(batch, i));
     try {
       const [result] = await batch.commit();
-      lastWrite.set(ref.path, result.writeTime);
+      setBounded(lastWrite, ref.path, result.writeTime, MAX_WRITES_KEPT);
       return decisions;
     } catch (err) {
       if (!isConflict(err)) throw err;

@@ -32,10 +32,14 @@ function ephemeralCredentials(): SigningCredentials {
 
 /**
  * The client, loaded at the first link signed: @google-cloud/storage is large and most requests
- * sign nothing. A failed load or construction is retried by the next link, not kept.
+ * sign nothing. A failed load or construction is retried by the next link, not kept. `require`,
+ * not `import()`: the package's CommonJS build, the one the tests and the deploy package check
+ * load (an `import()` in the ES-module bundle would take its ES-module build), and a CommonJS
+ * module that failed to load is loaded again by the next `require`.
  */
 const client = lazyOnce(async (): Promise<Storage> => {
-  const { Storage } = await import("@google-cloud/storage");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Storage } = require("@google-cloud/storage") as typeof import("@google-cloud/storage");
   const hasCredentials = Boolean(process.env.GOOGLE_APPLICATION_CREDENTIALS);
   return onEmulator() && !hasCredentials
     ? new Storage({ projectId: projectId(), credentials: ephemeralCredentials() })

@@ -33,6 +33,7 @@ test("a failed load answers the envelope, and the next request loads the app", a
   expect(first.body.error.code).toBe("internal");
   expect(first.body.error.request_id).toMatch(/^req_[0-9a-f]{32}$/);
   expect(first.headers["x-request-id"]).toBe(first.body.error.request_id);
+  expect(first.headers["cache-control"]).toBe("no-store");
 
   const scim = await request(server).get("/scim/v2/Users");
   expect(scim.status).toBe(500);
