@@ -30,16 +30,18 @@ export const departmentRematch = onDocumentWritten(
 export const roleRematch = onDocumentWritten(
   { ...rematchOptions, document: "companies/{companyId}" },
   async (event) => {
-    const { rematchRoles, roleSettingsChanged, groupMapChanged } = await loadOrExit(
-      () => import("../services/roleRematch"),
-    );
+    // Both loaded before any write: a failed load fails the event before half its work.
+    const [{ rematchRoles, roleSettingsChanged, groupMapChanged }, { rematchGroups }] =
+      await Promise.all([
+        loadOrExit(() => import("../services/roleRematch")),
+        loadOrExit(() => import("../services/groupSweep")),
+      ]);
     const [before, after] = [event.data?.before.data(), event.data?.after.data()];
     const [roles, groups] = [roleSettingsChanged(before, after), groupMapChanged(before, after)];
     if (!roles && !groups) return;
     const { companyId } = event.params;
     const users = roles ? await rematchRoles(companyId) : 0;
     // After the role map: a role a group gives wins over it.
-    const { rematchGroups } = await loadOrExit(() => import("../services/groupSweep"));
     const pages = groups ? await rematchGroups(companyId) : 0;
     jobFinished("role.rematch", { companyId, users, pages });
   },

@@ -1,4 +1,6 @@
 import express from "express";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import request from "supertest";
 import { EXIT_AFTER_MS, loadOrExit } from "../../src/lib/lazy";
 import { logger } from "../support/logger";
@@ -57,4 +59,20 @@ test("an API whose app fails to load answers the envelope, then the instance exi
   expect(process.exitCode).toBe(1);
   await waitPastExit();
   expect(exit).toHaveBeenCalledWith(1);
+});
+
+test("every function loads its code at first use through loadOrExit", () => {
+  const dir = join(__dirname, "../../src/functions");
+  const bare: string[] = [];
+  let wrapped = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+    const source = readFileSync(join(dir, file), "utf8");
+    for (const [at] of source.matchAll(/(loadOrExit\(\s*\(\) => )?import\(/g)) {
+      if (at.startsWith("loadOrExit")) wrapped++;
+      else bare.push(file);
+    }
+  }
+  expect(bare).toEqual([]);
+  // The two APIs, the ten callables, four in the triggers, the three jobs and the sign-in.
+  expect(wrapped).toBe(20);
 });
