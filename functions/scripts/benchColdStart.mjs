@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
-import { mainOf, moduleLoadFigures } from "./benchModuleLoad.mjs";
+import { alternating, mainOf, moduleLoadFigures } from "./benchModuleLoad.mjs";
 
 const require = createRequire(import.meta.url);
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -192,8 +192,7 @@ export async function coldStartFigures(rounds, ways) {
   for (const [c, [target, path, caseKey, label]] of cases.entries()) {
     const runs = [[], []];
     for (let i = -1; i < rounds; i++) {
-      const order = (i + c) % 2 ? [1, 0] : [0, 1];
-      for (const w of order) {
+      for (const w of alternating(i, c, 2)) {
         const run = await coldStart(ways[w][1], target, path, caseKey);
         if (i >= 0) runs[w].push(run);
       }

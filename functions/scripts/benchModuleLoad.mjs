@@ -135,15 +135,23 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const mainOf = (dir) => JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")).main;
 
 /**
- * One function's runs in each of `dirs`, the directories alternating process by process (A B,
- * B A, A B…, which leads first alternating from function to function), so that no code draws a
- * quieter minute than another.
+ * The order of round `i`'s ways (indexes 0…count-1) when they alternate (A B, B A, A B…) and
+ * `lead` shifts which way goes first, so that no way draws a quieter minute than another.
+ */
+export const alternating = (i, lead, count) => {
+  const order = [...Array(count).keys()];
+  return (i + lead) % 2 ? order.reverse() : order;
+};
+
+/**
+ * One function's runs in each of `dirs`, the directories alternating process by process, which
+ * leads first alternating from function to function.
  */
 function interleavedRuns(name, lead, rounds, dirs) {
   const runs = dirs.map(() => []);
   for (let i = 0; i < rounds; i++) {
-    const order = (i + lead) % 2 ? [...dirs.keys()].reverse() : [...dirs.keys()];
-    for (const d of order) runs[d].push(measureOnce(dirs[d], mainOf(dirs[d]), name));
+    for (const d of alternating(i, lead, dirs.length))
+      runs[d].push(measureOnce(dirs[d], mainOf(dirs[d]), name));
   }
   return runs;
 }
