@@ -24,6 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
 import { alternating, mainOf, moduleLoadFigures } from "./benchModuleLoad.mjs";
+import { median } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -124,13 +125,6 @@ async function coldStart(dir, target, path, key) {
     rmSync(socketPath, { force: true });
   }
 }
-
-/** The median; of an even count, the mean of the middle two. */
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length / 2;
-  return Number.isInteger(mid) ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[Math.floor(mid)];
-};
 
 /** The seeded keys and the two first requests a cold start is timed to. */
 async function coldStartCases() {

@@ -11,6 +11,7 @@
 // min(sent, limit) in the window, the counter's dayCount == admitted == the audit entries of
 // admitted requests. Exits 1 when a check fails.
 import { createRequire } from "node:module";
+import { pct } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
@@ -21,10 +22,6 @@ const { hashKey } = require("../lib/lib/apiKeyFormat.js");
 const { WriteBatch } = require("@google-cloud/firestore");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs, p) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-};
 
 // The counter's commits during a run, and those refused by its compare-and-swap.
 let commits = 0;

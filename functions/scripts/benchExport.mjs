@@ -3,13 +3,12 @@
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { forkMeasured } from "./benchServer.mjs";
+import { median } from "./benchStats.mjs";
 
 const FLOOR_SCRIPT = fileURLToPath(new URL("./benchFloorServer.mjs", import.meta.url));
 
 export const PAGE = 500;
 export const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
-export const pct = (xs, p) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 /**
  * The export through HTTP, one page per call: resolves with the page's time and whether more
@@ -73,7 +72,7 @@ export async function rulesOnly(big, base) {
     headers: { Authorization: `Bearer ${big.key}` },
   });
   const bytes = (await page.arrayBuffer()).byteLength;
-  const medians = async () => ({ ...(await floor.ask("parts")), json: pct(json, 50) });
+  const medians = async () => ({ ...(await floor.ask("parts")), json: median(json) });
   const forget = async () => {
     json.splice(0);
     await floor.ask("forget");

@@ -9,8 +9,9 @@
 //   medians so far), "forget" (drop them).
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import { ms, PAGE, pct } from "./benchExport.mjs";
+import { ms, PAGE } from "./benchExport.mjs";
 import "./benchGuard.mjs";
+import { median } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
@@ -155,7 +156,7 @@ server.listen(0, "127.0.0.1", () => {
 });
 process.on("message", (m) => {
   if (m === "parts")
-    process.send(Object.fromEntries(Object.entries(parts).map(([k, xs]) => [k, pct(xs, 50)])));
+    process.send(Object.fromEntries(Object.entries(parts).map(([k, xs]) => [k, median(xs)])));
   else if (m === "forget") {
     Object.values(parts).forEach((xs) => xs.splice(0));
     process.send({});

@@ -23,6 +23,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./benchStats.mjs";
 import { deferredFile } from "./bundleExternal.mjs";
 
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -131,7 +132,6 @@ function measureOnce(dir, main, name) {
   return JSON.parse(out.trim().split("\n").pop());
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const mainOf = (dir) => JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")).main;
 
 /**

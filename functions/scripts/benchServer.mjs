@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
+import { median } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -89,7 +90,6 @@ function pageCosts(server) {
       pages.push({ cpu: (used.user + used.system) / 1000, gc: gcMs - gc });
     });
   });
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return () => {
     const taken = pages;
     pages = [];
