@@ -177,7 +177,7 @@ async function main() {
     `same pages raw (Admin)   ${raw.ms.toFixed(0)} ms (median of ${EXPORT_ROUNDS}: ${runs.raw.map((r) => r.ms.toFixed(0)).join(", ")}), ${raw.findings} findings`,
     `ratio HTTP / raw         ${(http.ms / raw.ms).toFixed(2)} (per round ${runs.http.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
     `rules only (no code)     ${floor.ms.toFixed(0)} ms (median of ${EXPORT_ROUNDS}): the raw pages + per page the auth read ${parts.read.toFixed(1)} ms, the count commit ${parts.commit.toFixed(1)} ms, the entry's status ${parts.settle.toFixed(1)} ms and ` +
-      `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON sent plainly and parsed here ${parts.json.toFixed(1)} ms (p50s; all but the JSON's parse in the floor process, run like the server): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
+      `${(rules.bytes / 1048576).toFixed(2)} MiB of JSON sent plainly and parsed here ${parts.json.toFixed(1)} ms (medians; all but the JSON's parse in the floor process, run like the server): the floor, ratio ${(floor.ms / raw.ms).toFixed(2)} (per round ${runs.rules.map((r, i) => (r.ms / runs.raw[i].ms).toFixed(2)).join(", ")})`,
     `our code's share         ${share.toFixed(3)} of the raw time (median of the ${EXPORT_ROUNDS} rounds' own shares; target <= 0.10: ${share <= 0.1 ? "ok" : "MISSED"}; its 90% interval ${low.toFixed(3)} to ${high.toFixed(3)}, ${settled}), ` +
       `${perPage.toFixed(1)} ms a page over the floor (the rounds' median); one round's share: ` +
       `middle half ${pct(shares, 25).toFixed(2)} to ${pct(shares, 75).toFixed(2)}, ` +
