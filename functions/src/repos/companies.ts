@@ -1,13 +1,12 @@
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import { firestore } from "../config/firebase";
 import { DEFAULT_REPORTING, isTimeZone, type ReportingSettings } from "../lib/period";
+import { fieldAt, misfit } from "./fieldPath";
 import {
-  fieldAt,
   flag,
   freeForm,
   hiddenFlag,
   isMap,
-  misfit,
   nullableFlag,
   nullableNumber,
   nullableString,
@@ -29,9 +28,10 @@ export interface RateLimitOverride {
   perDay?: number;
 }
 const isLimit = (n: unknown) => n === undefined || (Number.isSafeInteger(n) && (n as number) > 0);
-export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, path) => {
+export const rateLimitOverride: Reader<RateLimitOverride | undefined> = (v, parent, key) => {
   if (v === undefined) return undefined;
-  if (!isMap(v) || !isLimit(v.perMinute) || !isLimit(v.perDay)) return misfit(path, undefined);
+  if (!isMap(v) || !isLimit(v.perMinute) || !isLimit(v.perDay))
+    return misfit(parent, key, undefined);
   return { perMinute: v.perMinute as number | undefined, perDay: v.perDay as number | undefined };
 };
 
@@ -45,15 +45,16 @@ export interface CompanyRateLimits extends RateLimitOverride {
   provisioning?: RateLimitOverride;
 }
 /** Each part read on its own: an invalid one is ignored with a warning, the rest still apply. */
-export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, path) => {
+export const companyRateLimits: Reader<CompanyRateLimits | undefined> = (v, parent, key) => {
   if (v === undefined) return undefined;
-  if (!isMap(v)) return misfit(path, undefined);
+  if (!isMap(v)) return misfit(parent, key, undefined);
   const read: CompanyRateLimits = {};
+  const path = fieldAt(parent, key);
   for (const field of ["perMinute", "perDay"] as const) {
     if (isLimit(v[field])) read[field] = v[field] as number | undefined;
-    else misfit(fieldAt(path, field), undefined);
+    else misfit(path, field, undefined);
   }
-  for (const scope of LIMIT_SCOPES) read[scope] = rateLimitOverride(v[scope], fieldAt(path, scope));
+  for (const scope of LIMIT_SCOPES) read[scope] = rateLimitOverride(v[scope], path, scope);
   return read;
 };
 
@@ -65,11 +66,11 @@ const attributeSource = oneOf(ATTRIBUTE_SOURCES, "app");
  * The company's domains; null only for the operator's explicit `["*"]` (any domain). Absent: none.
  * A list that cannot be read refuses every address.
  */
-const domains: Reader<string[] | null> = (v, path) => {
+const domains: Reader<string[] | null> = (v, parent, key) => {
   if (v === undefined || v === null) return [];
   if (Array.isArray(v) && v.every((d) => typeof d === "string"))
     return v.includes(ANY_DOMAIN) ? null : v.map((d: string) => d.toLowerCase());
-  return misfit(path, []);
+  return misfit(parent, key, []);
 };
 
 /**

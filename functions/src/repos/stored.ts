@@ -1,6 +1,6 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
-import { firstTimeFilter } from "../lib/bounded";
-import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
+import { storedDocumentUnusable } from "../logs";
+import { fieldAt, FieldPath, misfit, StoredDataError, unusable } from "./fieldPath";
 
 /**
  * Reading the app's documents (docs/firestore-data.md). They come from several app generations,
@@ -11,63 +11,27 @@ import { storedDocumentUnusable, storedFieldInvalid } from "../logs";
  */
 
 /**
- * Where a value is read: its document and its dotted field path there (`checklist.3.title`). The
- * path's text is built only when asked for, which is when a value does not fit: a page reads
- * tens of thousands of fields that fit.
+ * Reads field `key` of the value at `parent` (a map's field name or a list's index). The field's
+ * own FieldPath is made only when its value does not fit (misfit, unusable), or by a map or list
+ * for its elements: a page of 500 findings reads some 35,000 fields that fit.
  */
-export class FieldPath {
-  constructor(
-    readonly document: string,
-    private readonly parent: FieldPath | null = null,
-    private readonly key: string | number = "",
-  ) {}
-
-  get field(): string {
-    if (this.parent === null) return "";
-    const above = this.parent.field;
-    return above === "" ? String(this.key) : `${above}.${this.key}`;
-  }
-}
-
-export type Reader<T> = (value: unknown, path: FieldPath) => T;
+export type Reader<T> = (value: unknown, parent: FieldPath, key: string | number) => T;
 export type Shape = Record<string, Reader<unknown>>;
 export type Stored<S extends Shape> = { [K in keyof S]: ReturnType<S[K]> };
-
-export class StoredDataError extends Error {
-  constructor(
-    readonly document: string,
-    readonly field: string,
-  ) {
-    super(`document ${document} is unusable: field ${field} is missing or invalid`);
-    this.name = "StoredDataError";
-  }
-}
-
-/** The path of a field or list element inside the value at `path`. */
-export const fieldAt = (path: FieldPath, key: string | number): FieldPath =>
-  new FieldPath(path.document, path, key);
-
-/** Fields already logged by this instance: one line per document and field. */
-const firstWarning = firstTimeFilter(5000);
-
-/** Logs a value that does not fit (once per document and field) and returns what it reads as. */
-export function misfit<T>(path: FieldPath, reading: T): T {
-  if (firstWarning(`${path.document}\u0000${path.field}`))
-    storedFieldInvalid({ document: path.document, field: path.field });
-  return reading;
-}
-
-/** A required field is missing or invalid: the whole document is unusable. */
-export function unusable(path: FieldPath): never {
-  misfit(path, undefined);
-  throw new StoredDataError(path.document, path.field);
-}
 
 /** A Firestore map as the SDK returns it (not a Timestamp, GeoPoint, reference, bytes or list). */
 export function isMap(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/** Each shape's fields and their readers, listed once (a page reads a shape 500 times or more). */
+const shapeFields = new WeakMap<Shape, Array<[string, Reader<unknown>]>>();
+function fieldsOf(shape: Shape): Array<[string, Reader<unknown>]> {
+  let fields = shapeFields.get(shape);
+  if (fields === undefined) shapeFields.set(shape, (fields = Object.entries(shape)));
+  return fields;
 }
 
 function readShape<S extends Shape>(
@@ -77,18 +41,18 @@ function readShape<S extends Shape>(
   id?: string,
 ): Stored<S> {
   const out: Record<string, unknown> = id === undefined ? {} : { id };
-  for (const key of Object.keys(shape)) out[key] = shape[key](input[key], fieldAt(path, key));
+  for (const [key, reader] of fieldsOf(shape)) out[key] = reader(input[key], path, key);
   return out as Stored<S>;
 }
 
 /** A nested map field (e.g. `lastComment`): null when absent or not a map. */
 export function storedMap<S extends Shape>(shape: S): Reader<Stored<S> | null> {
-  return (value, path) =>
+  return (value, parent, key) =>
     value === undefined || value === null
       ? null
       : isMap(value)
-        ? readShape(shape, value, path)
-        : misfit(path, null);
+        ? readShape(shape, value, fieldAt(parent, key))
+        : misfit(parent, key, null);
 }
 
 /**
@@ -96,13 +60,13 @@ export function storedMap<S extends Shape>(shape: S): Reader<Stored<S> | null> {
  * the others keep their positions; `element` must read a misfit as null (a map, a nullable kind).
  */
 export function storedList<T>(element: Reader<T | null>): Reader<Array<T | null>> {
-  return (value, path) => {
+  return (value, parent, key) => {
     if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) return misfit(path, []);
+    if (!Array.isArray(value)) return misfit(parent, key, []);
+    const path = fieldAt(parent, key);
     return value.map((item: unknown, index) => {
-      const at = fieldAt(path, index);
-      const read = item === undefined || item === null ? null : element(item, at);
-      return read === null ? misfit(at, null) : read;
+      const read = item === undefined || item === null ? null : element(item, path, index);
+      return read === null ? misfit(path, index, null) : read;
     });
   };
 }
@@ -110,7 +74,7 @@ export function storedList<T>(element: Reader<T | null>): Reader<Array<T | null>
 /** A list field whose elements that do not fit are left out (logged). */
 export function compactList<T>(element: Reader<T | null>): Reader<T[]> {
   const list = storedList(element);
-  return (value, path) => list(value, path).filter((item) => item !== null);
+  return (value, parent, key) => list(value, parent, key).filter((item) => item !== null);
 }
 
 export type StoredSnapshot = { id: string; ref: { path: string }; data(): unknown };
@@ -166,51 +130,51 @@ export function parseStoredOrNull<S extends Shape>(
 /** The readers of the stored field kinds, one per kind. */
 const isNullish = (v: unknown): v is null | undefined => v === null || v === undefined;
 
-export const timestamp: Reader<Timestamp | null> = (v, path) =>
-  v instanceof Timestamp ? v : isNullish(v) ? null : misfit(path, null);
-export const nullableString: Reader<string | null> = (v, path) =>
-  typeof v === "string" ? v : isNullish(v) ? null : misfit(path, null);
-export const nullableNumber: Reader<number | null> = (v, path) =>
-  typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : misfit(path, null);
-export const nullableInteger: Reader<number | null> = (v, path) =>
-  Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : misfit(path, null);
-export const nullableFlag: Reader<boolean | null> = (v, path) =>
-  typeof v === "boolean" ? v : isNullish(v) ? null : misfit(path, null);
-export const text: Reader<string> = (v, path) =>
-  typeof v === "string" ? v : isNullish(v) ? "" : misfit(path, "");
-export const flag: Reader<boolean> = (v, path) =>
-  typeof v === "boolean" ? v : isNullish(v) ? false : misfit(path, false);
+export const timestamp: Reader<Timestamp | null> = (v, parent, key) =>
+  v instanceof Timestamp ? v : isNullish(v) ? null : misfit(parent, key, null);
+export const nullableString: Reader<string | null> = (v, parent, key) =>
+  typeof v === "string" ? v : isNullish(v) ? null : misfit(parent, key, null);
+export const nullableNumber: Reader<number | null> = (v, parent, key) =>
+  typeof v === "number" && Number.isFinite(v) ? v : isNullish(v) ? null : misfit(parent, key, null);
+export const nullableInteger: Reader<number | null> = (v, parent, key) =>
+  Number.isSafeInteger(v) ? (v as number) : isNullish(v) ? null : misfit(parent, key, null);
+export const nullableFlag: Reader<boolean | null> = (v, parent, key) =>
+  typeof v === "boolean" ? v : isNullish(v) ? null : misfit(parent, key, null);
+export const text: Reader<string> = (v, parent, key) =>
+  typeof v === "string" ? v : isNullish(v) ? "" : misfit(parent, key, "");
+export const flag: Reader<boolean> = (v, parent, key) =>
+  typeof v === "boolean" ? v : isNullish(v) ? false : misfit(parent, key, false);
 /**
  * A whole number of at least 0 (e.g. days lost: IG 3 types it an integer); a negative or fractional
  * one reads as absent, logged.
  */
-export const nonNegativeInteger: Reader<number | null> = (v, path) =>
+export const nonNegativeInteger: Reader<number | null> = (v, parent, key) =>
   Number.isSafeInteger(v) && (v as number) >= 0
     ? (v as number)
     : isNullish(v)
       ? null
-      : misfit(path, null);
+      : misfit(parent, key, null);
 /**
  * The one hidden rule: absent, null and `false` show; `true` and any other value (`"true"`, `1`,
  * …) hide, never show. The listings, the change records, ESRS and the KPI rollup all apply it.
  */
 export const isHiddenValue = (v: unknown): boolean => !isNullish(v) && v !== false;
 /** `hidden` and `deleted` flags, by that rule; a value that is not a boolean is logged. */
-export const hiddenFlag: Reader<boolean> = (v, path) =>
-  typeof v === "boolean" || isNullish(v) ? isHiddenValue(v) : misfit(path, true);
-export const freeForm: Reader<Record<string, unknown>> = (v, path) =>
-  isMap(v) ? v : isNullish(v) ? {} : misfit(path, {});
+export const hiddenFlag: Reader<boolean> = (v, parent, key) =>
+  typeof v === "boolean" || isNullish(v) ? isHiddenValue(v) : misfit(parent, key, true);
+export const freeForm: Reader<Record<string, unknown>> = (v, parent, key) =>
+  isMap(v) ? v : isNullish(v) ? {} : misfit(parent, key, {});
 /** Any value, as stored (e.g. `markers` items, `storageRef`, checked where it is used). */
 export const anyValue: Reader<unknown> = (v) => v;
 
 /** A list of strings; an element of another type is logged and left out. */
-export const stringList = compactList<string>((v, path) =>
-  typeof v === "string" ? v : misfit(path, null),
+export const stringList = compactList<string>((v, parent, key) =>
+  typeof v === "string" ? v : misfit(parent, key, null),
 );
 
 /** A value that passes `fits`; absent or anything else reads as `absent`. */
 export function valueWhere<T, A>(fits: (v: unknown) => v is T, absent: A): Reader<T | A> {
-  return (v, path) => (fits(v) ? v : isNullish(v) ? absent : misfit(path, absent));
+  return (v, parent, key) => (fits(v) ? v : isNullish(v) ? absent : misfit(parent, key, absent));
 }
 
 /** One of `values`; absent or anything else reads as `absent`. */
@@ -225,21 +189,25 @@ export function oneOf<T extends string, A extends T | null = T>(
  * A GeoPoint. A plain `{ latitude, longitude }` map of numbers in range (written by an older
  * app generation) is the same location and is read as one.
  */
-export const geoPoint: Reader<{ latitude: number; longitude: number } | null> = (v, path) => {
+export const geoPoint: Reader<{ latitude: number; longitude: number } | null> = (
+  v,
+  parent,
+  key,
+) => {
   if (v instanceof GeoPoint) return { latitude: v.latitude, longitude: v.longitude };
   if (isNullish(v)) return null;
   if (isMap(v) && inRange(v.latitude, 90) && inRange(v.longitude, 180))
     return { latitude: v.latitude, longitude: v.longitude };
-  return misfit(path, null);
+  return misfit(parent, key, null);
 };
 const inRange = (n: unknown, max: number): n is number =>
   typeof n === "number" && n >= -max && n <= max;
 
 /** Required fields: a document without them is unusable (StoredDataError). */
-export const requiredString: Reader<string> = (v, path) =>
-  typeof v === "string" && v !== "" ? v : unusable(path);
-export const requiredMap: Reader<Record<string, unknown>> = (v, path) =>
-  isMap(v) ? v : unusable(path);
+export const requiredString: Reader<string> = (v, parent, key) =>
+  typeof v === "string" && v !== "" ? v : unusable(parent, key);
+export const requiredMap: Reader<Record<string, unknown>> = (v, parent, key) =>
+  isMap(v) ? v : unusable(parent, key);
 export function requiredOneOf<T extends string>(values: readonly T[]): Reader<T> {
-  return (v, path) => (values.includes(v as T) ? (v as T) : unusable(path));
+  return (v, parent, key) => (values.includes(v as T) ? (v as T) : unusable(parent, key));
 }

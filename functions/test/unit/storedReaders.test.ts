@@ -1,6 +1,7 @@
 import { GeoPoint, Timestamp } from "firebase-admin/firestore";
 import { toIso } from "../../src/lib/dates";
 import { companyRateLimits, rateLimitOverride } from "../../src/repos/companies";
+import { StoredDataError } from "../../src/repos/fieldPath";
 import {
   anyValue,
   flag,
@@ -17,7 +18,6 @@ import {
   parseStoredOrNull,
   requiredOneOf,
   requiredString,
-  StoredDataError,
   storedList,
   storedMap,
   stringList,
