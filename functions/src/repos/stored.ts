@@ -16,7 +16,8 @@ import { fieldAt, FieldPath, misfit, StoredDataError, unusable } from "./fieldPa
  * for its elements: a page of 500 findings reads some 35,000 fields that fit.
  */
 export type Reader<T> = (value: unknown, parent: FieldPath, key: string | number) => T;
-export type Shape = Record<string, Reader<unknown>>;
+/** A document's fields and their readers; never changed once read (its entries are kept). */
+export type Shape = Readonly<Record<string, Reader<unknown>>>;
 export type Stored<S extends Shape> = { [K in keyof S]: ReturnType<S[K]> };
 
 /** A Firestore map as the SDK returns it (not a Timestamp, GeoPoint, reference, bytes or list). */
