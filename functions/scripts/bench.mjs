@@ -30,12 +30,12 @@ import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import { coldStartSection } from "./benchColdStart.mjs";
 import { counterFigures } from "./benchCounter.mjs";
-import { exportInStep, inStepTurns, ms, PAGE, rulesOnly } from "./benchExport.mjs";
+import { exportInStep, inStepTurns, PAGE, rulesOnly } from "./benchExport.mjs";
 import { instanceFigures } from "./benchInstances.mjs";
 import { memoryFigures } from "./benchMemory.mjs";
 import * as seeds from "./benchSeeds.mjs";
 import { deployedNodeOptions, startServer } from "./benchServer.mjs";
-import { median, pct } from "./benchStats.mjs";
+import { median, ms, pct } from "./benchStats.mjs";
 import { firstCopyFigures } from "./benchSync.mjs";
 
 const require = createRequire(import.meta.url);

@@ -24,7 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BEFORE, withCodeBefore } from "./benchBefore.mjs";
 import { alternating, mainOf, moduleLoadFigures } from "./benchModuleLoad.mjs";
-import { median } from "./benchStats.mjs";
+import { median, ms } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const FUNCTIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -105,17 +105,17 @@ async function coldStart(dir, target, path, key) {
   const failed = (why) => new Error(`worker of ${dir} for ${target} ${why}: ${stderr.slice(-400)}`);
   try {
     for (;;) {
-      if (Number(process.hrtime.bigint() - t0) / 1e6 > TIMEOUT_MS) throw failed("timed out");
+      if (ms(t0) > TIMEOUT_MS) throw failed("timed out");
       if (worker.exitCode !== null || worker.signalCode !== null) throw failed("exited");
       const status = await get(socketPath, path, key).catch(() => null);
       if (status !== null) {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        const wall = ms(t0);
         if (status !== 200) throw failed(`answered ${status}, not 200`);
         // The preload writes its points when the answer is sent, just before it arrives here.
         for (let i = 0; i < 100 && !existsSync(pointsFile); i++)
           await new Promise((r) => setTimeout(r, 10));
         if (!existsSync(pointsFile)) throw failed("recorded no points (preload)");
-        return { ms, ...JSON.parse(readFileSync(pointsFile, "utf8")) };
+        return { ms: wall, ...JSON.parse(readFileSync(pointsFile, "utf8")) };
       }
       await new Promise((r) => setTimeout(r, 5));
     }

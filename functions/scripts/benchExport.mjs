@@ -3,12 +3,11 @@
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { forkMeasured } from "./benchServer.mjs";
-import { median } from "./benchStats.mjs";
+import { median, ms } from "./benchStats.mjs";
 
 const FLOOR_SCRIPT = fileURLToPath(new URL("./benchFloorServer.mjs", import.meta.url));
 
 export const PAGE = 500;
-export const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /**
  * The export through HTTP, one page per call: resolves with the page's time and whether more

@@ -9,9 +9,9 @@
 //   medians so far), "forget" (drop them).
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import { ms, PAGE } from "./benchExport.mjs";
+import { PAGE } from "./benchExport.mjs";
 import "./benchGuard.mjs";
-import { median } from "./benchStats.mjs";
+import { median, ms } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");

@@ -6,6 +6,7 @@
 // every incident once. The query count must not grow with the documents. The emulator computes
 // aggregations by scanning documents, not from indexes, so its times overstate production's.
 import { createRequire } from "node:module";
+import { ms } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
@@ -18,7 +19,6 @@ const { Timestamp } = require("firebase-admin/firestore");
 const NOW = new Date("2026-11-15T12:00:00Z");
 const YEAR = 2026;
 const OTHER_AREAS = ["actions", "inspections", "assets", "riskAssessments", "locations"];
-const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /** Deterministic pseudo-random numbers, so both runs see the same shape of data. */
 function rng(seed) {

@@ -7,7 +7,7 @@
 // users repo reports them. The emulator's times overstate production's.
 import { createRequire } from "node:module";
 import request from "supertest";
-import { median } from "./benchStats.mjs";
+import { median, ms } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
@@ -21,7 +21,6 @@ const { Timestamp } = require("firebase-admin/firestore");
 const LIVE = 5000;
 const REMOVED = 5000;
 const COUNT = 200;
-const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 async function seed() {
   const companyId = await seedCompany({ seatCapacity: LIVE + 10, seatsUsed: LIVE });

@@ -1,4 +1,7 @@
-// The benches' two summaries of a sample, one definition each.
+// The benches' two summaries of a sample and their clock, one definition each.
+
+/** Milliseconds since `t0`, a `process.hrtime.bigint()`. */
+export const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /** The p-th percentile: the value at rank floor(p% of n) of the sorted sample (p95, quartiles). */
 export const pct = (xs, p) =>

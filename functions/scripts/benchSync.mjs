@@ -11,8 +11,8 @@
 // The emulator's times overstate production's.
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { ms } from "./benchExport.mjs";
 import { startServer } from "./benchServer.mjs";
+import { ms } from "./benchStats.mjs";
 
 const require = createRequire(import.meta.url);
 const { firestore } = require("../lib/config/firebase.js");
