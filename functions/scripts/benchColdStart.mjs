@@ -122,6 +122,7 @@ async function coldStart(dir, target, path, key) {
   } finally {
     await stop(worker);
     rmSync(pointsFile, { force: true });
+    rmSync(`${pointsFile}.part`, { force: true });
     rmSync(socketPath, { force: true });
   }
 }

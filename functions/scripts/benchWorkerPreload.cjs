@@ -9,7 +9,7 @@
 // runtime's own code asks for one.
 const Module = require("node:module");
 const http = require("node:http");
-const { writeFileSync } = require("node:fs");
+const { renameSync, writeFileSync } = require("node:fs");
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -33,8 +33,12 @@ http.Server.prototype.emit = function firstRequest(event, req, res) {
     points.arrived = cpuMs();
     res.on("finish", () => {
       points.answered = cpuMs();
-      if (points.loaded !== undefined && process.env.BENCH_LOAD_FILE)
-        writeFileSync(process.env.BENCH_LOAD_FILE, JSON.stringify(points));
+      const file = process.env.BENCH_LOAD_FILE;
+      if (points.loaded === undefined || !file) return;
+      // Written aside and renamed into place: the bench polls for the file and must never read it
+      // half written (it once read it empty, and the whole run stopped).
+      writeFileSync(`${file}.part`, JSON.stringify(points));
+      renameSync(`${file}.part`, file);
     });
   }
   return emit.apply(this, arguments);
