@@ -111,9 +111,12 @@ async function coldStart(dir, target, path, key) {
       if (status !== null) {
         const wall = ms(t0);
         if (status !== 200) throw failed(`answered ${status}, not 200`);
-        // The preload writes its points when the answer is sent, just before it arrives here.
+        // The preload writes its points once the answer is handed to the OS, about when it
+        // arrives here, so they are polled for.
         for (let i = 0; i < 100 && !existsSync(pointsFile); i++)
           await new Promise((r) => setTimeout(r, 10));
+        if (existsSync(`${pointsFile}.part`))
+          throw failed("wrote its points but never renamed them");
         if (!existsSync(pointsFile)) throw failed("recorded no points (preload)");
         return { ms: wall, ...JSON.parse(readFileSync(pointsFile, "utf8")) };
       }
