@@ -74,7 +74,11 @@ export async function rangeQuery(
   return query.limit(q.limit);
 }
 
-export function cursorOf(snap: QueryDocumentSnapshot, order: string): Cursor {
+/**
+ * A row's cursor. `order` is a FieldPath made once per query: `get` with a string checks and
+ * splits it for every row.
+ */
+export function cursorOf(snap: QueryDocumentSnapshot, order: FieldPath): Cursor {
   return { value: snap.get(order) ?? null, id: snap.id };
 }
 
@@ -89,10 +93,11 @@ export function streamRows<R>(
 ): Promise<Array<{ row: R; cursor: Cursor }>> {
   return new Promise((resolve, reject) => {
     const rows: Array<{ row: R; cursor: Cursor }> = [];
+    const orderPath = new FieldPath(order);
     const stream = query.stream() as NodeJS.ReadableStream & { destroy(): void };
     stream.on("data", (doc: QueryDocumentSnapshot) => {
       try {
-        rows.push({ row: convert(doc), cursor: cursorOf(doc, order) });
+        rows.push({ row: convert(doc), cursor: cursorOf(doc, orderPath) });
       } catch (err) {
         stream.destroy();
         reject(err);

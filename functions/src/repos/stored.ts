@@ -27,12 +27,28 @@ export function isMap(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** Each shape's fields and their readers, listed once (a page reads a shape 500 times or more). */
-const shapeFields = new WeakMap<Shape, Array<[string, Reader<unknown>]>>();
-function fieldsOf(shape: Shape): Array<[string, Reader<unknown>]> {
-  let fields = shapeFields.get(shape);
-  if (fields === undefined) shapeFields.set(shape, (fields = Object.entries(shape)));
-  return fields;
+/**
+ * Each shape's fields and readers, listed once (a page reads a shape 500 times or more), and its
+ * blank documents: every field present, in the shape's order, with and without a leading `id`.
+ * A document read is a copy of a blank whose fields are then set. Built field by field from `{}`,
+ * an object of more than about a dozen fields set by computed keys becomes a hash table in V8
+ * (slower to build and to read); a copy of a blank keeps the blank's fixed layout.
+ */
+type ShapeParts = {
+  fields: Array<[string, Reader<unknown>]>;
+  blank: Record<string, unknown>;
+  blankWithId: Record<string, unknown>;
+};
+const shapeParts = new WeakMap<Shape, ShapeParts>();
+function partsOf(shape: Shape): ShapeParts {
+  let parts = shapeParts.get(shape);
+  if (parts === undefined) {
+    const fields = Object.entries(shape);
+    const blank = Object.fromEntries(fields.map(([key]) => [key, undefined]));
+    parts = { fields, blank, blankWithId: { id: undefined, ...blank } };
+    shapeParts.set(shape, parts);
+  }
+  return parts;
 }
 
 function readShape<S extends Shape>(
@@ -41,8 +57,10 @@ function readShape<S extends Shape>(
   path: FieldPath,
   id?: string,
 ): Stored<S> {
-  const out: Record<string, unknown> = id === undefined ? {} : { id };
-  for (const [key, reader] of fieldsOf(shape)) out[key] = reader(input[key], path, key);
+  const { fields, blank, blankWithId } = partsOf(shape);
+  const out = id === undefined ? { ...blank } : { ...blankWithId };
+  if (id !== undefined) out.id = id;
+  for (const [key, reader] of fields) out[key] = reader(input[key], path, key);
   return out as Stored<S>;
 }
 
