@@ -32,7 +32,8 @@ export function isMap(value: unknown): value is Record<string, unknown> {
  * blank documents: every field present, in the shape's order, with and without a leading `id`.
  * A document read is a copy of a blank whose fields are then set. Built field by field from `{}`,
  * an object of more than about a dozen fields set by computed keys becomes a hash table in V8
- * (slower to build and to read); a copy of a blank keeps the blank's fixed layout.
+ * (slower to build and to read); a copy of a blank keeps the blank's fixed layout
+ * (docs/benchmarks.md, "Twelfth round").
  */
 type ShapeParts = {
   fields: Array<[string, Reader<unknown>]>;
