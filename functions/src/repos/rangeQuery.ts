@@ -93,7 +93,7 @@ export function streamRows<R>(
 ): Promise<Array<{ row: R; cursor: Cursor }>> {
   return new Promise((resolve, reject) => {
     const rows: Array<{ row: R; cursor: Cursor }> = [];
-    const orderPath = new FieldPath(order);
+    const orderPath = new FieldPath(...order.split(".")); // as `get(order)` reads a dotted name
     const stream = query.stream() as NodeJS.ReadableStream & { destroy(): void };
     stream.on("data", (doc: QueryDocumentSnapshot) => {
       try {
